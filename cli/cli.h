@@ -1,0 +1,20 @@
+/*
+ * The `csum` command: one file per subcommand, all using only the public API (csum.h).
+ */
+#ifndef CSUM_CLI_H
+#define CSUM_CLI_H
+
+#include <stdio.h>
+
+/* Exit statuses shared by every subcommand. */
+enum { EXIT_OK = 0, EXIT_FAILURE_FOUND = 1, EXIT_USAGE = 2 };
+
+/* Print "csum: <message>" and a hint to stderr; returns EXIT_USAGE for `return usage_error(...)`. */
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Each subcommand gets argv with argv[0] = its own name. */
+int cmd_impls(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_sum(int argc, char **argv);
+
+#endif /* CSUM_CLI_H */

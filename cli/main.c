@@ -1,0 +1,96 @@
+/*
+ * csum: command-line front end. Global options, then a subcommand.
+ */
+#include "cli.h"
+#include "csum.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef CSUM_VERSION_STRING
+#define CSUM_VERSION_STRING "unknown"
+#endif
+
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct command commands[] = {
+    { "impls",  cmd_impls,  "list implementations: name, supported, active, description" },
+    { "verify", cmd_verify, "compare every supported implementation with the reference oracle" },
+    { "sum",    cmd_sum,    "print the Internet checksum of each FILE (or stdin)" },
+};
+
+int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("csum: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputs("\nTry 'csum --help'.\n", stderr);
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+static void print_help(void)
+{
+    printf("Usage: csum [--impl NAME] COMMAND [ARGS...]\n"
+           "\n"
+           "The Internet checksum (RFC 1071), and the tools around it.\n"
+           "\n"
+           "Commands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        printf("  %-8s %s\n", commands[i].name, commands[i].summary);
+    printf("\n"
+           "Options:\n"
+           "  -i, --impl NAME  use implementation NAME for csum_partial (see 'csum impls');\n"
+           "                   'auto' is the best one for this CPU\n"
+           "  -h, --help       show this help ('csum COMMAND --help' for a command)\n"
+           "  -V, --version    show the version\n"
+           "\n"
+           "Environment: CSUM_IMPL=NAME selects an implementation at first use;\n"
+           "CSUM_CPU_DISABLE=feat,... hides CPU features (e.g. avx512bw) from dispatch.\n"
+           "Exit status: 0 success, 1 a failure was found (mismatch, unreadable file),\n"
+           "2 bad usage.\n");
+}
+
+int main(int argc, char **argv)
+{
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        const char *arg = argv[i];
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            print_help();
+            return EXIT_OK;
+        }
+        if (!strcmp(arg, "-V") || !strcmp(arg, "--version")) {
+            printf("csum %s\n", CSUM_VERSION_STRING);
+            return EXIT_OK;
+        }
+        if (!strcmp(arg, "-i") || !strcmp(arg, "--impl") || !strncmp(arg, "--impl=", 7)) {
+            const char *name;
+            if (!strncmp(arg, "--impl=", 7))
+                name = arg + 7;
+            else if (i + 1 < argc)
+                name = argv[++i];
+            else
+                return usage_error("option '%s' needs an implementation name", arg);
+            if (csum_impl_select(name) != 0)
+                return usage_error(csum_impl_find(name)
+                                       ? "implementation '%s' is not supported by this CPU"
+                                       : "unknown implementation '%s' (see 'csum impls')",
+                                   name);
+            continue;
+        }
+        return usage_error("unknown option '%s'", arg);
+    }
+    if (i >= argc)
+        return usage_error("no command given");
+    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++)
+        if (!strcmp(argv[i], commands[c].name))
+            return commands[c].run(argc - i, argv + i);
+    return usage_error("unknown command '%s'", argv[i]);
+}

@@ -1,0 +1,49 @@
+/*
+ * The reference oracle and the things every checker needs around it. Linked into the tests,
+ * the CLI (`csum verify`) and the lab, never into libcsum: a bug shared with the library could
+ * otherwise agree with itself.
+ */
+#ifndef CSUM_ORACLE_H
+#define CSUM_ORACLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "csum.h"
+
+/*
+ * RFC 1071 byte at a time: the Internet checksum of `initial` followed by `len` bytes, as the
+ * number a protocol analyzer prints (the two stored checksum bytes read big-endian, e.g.
+ * 0x220d). Deliberately naive; never optimize it.
+ */
+uint16_t oracle_checksum(const void *buf, size_t len, csum_wsum initial);
+
+/* The same number for a csum_sum16 produced by the library (its two bytes as stored). */
+uint16_t csum16_network_value(csum_sum16 stored);
+
+/* Fill `len` bytes with an aperiodic pseudo-random sequence (splitmix64) determined by `seed`. */
+void testdata_fill(void *buf, size_t len, uint64_t seed);
+
+/* A 64-bit pseudo-random value from `*state` (splitmix64); advances the state. */
+uint64_t testdata_next(uint64_t *state);
+
+/* What oracle_selfcheck found: the first mismatch, if any. */
+struct selfcheck_result {
+    size_t checked;    /* comparisons made */
+    size_t mismatches; /* comparisons that disagreed with the oracle */
+    size_t len;        /* first mismatch: length, */
+    size_t align;      /* offset from a 64-byte boundary, */
+    csum_wsum initial; /* initial sum, */
+    uint16_t got, want; /* and the two checksums (network-order values) */
+};
+
+enum selfcheck_level {
+    SELFCHECK_QUICK,    /* ~10 ms: what the lab runs before timing an implementation */
+    SELFCHECK_THOROUGH, /* ~0.1-1 s: what `csum verify` runs */
+};
+
+/* Compare `fn` with the oracle over lengths x alignments x initial sums x data patterns.
+ * Returns 0 when everything agreed. */
+int oracle_selfcheck(csum_partial_fn fn, enum selfcheck_level level, struct selfcheck_result *out);
+
+#endif /* CSUM_ORACLE_H */

@@ -1,0 +1,114 @@
+/*
+ * CPU feature detection. This file is compiled with the baseline target flags only: nothing
+ * here may execute an instruction the CPU might lack.
+ */
+#include "cpu_features.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#  include <cpuid.h>
+#elif defined(__aarch64__) && defined(__linux__)
+#  include <sys/auxv.h>
+#  ifndef HWCAP_ASIMD
+#    define HWCAP_ASIMD (1 << 1)
+#  endif
+#endif
+
+static const char *const feature_names[CSUM_CPU_FEATURE_COUNT] = {
+#define CSUM_X(id, name) name,
+    CSUM_CPU_FEATURE_LIST(CSUM_X)
+#undef CSUM_X
+};
+
+const char *csum_cpu_feature_name(unsigned bit)
+{
+    return bit < CSUM_CPU_FEATURE_COUNT ? feature_names[bit] : NULL;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+static uint64_t read_xcr0(void)
+{
+    uint32_t lo, hi;
+    /* xgetbv with ecx = 0; encoded as bytes so old assemblers accept it. */
+    __asm__ volatile(".byte 0x0f, 0x01, 0xd0" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static uint32_t detect(void)
+{
+    unsigned a, b, c, d;
+    uint32_t f = 0;
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return 0;
+    const int osxsave = (c >> 27) & 1;
+    /* The OS must save YMM (XCR0 bits 1-2) and for AVX-512 also opmask/ZMM (bits 5-7),
+     * otherwise the registers are not preserved across context switches. */
+    const uint64_t xcr0 = osxsave ? read_xcr0() : 0;
+    const int os_avx = (xcr0 & 0x06) == 0x06;
+    const int os_avx512 = os_avx && (xcr0 & 0xe0) == 0xe0;
+
+    if (__get_cpuid_max(0, NULL) < 7)
+        return 0;
+    __cpuid_count(7, 0, a, b, c, d);
+    if (b & (1u << 8))  f |= CSUM_CPU_BMI2;
+    if (b & (1u << 19)) f |= CSUM_CPU_ADX;
+    if (b & (1u << 9))  f |= CSUM_CPU_ERMS;
+    if (d & (1u << 4))  f |= CSUM_CPU_FSRM;
+    if (os_avx && (b & (1u << 5)))
+        f |= CSUM_CPU_AVX2;
+    if (os_avx512) {
+        if (b & (1u << 16)) f |= CSUM_CPU_AVX512F;
+        if (b & (1u << 30)) f |= CSUM_CPU_AVX512BW;
+        if (b & (1u << 31)) f |= CSUM_CPU_AVX512VL;
+        if (c & (1u << 11)) f |= CSUM_CPU_AVX512VNNI;
+    }
+    return f;
+}
+#elif defined(__aarch64__)
+static uint32_t detect(void)
+{
+#  if defined(__linux__)
+    /* Advanced SIMD is architecturally mandatory on AArch64; ask anyway. */
+    return (getauxval(AT_HWCAP) & HWCAP_ASIMD) ? CSUM_CPU_NEON : 0;
+#  else
+    return CSUM_CPU_NEON;
+#  endif
+}
+#else
+static uint32_t detect(void)
+{
+    return 0;
+}
+#endif
+
+/* CSUM_CPU_DISABLE="avx512bw,avx2" pretends the CPU lacks those features, so fallbacks can
+ * be exercised on a machine that has everything. Unknown names are ignored. */
+static uint32_t disabled_by_env(void)
+{
+    const char *env = getenv("CSUM_CPU_DISABLE");
+    uint32_t mask = 0;
+    while (env && *env) {
+        size_t n = strcspn(env, ", ");
+        for (unsigned bit = 0; bit < CSUM_CPU_FEATURE_COUNT; bit++)
+            if (strlen(feature_names[bit]) == n && strncmp(env, feature_names[bit], n) == 0)
+                mask |= 1u << bit;
+        env += n;
+        env += strspn(env, ", ");
+    }
+    return mask;
+}
+
+uint32_t csum_cpu_features(void)
+{
+    /* Bit 31 marks "computed"; racing first callers compute the same value. */
+    static _Atomic uint32_t cached;
+    uint32_t v = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (!(v & 0x80000000u)) {
+        v = (detect() & ~disabled_by_env()) | 0x80000000u;
+        atomic_store_explicit(&cached, v, memory_order_relaxed);
+    }
+    return v & 0x7fffffffu;
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Tests of the `csum` command line: exit statuses, messages, and `csum sum` against
+# independent computations (known vectors, and a Python RFC 1071 sum when python3 exists).
+# Usage: tests/cli_test.sh path/to/csum
+set -u
+CSUM=${1:?usage: cli_test.sh path/to/csum}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+passed=0 failed=0
+
+ok()   { passed=$((passed + 1)); printf 'PASS    cli: %s\n' "$1"; }
+fail() { failed=$((failed + 1)); printf 'FAIL    cli: %s\n' "$1"; }
+
+# expect_status WANT DESCRIPTION -- command...
+expect_status() {
+    local want=$1 what=$2; shift 3
+    "$@" >"$TMP/out" 2>"$TMP/err"
+    local got=$?
+    if [ "$got" -eq "$want" ]; then ok "$what"; else fail "$what (exit $got, want $want; stderr: $(head -c 300 "$TMP/err"))"; fi
+}
+expect_grep() { # expect_grep FILE PATTERN DESCRIPTION
+    if grep -q -- "$2" "$1"; then ok "$3"; else fail "$3 (no '$2' in: $(head -c 300 "$1"))"; fi
+}
+expect_same() { # expect_same GOT WANT DESCRIPTION
+    if [ "$1" = "$2" ]; then ok "$3"; else fail "$3 (got '$1', want '$2')"; fi
+}
+
+# ---- usage and exit statuses -----------------------------------------------------------
+expect_status 0 "--help" -- "$CSUM" --help
+expect_grep "$TMP/out" "Usage: csum" "--help prints usage"
+expect_status 0 "--version" -- "$CSUM" --version
+expect_grep "$TMP/out" "^csum [0-9]" "--version prints a version"
+expect_status 2 "no command" -- "$CSUM"
+expect_status 2 "unknown option" -- "$CSUM" --frobnicate
+expect_grep "$TMP/err" "unknown option '--frobnicate'" "unknown option is named"
+expect_status 2 "unknown command" -- "$CSUM" frobnicate
+expect_grep "$TMP/err" "unknown command 'frobnicate'" "unknown command is named"
+expect_status 2 "--impl without a name" -- "$CSUM" --impl
+expect_status 2 "unknown implementation" -- "$CSUM" --impl no-such-impl impls
+expect_grep "$TMP/err" "unknown implementation 'no-such-impl'" "unknown implementation is named"
+expect_status 2 "sum: unknown option" -- "$CSUM" sum --bogus
+expect_status 2 "verify: unknown implementation" -- "$CSUM" verify no-such-impl
+expect_status 2 "impls: extra argument" -- "$CSUM" impls extra
+for cmd in impls verify sum; do
+    expect_status 0 "$cmd --help" -- "$CSUM" "$cmd" --help
+done
+
+# ---- impls and verify -------------------------------------------------------------------
+expect_status 0 "impls" -- "$CSUM" impls
+expect_grep "$TMP/out" "^generic " "impls lists generic"
+expect_grep "$TMP/out" "^NAME " "impls prints a header"
+active_rows=$(grep -c '^[^ ]* *yes *\*' "$TMP/out")
+expect_same "$active_rows" 1 "impls marks exactly one supported row active"
+expect_status 0 "--impl generic impls" -- "$CSUM" --impl generic impls
+expect_grep "$TMP/out" "^generic *yes *\*" "--impl generic makes generic active"
+CSUM_IMPL=generic "$CSUM" impls >"$TMP/out" 2>&1
+expect_grep "$TMP/out" "^generic *yes *\*" "CSUM_IMPL=generic makes generic active"
+expect_status 0 "verify --quick" -- "$CSUM" verify --quick
+expect_grep "$TMP/out" "^generic *ok" "verify reports generic ok"
+expect_status 0 "verify generic" -- "$CSUM" verify generic
+
+# ---- sum ---------------------------------------------------------------------------------
+printf '\x00\x01\xf2\x03\xf4\xf5\xf6\xf7' >"$TMP/rfc1071"   # RFC 1071 section 3 example
+expect_status 0 "sum of the RFC 1071 example" -- "$CSUM" sum "$TMP/rfc1071"
+expect_same "$(cat "$TMP/out")" "0x220d  8  $TMP/rfc1071" "sum prints checksum, length, name"
+expect_same "$("$CSUM" sum <"$TMP/rfc1071")" "0x220d  8  -" "sum of stdin (no argument)"
+expect_same "$("$CSUM" sum - <"$TMP/rfc1071")" "0x220d  8  -" "sum of stdin ('-')"
+printf '\x45\x00\x00\x73\x00\x00\x40\x00\x40\x11\xb8\x61\xc0\xa8\x00\x01\xc0\xa8\x00\xc7' >"$TMP/iphdr"
+expect_same "$("$CSUM" sum "$TMP/iphdr" | cut -d' ' -f1)" "0x0000" "a valid IPv4 header sums to 0x0000"
+: >"$TMP/empty"
+expect_same "$("$CSUM" sum "$TMP/empty")" "0xffff  0  $TMP/empty" "empty file"
+printf '\x01' >"$TMP/one"
+expect_same "$("$CSUM" sum "$TMP/one" | cut -d' ' -f1)" "0xfeff" "one byte (odd length)"
+
+expect_status 1 "unreadable file among readable ones" -- "$CSUM" sum "$TMP/rfc1071" "$TMP/missing" "$TMP/iphdr"
+expect_grep "$TMP/err" "$TMP/missing" "the unreadable file is named"
+expect_same "$(wc -l <"$TMP/out" | tr -d ' ')" 2 "the other files are still summed"
+expect_status 1 "a directory" -- "$CSUM" sum "$TMP"
+
+if command -v python3 >/dev/null 2>&1; then
+    # An independent RFC 1071 implementation; the file is larger than csum's read chunk and
+    # has an odd length, so chunk combination is exercised.
+    python3 - "$TMP/random" <<'PY'
+import os, sys
+data = os.urandom(3 * (1 << 20) + 12345)
+open(sys.argv[1], "wb").write(data)
+s = sum(int.from_bytes(data[i:i + 2].ljust(2, b"\0"), "big") for i in range(0, len(data), 2))
+while s >> 16:
+    s = (s & 0xffff) + (s >> 16)
+open(sys.argv[1] + ".want", "w").write("0x%04x  %d  %s\n" % (~s & 0xffff, len(data), sys.argv[1]))
+PY
+    expect_same "$("$CSUM" sum "$TMP/random")" "$(cat "$TMP/random.want")" "sum agrees with Python on 3 MiB"
+    expect_same "$(cat "$TMP/random" | "$CSUM" sum | cut -d' ' -f1)" "$(cut -d' ' -f1 "$TMP/random.want")" \
+        "sum of a pipe (short reads) agrees with Python"
+    for impl in $("$CSUM" impls | awk 'NR > 1 && $2 == "yes" { print $1 }'); do
+        expect_same "$("$CSUM" --impl "$impl" sum "$TMP/random")" "$(cat "$TMP/random.want")" "sum with --impl $impl"
+    done
+else
+    echo "SKIPPED cli: comparison with Python (python3 not found)"
+fi
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

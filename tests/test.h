@@ -1,0 +1,68 @@
+/*
+ * The csum test runner: tests are functions in a table (tests/test_main.c); "per
+ * implementation" tests run once for every implementation this CPU supports, found through
+ * the public table API, so a new implementation is covered without editing any test.
+ */
+#ifndef CSUM_TEST_H
+#define CSUM_TEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "csum.h"
+#include "csum_oracle.h"
+
+struct test_ctx {
+    const struct csum_impl *impl; /* NULL for tests that are not per implementation */
+    int quick;                    /* `make check` tier: smaller sweeps */
+    int no_huge;                  /* skip the > 4 GiB case (emulators) */
+    long failures;                /* checks that failed in this run of the test */
+    const char *skip_reason;      /* set by a test that cannot run here */
+};
+
+/* Record a failed check (prints the first few of each test run). */
+void test_fail(struct test_ctx *t, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#define CHECK(t, cond, ...)                                    \
+    do {                                                       \
+        if (!(cond))                                           \
+            test_fail((t), __FILE__, __LINE__, __VA_ARGS__);   \
+    } while (0)
+
+/* Compare impl(p, len, initial) with the oracle; on mismatch report what and where. */
+void check_against_oracle(struct test_ctx *t, const unsigned char *p, size_t len,
+                          csum_wsum initial, const char *what);
+
+/* Same, when the caller already knows the oracle's answer. */
+void check_value(struct test_ctx *t, csum_wsum got_sum, uint16_t want, size_t len, size_t align,
+                 csum_wsum initial, const char *what);
+
+/* 64-byte aligned allocation of len bytes (free with free()); aborts on failure. */
+unsigned char *alloc_aligned(size_t len);
+
+/* Anonymous mapping for large buffers (not malloc, so sanitizers do not shadow-poison it);
+ * NULL if the system refuses. */
+unsigned char *map_large(size_t len);
+void unmap_large(unsigned char *p, size_t len);
+
+/* Bytes of memory the kernel says are available, or 0 if unknown. */
+unsigned long long mem_available(void);
+
+/* Test bodies. */
+void test_api_arithmetic(struct test_ctx *t);
+void test_api_table(struct test_ctx *t);
+void test_api_selection_env(struct test_ctx *t);
+void test_known_answers(struct test_ctx *t);
+void test_exhaustive(struct test_ctx *t);
+void test_patterns(struct test_ctx *t);
+void test_no_carry(struct test_ctx *t);
+void test_guard_pages(struct test_ctx *t);
+void test_large(struct test_ctx *t);
+void test_huge(struct test_ctx *t);
+void test_composition(struct test_ctx *t);
+void test_address_independence(struct test_ctx *t);
+void test_public_entry(struct test_ctx *t);
+
+#endif /* CSUM_TEST_H */

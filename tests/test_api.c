@@ -1,0 +1,265 @@
+/*
+ * Library-wide tests: the arithmetic helpers, the table API, and how an implementation is
+ * chosen (csum_impl_select, CSUM_IMPL, CSUM_CPU_DISABLE, racing first use).
+ */
+#define _GNU_SOURCE
+#include "test.h"
+
+#include <pthread.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* ---- arithmetic ---------------------------------------------------------------------- */
+
+/* Slow references written from the definitions, not from the library's code. */
+static uint16_t ref_fold(uint32_t sum)
+{
+    uint64_t v = sum;
+    while (v > 0xffff)
+        v = (v & 0xffff) + (v >> 16);
+    return (uint16_t)~v;
+}
+
+static uint32_t ref_add(uint32_t a, uint32_t b)
+{
+    uint64_t r = (uint64_t)a + b;
+    return (uint32_t)(r > 0xffffffffu ? r - 0xffffffffu : r);
+}
+
+static uint32_t ror8(uint32_t x)
+{
+    return (x >> 8) | (x << 24);
+}
+
+void test_api_arithmetic(struct test_ctx *t)
+{
+    static const struct { uint32_t in; uint16_t out; } folds[] = {
+        { 0, 0xffff }, { 0xffff, 0 }, { 0xffffffffu, 0 }, { 0x10000, 0xfffe },
+        { 0x1ffff, 0xfffe }, { 0xfffe0001u, 0 }, { 0x0000ddf2, 0x220d }, { 0x8000ffffu, 0x7fff },
+    };
+    for (size_t i = 0; i < sizeof folds / sizeof folds[0]; i++) {
+        CHECK(t, csum_fold(folds[i].in) == folds[i].out, "csum_fold(0x%08x) = 0x%04x, want 0x%04x",
+              (unsigned)folds[i].in, csum_fold(folds[i].in), folds[i].out);
+        CHECK(t, (csum_fold)(folds[i].in) == folds[i].out, "exported csum_fold(0x%08x)",
+              (unsigned)folds[i].in);
+    }
+    CHECK(t, csum_add(0xffffffffu, 1) == 1, "csum_add end-around carry");
+    CHECK(t, csum_add(0xffffffffu, 0xffffffffu) == 0xffffffffu, "csum_add of two negative zeros");
+
+    uint64_t rng = 42;
+    for (int i = 0; i < 1000000; i++) {
+        uint64_t r = testdata_next(&rng);
+        uint32_t a = (uint32_t)r, b = (uint32_t)(r >> 32);
+        if (i < 64) { /* edge values first */
+            a = (i & 1) ? 0xffffffffu : (uint32_t)i;
+            b = (i & 2) ? 0xffffffffu : 0xffff0000u + (uint32_t)i;
+        }
+        size_t off = (size_t)(r >> 17);
+        CHECK(t, csum_fold(a) == ref_fold(a) && (csum_fold)(a) == ref_fold(a), "csum_fold(0x%08x)", (unsigned)a);
+        CHECK(t, csum_add(a, b) == ref_add(a, b) && (csum_add)(a, b) == ref_add(a, b),
+              "csum_add(0x%08x, 0x%08x)", (unsigned)a, (unsigned)b);
+        CHECK(t, csum_sub(a, b) == ref_add(a, ~b) && (csum_sub)(a, b) == ref_add(a, ~b),
+              "csum_sub(0x%08x, 0x%08x)", (unsigned)a, (unsigned)b);
+        /* Subtracting what was added gives back the same checksum. */
+        CHECK(t, csum_fold(csum_sub(csum_add(a, b), b)) == csum_fold(a) || a == 0,
+              "csum_sub undoes csum_add for 0x%08x, 0x%08x", (unsigned)a, (unsigned)b);
+        uint32_t want = ref_add(a, (off & 1) ? ror8(b) : b);
+        CHECK(t, csum_block_add(a, b, off) == want && (csum_block_add)(a, b, off) == want,
+              "csum_block_add(0x%08x, 0x%08x, %zu)", (unsigned)a, (unsigned)b, off);
+    }
+    CHECK(t, csum_block_add(0, 0x1234, SIZE_MAX) == ror8(0x1234), "odd offset SIZE_MAX");
+}
+
+/* ---- the table ----------------------------------------------------------------------- */
+
+static const struct csum_impl *first_supported(void)
+{
+    for (size_t i = 0; i < csum_impl_count(); i++)
+        if (csum_impl_supported(csum_impl_get(i)))
+            return csum_impl_get(i);
+    return NULL;
+}
+
+void test_api_table(struct test_ctx *t)
+{
+    size_t n = csum_impl_count();
+    CHECK(t, n >= 1, "no implementations");
+    CHECK(t, csum_impl_get(n) == NULL && csum_impl_get((size_t)-1) == NULL, "get past the end");
+    for (size_t i = 0; i < n; i++) {
+        const struct csum_impl *impl = csum_impl_get(i);
+        CHECK(t, impl && impl->name && impl->name[0] && impl->description && impl->description[0] &&
+                     impl->partial && impl->requires, "row %zu incomplete", i);
+        if (!impl)
+            continue;
+        CHECK(t, csum_impl_find(impl->name) == impl, "find(%s) is not row %zu", impl->name, i);
+        CHECK(t, strcmp(impl->name, "auto") != 0, "'auto' is reserved");
+        for (size_t j = 0; j < i; j++)
+            CHECK(t, strcmp(impl->name, csum_impl_get(j)->name) != 0, "duplicate name %s", impl->name);
+        struct csum_impl copy = *impl; /* a look-alike that is not in the table */
+        CHECK(t, !csum_impl_supported(&copy), "a copy of row %s claims support", impl->name);
+    }
+    CHECK(t, csum_impl_find("generic") && csum_impl_supported(csum_impl_find("generic")),
+          "generic must exist and run everywhere");
+    CHECK(t, csum_impl_find("no-such-impl") == NULL && csum_impl_find(NULL) == NULL &&
+                 csum_impl_find("auto") == NULL && csum_impl_find("") == NULL, "find of unknown names");
+    CHECK(t, !csum_impl_supported(NULL), "supported(NULL)");
+
+    CHECK(t, csum_impl_select("auto") == 0, "select(auto)");
+    CHECK(t, csum_impl_active() == first_supported(), "auto is not the first supported row");
+    const struct csum_impl *before = csum_impl_active();
+    CHECK(t, csum_impl_select("no-such-impl") == -1 && csum_impl_select(NULL) == -1 &&
+                 csum_impl_select("") == -1, "select of unknown names must fail");
+    CHECK(t, csum_impl_active() == before, "a failed select changed the active implementation");
+    for (size_t i = 0; i < n; i++) {
+        const struct csum_impl *impl = csum_impl_get(i);
+        int ok = csum_impl_select(impl->name) == 0;
+        CHECK(t, ok == !!csum_impl_supported(impl), "select(%s) = %d disagrees with supported",
+              impl->name, ok);
+        CHECK(t, csum_impl_active() == (ok ? impl : before), "active after select(%s)", impl->name);
+        if (ok)
+            csum_impl_select(before->name);
+    }
+
+    /* NULL is allowed with length 0; with a nonzero length it is treated as empty. */
+    CHECK(t, csum_partial(NULL, 0, 0x1234) == 0x1234, "csum_partial(NULL, 0, s)");
+    CHECK(t, csum_partial(NULL, 99, 0x1234) == 0x1234, "csum_partial(NULL, 99, s)");
+    for (size_t i = 0; i < n; i++) {
+        const struct csum_impl *impl = csum_impl_get(i);
+        if (csum_impl_supported(impl))
+            CHECK(t, csum_fold(impl->partial(NULL, 0, 0xabcd)) == csum_fold(0xabcd),
+                  "%s(NULL, 0, s)", impl->name);
+    }
+    csum_impl_select("auto");
+}
+
+/* ---- selection through the environment, in child processes ---------------------------- */
+
+/* Child side: report what the library chose; "race" first has many threads hit the very
+ * first csum_partial at once and checks they all got the right answer. */
+static unsigned char race_buf[1501];
+static pthread_barrier_t race_barrier;
+
+static void *race_thread(void *arg)
+{
+    pthread_barrier_wait(&race_barrier);
+    csum_wsum s = csum_partial(race_buf, sizeof race_buf, 0);
+    *(uint16_t *)arg = csum16_network_value(csum_fold(s));
+    return NULL;
+}
+
+int selection_child_main(const char *mode)
+{
+    if (!strcmp(mode, "race")) {
+        enum { THREADS = 8 };
+        pthread_t th[THREADS];
+        uint16_t got[THREADS];
+        testdata_fill(race_buf, sizeof race_buf, 7);
+        pthread_barrier_init(&race_barrier, NULL, THREADS);
+        for (int i = 0; i < THREADS; i++)
+            pthread_create(&th[i], NULL, race_thread, &got[i]);
+        for (int i = 0; i < THREADS; i++)
+            pthread_join(th[i], NULL);
+        uint16_t want = oracle_checksum(race_buf, sizeof race_buf, 0);
+        for (int i = 0; i < THREADS; i++)
+            if (got[i] != want) {
+                printf("race-mismatch\n");
+                return 1;
+            }
+    }
+    const struct csum_impl *a = csum_impl_active();
+    printf("%s %s\n", a->name, csum_impl_supported(a) ? "supported" : "UNSUPPORTED");
+    return 0;
+}
+
+/* Run this binary as a selection child with extra environment; capture stdout and stderr. */
+static int run_child(const char *mode, const char *env1, const char *env2, char *out, size_t outsz,
+                     char *err, size_t errsz)
+{
+    int po[2], pe[2];
+    if (pipe(po) || pipe(pe))
+        return -1;
+    size_t n_env = 0;
+    while (environ[n_env])
+        n_env++;
+    char **envp = calloc(n_env + 3, sizeof *envp);
+    size_t k = 0;
+    for (size_t i = 0; i < n_env; i++) /* drop any inherited selection variables */
+        if (strncmp(environ[i], "CSUM_IMPL=", 10) && strncmp(environ[i], "CSUM_CPU_DISABLE=", 17))
+            envp[k++] = environ[i];
+    if (env1)
+        envp[k++] = (char *)env1;
+    if (env2)
+        envp[k++] = (char *)env2;
+
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, po[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
+    posix_spawn_file_actions_addclose(&fa, po[0]);
+    posix_spawn_file_actions_addclose(&fa, pe[0]);
+    char *args[] = { "csum-test", "--selection-child", (char *)mode, NULL };
+    pid_t pid;
+    int rc = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, args, envp);
+    posix_spawn_file_actions_destroy(&fa);
+    free(envp);
+    close(po[1]);
+    close(pe[1]);
+    if (rc != 0) {
+        close(po[0]);
+        close(pe[0]);
+        return -1;
+    }
+    ssize_t n = read(po[0], out, outsz - 1);
+    out[n > 0 ? n : 0] = '\0';
+    n = read(pe[0], err, errsz - 1);
+    err[n > 0 ? n : 0] = '\0';
+    close(po[0]);
+    close(pe[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void expect_child(struct test_ctx *t, const char *mode, const char *env1, const char *env2,
+                         const char *want_name)
+{
+    char out[256], err[256], want[128];
+    int rc = run_child(mode, env1, env2, out, sizeof out, err, sizeof err);
+    snprintf(want, sizeof want, "%s supported\n", want_name);
+    CHECK(t, rc == 0 && !strcmp(out, want), "with %s %s: child said '%s' (rc %d), want '%s'",
+          env1 ? env1 : "", env2 ? env2 : "", out, rc, want_name);
+    CHECK(t, err[0] == '\0', "the library printed to stderr: '%s'", err);
+}
+
+void test_api_selection_env(struct test_ctx *t)
+{
+    const char *best = first_supported()->name;
+    expect_child(t, "report", NULL, NULL, best);
+    expect_child(t, "report", "CSUM_IMPL=auto", NULL, best);
+    expect_child(t, "report", "CSUM_IMPL=no-such-impl", NULL, best);
+    expect_child(t, "report", "CSUM_IMPL=", NULL, best);
+    expect_child(t, "race", NULL, NULL, best);
+    char env[128], disable[256];
+    for (size_t i = 0; i < csum_impl_count(); i++) {
+        const struct csum_impl *impl = csum_impl_get(i);
+        snprintf(env, sizeof env, "CSUM_IMPL=%s", impl->name);
+        if (csum_impl_supported(impl)) {
+            expect_child(t, "report", env, NULL, impl->name);
+            expect_child(t, "race", env, NULL, impl->name);
+        }
+        if (impl->requires[0]) {
+            /* Hide what it needs: it must not be chosen, and the fallback must run. */
+            snprintf(disable, sizeof disable, "CSUM_CPU_DISABLE=%s", impl->requires);
+            char out[256], err[256], chosen[64] = "";
+            int rc = run_child("race", env, disable, out, sizeof out, err, sizeof err);
+            sscanf(out, "%63s", chosen);
+            CHECK(t, rc == 0 && strcmp(chosen, impl->name) != 0 && strstr(out, " supported\n"),
+                  "with %s and %s the child said '%s' (rc %d)", env, disable, out, rc);
+        }
+    }
+}

@@ -1,0 +1,101 @@
+/*
+ * Properties of results rather than single values: sums of pieces combine into the sum of the
+ * whole, results do not depend on the address, and the public entry point agrees with the row.
+ */
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void test_composition(struct test_ctx *t)
+{
+    const size_t len = t->quick ? 600 : 1600;
+    unsigned char *buf = alloc_aligned(len + 64);
+    unsigned char *p = buf + 5;
+    testdata_fill(p, len, 0xc0de);
+    const csum_wsum init = 0x89abcdefu;
+    const uint16_t want = oracle_checksum(p, len, init);
+    csum_partial_fn f = t->impl->partial;
+
+    for (size_t k = 0; k <= len; k++) {
+        csum_wsum head = f(p, k, init);
+        csum_wsum tail = f(p + k, len - k, 0);
+        check_value(t, csum_block_add(head, tail, k), want, len, k, init, "two blocks at k");
+        /* Removing the tail's contribution leaves the head's. */
+        csum_wsum whole = csum_block_add(head, tail, k);
+        CHECK(t, csum_sub(whole, csum_block_add(0, tail, k)) % 0xffff == head % 0xffff,
+              "csum_sub of the tail at k=%zu", k);
+        /* Continuing a running sum is only valid at even offsets. */
+        if (k % 2 == 0)
+            check_value(t, f(p + k, len - k, head), want, len, k, init, "continued at even k");
+        /* Three pieces. */
+        size_t j = k + (k * 7919) % (len - k + 1);
+        csum_wsum mid = f(p + k, j - k, 0), rest = f(p + j, len - j, 0);
+        check_value(t, csum_block_add(csum_block_add(head, mid, k), rest, j), want, len, k, init,
+                    "three blocks");
+    }
+
+    /* Random chunking, byte-by-byte included (xxHash-style streaming). */
+    uint64_t rng = 99;
+    for (int round = 0; round < (t->quick ? 50 : 400); round++) {
+        csum_wsum s = init;
+        size_t off = 0;
+        size_t max_chunk = round == 0 ? 1 : 1 + testdata_next(&rng) % 300;
+        while (off < len) {
+            size_t n = 1 + testdata_next(&rng) % max_chunk;
+            if (n > len - off)
+                n = len - off;
+            s = csum_block_add(s, f(p + off, n, 0), off);
+            off += n;
+        }
+        check_value(t, s, want, len, 5, init, "random chunks");
+    }
+    free(buf);
+}
+
+void test_address_independence(struct test_ctx *t)
+{
+    static const size_t lens[] = { 0, 1, 2, 3, 7, 8, 9, 14, 15, 16, 20, 31, 40, 63, 64, 65,
+                                   100, 255, 256, 1500, 4097 };
+    unsigned char *src = alloc_aligned(4097);
+    unsigned char *buf = alloc_aligned(4097 + 64 * 7);
+    testdata_fill(src, 4097, 0xadd7);
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+        csum_wsum first = 0;
+        for (size_t a = 0; a < 64; a++) {
+            unsigned char *p = buf + a * 7; /* 64 addresses, every residue mod 64 */
+            memcpy(p, src, lens[i]);
+            csum_wsum got = t->impl->partial(p, lens[i], 0x1357);
+            if (a == 0)
+                first = got;
+            CHECK(t, got == first, "%s: len %zu gives 0x%08x at %p but 0x%08x at %p",
+                  t->impl->name, lens[i], (unsigned)got, (void *)p, (unsigned)first, (void *)buf);
+        }
+        check_value(t, first, oracle_checksum(src, lens[i], 0x1357), lens[i], 0, 0x1357,
+                    "address independence");
+    }
+    free(src);
+    free(buf);
+}
+
+void test_public_entry(struct test_ctx *t)
+{
+    if (csum_impl_select(t->impl->name) != 0 || csum_impl_active() != t->impl) {
+        CHECK(t, 0, "cannot select %s", t->impl->name);
+        return;
+    }
+    const size_t max_len = t->quick ? 300 : 1100;
+    unsigned char *buf = alloc_aligned(max_len + 64);
+    static const size_t aligns[] = { 0, 1, 3, 8, 63 };
+    for (size_t ai = 0; ai < sizeof aligns / sizeof aligns[0]; ai++) {
+        unsigned char *p = buf + aligns[ai];
+        testdata_fill(p, max_len, 0xe7 + ai);
+        for (size_t len = 0; len <= max_len; len++) {
+            csum_wsum init = (csum_wsum)(len * 0x9e3779b9u);
+            check_value(t, csum_partial(p, len, init), oracle_checksum(p, len, init), len,
+                        aligns[ai], init, "csum_partial");
+        }
+    }
+    free(buf);
+    csum_impl_select("auto");
+}

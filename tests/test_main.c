@@ -1,0 +1,218 @@
+/*
+ * csum-test: the test runner. Closing line: "N passed, N failed".
+ *
+ *   csum-test [--quick] [--no-huge] [-i NAME] [-t TEST] [--list]
+ *
+ * Library-wide tests run once; per-implementation tests run for every implementation in the
+ * table that this CPU supports (unsupported ones are reported as SKIPPED).
+ */
+#include "test.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int selection_child_main(const char *mode); /* test_api.c: child side of the env tests */
+
+struct test_def {
+    const char *name;
+    int per_impl;
+    void (*run)(struct test_ctx *);
+    const char *what;
+};
+
+static const struct test_def tests[] = {
+    { "api-arithmetic", 0, test_api_arithmetic, "csum_fold/add/sub/block_add, inline = exported" },
+    { "api-table", 0, test_api_table, "table queries, csum_impl_select, NULL handling" },
+    { "api-selection", 0, test_api_selection_env, "CSUM_IMPL, CSUM_CPU_DISABLE, racing first use" },
+    { "known-answers", 1, test_known_answers, "RFC 1071 and IPv4 header vectors (oracle too)" },
+    { "exhaustive", 1, test_exhaustive, "len 0..4160 x align 0..63 x 5 initial sums" },
+    { "patterns", 1, test_patterns, "all-0xff, all-zero and other carry patterns" },
+    { "no-carry", 1, test_no_carry, "initial sum making the total exactly ones'-complement zero" },
+    { "guard-pages", 1, test_guard_pages, "buffers flush against PROT_NONE pages" },
+    { "large", 1, test_large, "64 MiB of 0xff and of random bytes" },
+    { "huge", 1, test_huge, "4 GiB + 13 bytes (32-bit overflow)" },
+    { "composition", 1, test_composition, "split at every point, csum_block_add, streaming" },
+    { "address-independence", 1, test_address_independence, "same bytes at 64 addresses" },
+    { "public-entry", 1, test_public_entry, "csum_partial through dispatch after select" },
+};
+
+#define N_TESTS (sizeof tests / sizeof tests[0])
+
+static void usage(FILE *f)
+{
+    fprintf(f, "Usage: csum-test [--quick] [--no-huge] [-i NAME] [-t TEST] [--list]\n"
+               "  --quick     smaller sweeps (make check)\n"
+               "  --no-huge   skip the > 4 GiB case (for emulators)\n"
+               "  -i NAME     only this implementation (repeatable)\n"
+               "  -t TEST     only this test (repeatable)\n"
+               "  --list      list implementations and tests\n");
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int listed(const char *name, const char **names, int n)
+{
+    if (n == 0)
+        return 1;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(name, names[i]))
+            return 1;
+    return 0;
+}
+
+static int passed, failed, skipped;
+
+/* A guard-page test fails by crashing; say which test and implementation did it. */
+static char current_label[96];
+
+static void on_crash(int sig)
+{
+    static const char head[] = "CRASH   ";
+    static const char tail[] = ": fatal signal (a load or store outside the buffer?)\n";
+    (void)!write(2, head, sizeof head - 1);
+    (void)!write(2, current_label, strlen(current_label));
+    (void)!write(2, tail, sizeof tail - 1);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_crash_handler(void)
+{
+    static char altstack[1 << 16];
+    stack_t ss = { .ss_sp = altstack, .ss_size = sizeof altstack };
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_crash;
+    sa.sa_flags = SA_ONSTACK;
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+}
+
+static void run_one(const struct test_def *def, const struct csum_impl *impl,
+                    const struct test_ctx *opts)
+{
+    struct test_ctx t = *opts;
+    t.impl = impl;
+    t.failures = 0;
+    t.skip_reason = NULL;
+    char *label = current_label;
+    snprintf(label, sizeof current_label, "%s%s%s%s", def->name, impl ? " [" : "",
+             impl ? impl->name : "", impl ? "]" : "");
+    fflush(stdout);
+    double t0 = now_seconds();
+    def->run(&t);
+    double dt = now_seconds() - t0;
+    if (t.skip_reason) {
+        printf("SKIPPED %-36s %s\n", label, t.skip_reason);
+        skipped++;
+    } else if (t.failures) {
+        printf("FAIL    %-36s %ld failed checks (%.2f s)\n", label, t.failures, dt);
+        failed++;
+    } else {
+        printf("PASS    %-36s (%.2f s)\n", label, dt);
+        passed++;
+    }
+    fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+    struct test_ctx opts = { 0 };
+    const char *impl_names[64], *test_names[64];
+    int n_impl_names = 0, n_test_names = 0, list = 0;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--quick")) {
+            opts.quick = 1;
+        } else if (!strcmp(a, "--no-huge")) {
+            opts.no_huge = 1;
+        } else if (!strcmp(a, "--list")) {
+            list = 1;
+        } else if ((!strcmp(a, "-i") || !strcmp(a, "-t")) && i + 1 < argc) {
+            const char *v = argv[++i];
+            if (a[1] == 'i') {
+                if (!csum_impl_find(v)) {
+                    fprintf(stderr, "csum-test: unknown implementation '%s'\n", v);
+                    return 2;
+                }
+                if (n_impl_names < 64)
+                    impl_names[n_impl_names++] = v;
+            } else {
+                int known = 0;
+                for (size_t k = 0; k < N_TESTS; k++)
+                    known |= !strcmp(v, tests[k].name);
+                if (!known) {
+                    fprintf(stderr, "csum-test: unknown test '%s' (see --list)\n", v);
+                    return 2;
+                }
+                if (n_test_names < 64)
+                    test_names[n_test_names++] = v;
+            }
+        } else if (!strcmp(a, "--selection-child") && i + 1 < argc) {
+            return selection_child_main(argv[i + 1]);
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "csum-test: unknown argument '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+    }
+
+    if (list) {
+        printf("Implementations:\n");
+        for (size_t i = 0; i < csum_impl_count(); i++) {
+            const struct csum_impl *impl = csum_impl_get(i);
+            printf("  %-14s %s\n", impl->name, csum_impl_supported(impl) ? "supported" : "not supported here");
+        }
+        printf("Tests:\n");
+        for (size_t k = 0; k < N_TESTS; k++)
+            printf("  %-22s %s%s\n", tests[k].name, tests[k].what,
+                   tests[k].per_impl ? " (per implementation)" : "");
+        return 0;
+    }
+
+    install_crash_handler();
+    printf("csum-test: %s suite, %zu implementations compiled in\n",
+           opts.quick ? "quick" : "full", csum_impl_count());
+    for (size_t i = 0; i < csum_impl_count(); i++) {
+        const struct csum_impl *impl = csum_impl_get(i);
+        if (listed(impl->name, impl_names, n_impl_names) && !csum_impl_supported(impl)) {
+            printf("SKIPPED %-36s not supported by this CPU (needs: %s)\n", impl->name,
+                   impl->requires);
+            skipped++;
+        }
+    }
+
+    for (size_t k = 0; k < N_TESTS; k++) {
+        const struct test_def *def = &tests[k];
+        if (!listed(def->name, test_names, n_test_names))
+            continue;
+        if (!def->per_impl) {
+            run_one(def, NULL, &opts);
+            continue;
+        }
+        for (size_t i = 0; i < csum_impl_count(); i++) {
+            const struct csum_impl *impl = csum_impl_get(i);
+            if (listed(impl->name, impl_names, n_impl_names) && csum_impl_supported(impl))
+                run_one(def, impl, &opts);
+        }
+    }
+
+    csum_impl_select("auto");
+    if (skipped)
+        printf("%d skipped\n", skipped);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

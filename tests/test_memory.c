@@ -1,0 +1,134 @@
+/*
+ * Memory-safety and size tests: buffers flush against inaccessible pages (a read of one byte
+ * too many or too few crashes the test), 64 MiB buffers, and one buffer above 4 GiB.
+ */
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* ---- guard pages ----------------------------------------------------------------------- */
+
+/* [PROT_NONE page][data pages][PROT_NONE page], made once and reused. */
+struct guarded {
+    unsigned char *base;
+    unsigned char *data; /* first accessible byte */
+    size_t data_len;     /* accessible bytes, a multiple of the page size */
+    size_t map_len;
+};
+
+static int guarded_map(struct guarded *g, size_t min_len)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    g->data_len = (min_len + page - 1) / page * page;
+    g->map_len = g->data_len + 2 * page;
+    g->base = mmap(NULL, g->map_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (g->base == MAP_FAILED)
+        return -1;
+    g->data = g->base + page;
+    return mprotect(g->data, g->data_len, PROT_READ | PROT_WRITE);
+}
+
+void test_guard_pages(struct test_ctx *t)
+{
+    struct guarded g;
+    if (guarded_map(&g, 16384) != 0) {
+        t->skip_reason = "cannot map guard pages";
+        return;
+    }
+    testdata_fill(g.data, g.data_len, 0x6a7d);
+    unsigned char *end = g.data + g.data_len;
+    static const csum_wsum sums[] = { 0, 0xffffffffu };
+
+    /* Every length 0..512 (0..4160 in the full suite), flush against the guard at the end
+     * (the start alignment then takes every value mod 64 across the lengths), and starting
+     * right after the guard in front. */
+    const size_t max_len = t->quick ? 512 : 4160;
+    for (size_t len = 0; len <= max_len; len++)
+        for (size_t s = 0; s < 2; s++) {
+            check_against_oracle(t, end - len, len, sums[s], "flush against end guard");
+            check_against_oracle(t, g.data, len, sums[s], "flush against start guard");
+        }
+    /* Larger buffers flush against both guards at once, and straddling page boundaries. */
+    static const size_t big[] = { 1023, 1500, 4095, 4096, 4097, 8191, 9000, 16383, 16384 };
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+        check_against_oracle(t, end - big[i], big[i], 0x1234, "large, end guard");
+        check_against_oracle(t, g.data, big[i], 0x1234, "large, start guard");
+    }
+    munmap(g.base, g.map_len);
+}
+
+/* ---- 64 MiB ------------------------------------------------------------------------------ */
+
+void test_large(struct test_ctx *t)
+{
+    const size_t len = (size_t)(t->quick ? 8 : 64) << 20;
+    unsigned char *p = map_large(len + 64);
+    if (!p) {
+        t->skip_reason = "cannot map a 64 MiB buffer";
+        return;
+    }
+    memset(p, 0xff, len + 64);
+    check_against_oracle(t, p, len, 0, "all 0xff");
+    check_against_oracle(t, p + 1, len - 1, 0xffffffffu, "all 0xff, odd");
+    testdata_fill(p, len + 64, 0x1a26e);
+    check_against_oracle(t, p, len, 0, "random");
+    check_against_oracle(t, p + 3, len + 13, 0x9876, "random, odd");
+    unmap_large(p, len + 64);
+}
+
+/* ---- above 4 GiB ------------------------------------------------------------------------- */
+
+/*
+ * 4 GiB + 13 bytes starting at an odd address: mostly 0xff (every 64-bit add carries, so a
+ * 32-bit accumulator or a 32-bit length overflows visibly), with random bytes near the start,
+ * around the 4 GiB mark and at the end. Made once and shared by every implementation.
+ */
+static unsigned char *huge_map;
+static size_t huge_map_len;
+static uint16_t huge_want;
+enum { HUGE_OFFSET = 1 };
+static const size_t HUGE_LEN = ((size_t)4 << 30) + 13;
+
+void test_huge(struct test_ctx *t)
+{
+    if (t->quick) {
+        t->skip_reason = "full suite only (make test)";
+        return;
+    }
+    if (t->no_huge) {
+        t->skip_reason = "--no-huge given";
+        return;
+    }
+    if (sizeof(size_t) < 8) {
+        t->skip_reason = "32-bit size_t";
+        return;
+    }
+    if (!huge_map) {
+        size_t map_len = HUGE_LEN + 64;
+        unsigned long long avail = mem_available();
+        if (avail && avail < map_len + (512ull << 20)) {
+            static char why[128];
+            snprintf(why, sizeof why, "needs %zu MiB of memory, only %llu MiB available",
+                     (map_len >> 20) + 512, avail >> 20);
+            t->skip_reason = why;
+            return;
+        }
+        huge_map = map_large(map_len);
+        if (!huge_map) {
+            t->skip_reason = "cannot map 4 GiB";
+            return;
+        }
+        huge_map_len = map_len;
+        unsigned char *p = huge_map + HUGE_OFFSET;
+        memset(p, 0xff, HUGE_LEN);
+        testdata_fill(p, 4096, 1);
+        testdata_fill(p + ((size_t)4 << 30) - 2048, 4096, 2);
+        testdata_fill(p + HUGE_LEN - 100, 100, 3);
+        huge_want = oracle_checksum(p, HUGE_LEN, 0x5555);
+    }
+    check_value(t, t->impl->partial(huge_map + HUGE_OFFSET, HUGE_LEN, 0x5555), huge_want, HUGE_LEN,
+                HUGE_OFFSET, 0x5555, "4 GiB + 13");
+}

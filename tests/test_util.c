@@ -1,0 +1,85 @@
+/*
+ * Helpers shared by the tests: failure reporting, oracle comparison, buffers.
+ */
+#include "test.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+enum { MAX_REPORTED_FAILURES = 8 };
+
+void test_fail(struct test_ctx *t, const char *file, int line, const char *fmt, ...)
+{
+    if (t->failures++ < MAX_REPORTED_FAILURES) {
+        va_list ap;
+        va_start(ap, fmt);
+        fprintf(stderr, "    %s:%d: ", file, line);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+        va_end(ap);
+    } else if (t->failures == MAX_REPORTED_FAILURES + 1) {
+        fprintf(stderr, "    (further failures of this test not shown)\n");
+    }
+}
+
+void check_value(struct test_ctx *t, csum_wsum got_sum, uint16_t want, size_t len, size_t align,
+                 csum_wsum initial, const char *what)
+{
+    uint16_t got = csum16_network_value(csum_fold(got_sum));
+    if (got != want)
+        test_fail(t, __FILE__, __LINE__,
+                  "%s: %s len %zu align %zu initial 0x%08x: got 0x%04x (sum 0x%08x), oracle 0x%04x",
+                  t->impl ? t->impl->name : "csum_partial", what, len, align, (unsigned)initial,
+                  got, (unsigned)got_sum, want);
+}
+
+void check_against_oracle(struct test_ctx *t, const unsigned char *p, size_t len,
+                          csum_wsum initial, const char *what)
+{
+    csum_wsum got = t->impl->partial(p, len, initial);
+    check_value(t, got, oracle_checksum(p, len, initial), len, (uintptr_t)p & 63, initial, what);
+}
+
+unsigned char *alloc_aligned(size_t len)
+{
+    size_t rounded = (len + 63) & ~(size_t)63;
+    unsigned char *p = aligned_alloc(64, rounded ? rounded : 64);
+    if (!p) {
+        fprintf(stderr, "csum-test: out of memory allocating %zu bytes\n", len);
+        exit(2);
+    }
+    return p;
+}
+
+unsigned char *map_large(size_t len)
+{
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, len, MADV_HUGEPAGE); /* fewer page faults while filling; a hint only */
+#endif
+    return p;
+}
+
+void unmap_large(unsigned char *p, size_t len)
+{
+    if (p)
+        munmap(p, len);
+}
+
+unsigned long long mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return 0;
+    char line[256];
+    unsigned long long kib = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+            break;
+    fclose(f);
+    return kib * 1024;
+}

@@ -29,9 +29,11 @@ test-asan: ## full suite under AddressSanitizer + UndefinedBehaviorSanitizer
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build-asan/csum-test
 	tests/cli_test.sh build-asan/csum
 
-bench: build ## the lab (for now: list implementations and verify them on this CPU)
-	$(BUILD)/csum impls
-	$(BUILD)/csum verify
+# Extra options for the lab, e.g. BENCH_ARGS="--quick" or BENCH_ARGS="lenalign -M x86-herbert".
+BENCH_ARGS ?=
+
+bench: build ## the lab: every table, report + JSON + CSV + plots in bench-results/<date>-<host>/
+	scripts/bench.sh $(BUILD) $(BENCH_ARGS)
 
 clean:
 	rm -rf build build-asan build-clang
@@ -42,6 +44,7 @@ help:
 	@echo "  make check      quick tests (< 1 min)"
 	@echo "  make test       full test suite (< 10 min)"
 	@echo "  make test-asan  full suite with ASan + UBSan (build-asan/)"
-	@echo "  make bench      the lab"
+	@echo "  make bench      the lab: all tables, report/JSON/CSV/plots in bench-results/"
+	@echo "                  (BENCH_ARGS='--quick' for a 30 s run)"
 	@echo "  make clean      remove build directories"
 	@echo "Variables: BUILD=dir  BUILD_TYPE=Release|Debug|...  CC=clang  CMAKE_ARGS='-D...'"

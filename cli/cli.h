@@ -16,5 +16,6 @@ int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cmd_impls(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_sum(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 #endif /* CSUM_CLI_H */

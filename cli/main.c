@@ -22,6 +22,7 @@ static const struct command commands[] = {
     { "impls",  cmd_impls,  "list implementations: name, supported, active, description" },
     { "verify", cmd_verify, "compare every supported implementation with the reference oracle" },
     { "sum",    cmd_sum,    "print the Internet checksum of each FILE (or stdin)" },
+    { "bench",  cmd_bench,  "the lab: time every implementation side by side ('csum bench --help')" },
 };
 
 int usage_error(const char *fmt, ...)

@@ -99,5 +99,39 @@ else
     echo "SKIPPED cli: comparison with Python (python3 not found)"
 fi
 
+# ---- bench (the lab): usage errors and machine-readable output ----------------------------
+expect_status 0 "bench --help" -- "$CSUM" bench --help
+expect_status 0 "bench --list" -- "$CSUM" bench --list
+expect_grep "$TMP/out" "^  generic " "bench --list shows generic"
+expect_status 2 "bench: unknown table" -- "$CSUM" bench nosuchtable
+expect_status 2 "bench: unknown implementation" -- "$CSUM" bench -M no-such-impl lenalign
+expect_status 2 "bench: unknown baseline" -- "$CSUM" bench --baseline no-such-impl lenalign
+expect_status 2 "bench: alignment out of range" -- "$CSUM" bench -a 64 lenalign
+expect_status 2 "bench: -l without a value" -- "$CSUM" bench -l
+expect_status 2 "bench: bad number" -- "$CSUM" bench -c zero lenalign
+expect_status 2 "bench: --json with --csv" -- "$CSUM" bench --json --csv
+expect_status 2 "bench: unknown option" -- "$CSUM" bench --frobnicate
+expect_status 2 "bench: CPU that does not exist" -- "$CSUM" bench --cpu 4096 --quick h40 -M generic
+expect_status 0 "bench --quick --json" -- "$CSUM" bench --quick --json lenalign -l 40 -M generic
+if command -v python3 >/dev/null 2>&1; then
+    if python3 - "$TMP/out" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert set(doc) >= {"machine", "method", "results"}, doc.keys()
+rows = doc["results"]
+assert rows, "no results"
+need = {"table", "impl", "len", "align", "mode", "ns_min", "ns_median", "ticks_median", "bytes_per_tick"}
+for r in rows:
+    assert need <= set(r), need - set(r)
+    assert r["table"] == "lenalign" and r["len"] == 40 and r["ns_median"] > 0
+assert {r["align"] for r in rows} == {0, 6}, rows
+assert {r["impl"] for r in rows} == {"generic"}, rows
+PY
+    then ok "bench --json has machine, method and result fields"; else fail "bench --json document"; fi
+fi
+expect_status 0 "bench --quick --csv" -- "$CSUM" bench --quick --csv h40 -M generic --throughput
+expect_grep "$TMP/out" "^table,impl,variant,mode,len,align,ns_min,ns_median" "bench --csv header"
+expect_grep "$TMP/out" "^h40,generic,even,throughput,40,0," "bench --csv row"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

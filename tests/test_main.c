@@ -37,6 +37,7 @@ static const struct test_def tests[] = {
     { "composition", 1, test_composition, "split at every point, csum_block_add, streaming" },
     { "address-independence", 1, test_address_independence, "same bytes at 64 addresses" },
     { "public-entry", 1, test_public_entry, "csum_partial through dispatch after select" },
+    { "lab-refuses-wrong", 0, test_lab_refuses_wrong, "the lab times nothing that fails the oracle" },
 };
 
 #define N_TESTS (sizeof tests / sizeof tests[0])

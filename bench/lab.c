@@ -1,0 +1,354 @@
+/*
+ * csum bench: option parsing, the table registry, and where output goes.
+ */
+#define _GNU_SOURCE
+#include "lab.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct lab_table {
+    const char *name;
+    lab_table_fn run;
+    const char *what;
+};
+
+static const struct lab_table tables[] = {
+    { "lenalign", table_lenalign, "seed 000's Len/Aln table and the reviewers' cases, % vs a baseline" },
+    { "thrash", table_thrash, "seed 000's branch-prediction experiment: grouped vs interleaved calls" },
+    { "sizes", table_sizes, "every length 1..64, powers of two, packet sizes, L2/L3/DRAM; roofline" },
+    { "h40", table_h40, "seed 003: 40 bytes, even/odd address, throughput vs fenced latency" },
+    { "copy", table_copy, "seed 001: fused copy+checksum vs memcpy+checksum; min/avg/max, p99.9" },
+    { "memops", table_memops, "seed 002: zero/copy variants, cached 4 KiB vs uncached 400 MB" },
+    { "iov", table_iov, "seed 004: checksum over 16 iovec segments of 1..1024 bytes" },
+};
+#define N_TABLES (sizeof tables / sizeof tables[0])
+
+/* ---- output: visible text, captured for the report ------------------------------------------ */
+
+static FILE *visible;
+static char *captured;
+static size_t captured_len;
+static FILE *capture;
+
+void lab_out(const char *fmt, ...)
+{
+    va_list ap;
+    if (!visible)
+        visible = stdout;
+    va_start(ap, fmt);
+    vfprintf(visible, fmt, ap);
+    va_end(ap);
+    if (capture) {
+        va_start(ap, fmt);
+        vfprintf(capture, fmt, ap);
+        va_end(ap);
+    }
+    fflush(visible);
+}
+
+void lab_table_title(const struct lab_env *env, const char *title, const char *what)
+{
+    lab_out("\n== %s: %s\n", title, what);
+    lab_out("   (%s; %d batches of >= %g ms; median per call unless stated)\n",
+            env->clk->tick_name, env->o->batches, env->o->batch_ms);
+}
+
+/* ---- options ----------------------------------------------------------------------------------- */
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: csum bench [TABLE...] [OPTIONS]\n"
+            "The lab: time every implementation side by side with one stated method.\n"
+            "\nTables (default: all):\n");
+    for (size_t i = 0; i < N_TABLES; i++)
+        fprintf(f, "  %-9s %s\n", tables[i].name, tables[i].what);
+    fprintf(f,
+            "\nOptions:\n"
+            "  -l LEN            only this length (lenalign, sizes; thrash: first combination)\n"
+            "  -a ALIGN          only this alignment (offset from a 64-byte boundary)\n"
+            "  -c COUNT          calls per batch (or iterations per distribution) instead of auto\n"
+            "  -M IMPL[,IMPL...] only these implementations (names from 'csum impls', plus\n"
+            "                    csum_partial = the public entry point, and peers such as dpdk)\n"
+            "  --baseline IMPL   lenalign's %% column: first -M implementation vs IMPL\n"
+            "                    (default: the active implementation vs generic)\n"
+            "  -I                thrash: interleaved calls only\n"
+            "  --latency         latency mode only (each result feeds the next call)\n"
+            "  --throughput      throughput mode only (independent calls)\n"
+            "  --zero-sum        h40: initial sum 0\n"
+            "  --busy            copy: also run with a cache-thrashing thread on another CPU\n"
+            "  --json | --csv    results on stdout as JSON or CSV (tables go to stderr)\n"
+            "  --out DIR         also write DIR/report.md, results.json, results.csv\n"
+            "  --cpu N           pin to CPU N (default: the last online CPU)\n"
+            "  --quick           fewer batches and cases (about 30 s for everything)\n"
+            "  --list            list tables and the implementations that would be timed\n"
+            "  -h, --help        this help\n"
+            "Method: docs/METHOD.md. Ticks are the TSC (x86) or CNTVCT (arm64), not cycles.\n");
+}
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "csum: bench: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'csum bench --help'.\n");
+    return 2;
+}
+
+static int parse_long(const char *s, long min, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 0);
+    if (errno || end == s || *end || v < min)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int write_file(const char *dir, const char *name, void (*writer)(FILE *, void *), void *arg)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "csum: bench: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    writer(f, arg);
+    if (fclose(f) != 0) {
+        fprintf(stderr, "csum: bench: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+struct writer_args {
+    const struct lab_options *o;
+    const struct lab_clock *clk;
+};
+
+static void write_json_cb(FILE *f, void *a)
+{
+    struct writer_args *w = a;
+    lab_write_json(f, w->o, w->clk);
+}
+
+static void write_csv_cb(FILE *f, void *a)
+{
+    (void)a;
+    lab_write_csv(f);
+}
+
+static void write_report_cb(FILE *f, void *a)
+{
+    struct writer_args *w = a;
+    fflush(capture);
+    lab_write_report(f, w->o, w->clk, captured);
+}
+
+/*
+ * Same address layout every run: code and data addresses feed branch predictors and cache
+ * indexing, so under ASLR a loop-heavy function can be fast in one process and 30% slower in
+ * the next (seen with DPDK's rte_raw_cksum). Re-execute once with ASLR off (what `setarch -R`
+ * does), keeping the whole original command line. Returns 0 if the layout is now fixed.
+ */
+static int fix_address_layout(void)
+{
+    int current = personality(0xffffffff);
+    if (current == -1)
+        return -1;
+    if (current & ADDR_NO_RANDOMIZE)
+        return 0;
+    if (getenv("CSUM_BENCH_NO_REEXEC") || personality((unsigned long)current | ADDR_NO_RANDOMIZE) == -1)
+        return -1;
+    static char cmdline[1 << 16];
+    FILE *f = fopen("/proc/self/cmdline", "rb");
+    size_t n = f ? fread(cmdline, 1, sizeof cmdline - 1, f) : 0;
+    if (f)
+        fclose(f);
+    char *args[512];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < 511; i += strlen(cmdline + i) + 1)
+        args[k++] = cmdline + i;
+    args[k] = NULL;
+    if (k == 0 || n == sizeof cmdline - 1)
+        return -1;
+    setenv("CSUM_BENCH_NO_REEXEC", "1", 1); /* never loop, whatever happens */
+    execv("/proc/self/exe", args);
+    return -1; /* exec failed: carry on with ASLR */
+}
+
+int lab_main(int argc, char **argv)
+{
+    struct lab_options o;
+    memset(&o, 0, sizeof o);
+    o.cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
+    o.len = o.align = o.count = -1;
+    int selected[N_TABLES] = { 0 }, any_selected = 0, list = 0;
+    long v;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "-l") || !strcmp(a, "-a") || !strcmp(a, "-c") || !strcmp(a, "--cpu")) {
+            if (!val || parse_long(val, !strcmp(a, "-c") ? 1 : 0, &v) != 0)
+                return bad_usage("option %s needs a non-negative number", a);
+            if (!strcmp(a, "-l"))
+                o.len = v;
+            else if (!strcmp(a, "-a"))
+                o.align = v;
+            else if (!strcmp(a, "-c"))
+                o.count = v;
+            else
+                o.cpu = (int)v;
+            i++;
+        } else if (!strcmp(a, "-M") || !strcmp(a, "--baseline") || !strcmp(a, "--out")) {
+            if (!val || !*val)
+                return bad_usage("option %s needs a value", a);
+            if (!strcmp(a, "-M"))
+                o.only_impls = val;
+            else if (!strcmp(a, "--baseline"))
+                o.baseline = val;
+            else
+                o.out_dir = val;
+            i++;
+        } else if (!strcmp(a, "-I")) {
+            o.interleave = 1;
+        } else if (!strcmp(a, "--latency")) {
+            o.modes |= MODE_LATENCY;
+        } else if (!strcmp(a, "--throughput")) {
+            o.modes |= MODE_THROUGHPUT;
+        } else if (!strcmp(a, "--zero-sum")) {
+            o.zero_sum = 1;
+        } else if (!strcmp(a, "--busy")) {
+            o.busy = 1;
+        } else if (!strcmp(a, "--json")) {
+            o.json = 1;
+        } else if (!strcmp(a, "--csv")) {
+            o.csv = 1;
+        } else if (!strcmp(a, "--quick")) {
+            o.quick = 1;
+        } else if (!strcmp(a, "--list")) {
+            list = 1;
+        } else if (a[0] == '-') {
+            return bad_usage("unknown option '%s'", a);
+        } else {
+            size_t t = 0;
+            while (t < N_TABLES && strcmp(tables[t].name, a))
+                t++;
+            if (t == N_TABLES)
+                return bad_usage("unknown table '%s' (see 'csum bench --help')", a);
+            selected[t] = any_selected = 1;
+        }
+    }
+    if (o.json && o.csv)
+        return bad_usage("%s", "--json and --csv are exclusive (use --out DIR for both)");
+    if (o.align > 63)
+        return bad_usage("%s", "-a takes an alignment 0..63");
+
+    /* Validate -M and --baseline names before spending any time. */
+    struct lab_options all = o;
+    all.only_impls = NULL;
+    all.baseline = NULL;
+    struct lab_subject *everything;
+    size_t n_everything = lab_subjects(&all, &everything);
+    for (const char *p = o.only_impls; p && *p;) {
+        size_t k = strcspn(p, ",");
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(k < 63 ? k : 63), p);
+        if (!lab_subject_find(everything, n_everything, name))
+            return bad_usage(csum_impl_find(name) ? "implementation '%s' is not supported by this CPU"
+                                                  : "unknown implementation '%s' (see 'csum bench --list')",
+                             name);
+        p += k + (p[k] == ',');
+    }
+    if (o.baseline && !lab_subject_find(everything, n_everything, o.baseline))
+        return bad_usage("unknown baseline '%s' (see 'csum bench --list')", o.baseline);
+
+    if (list) {
+        printf("Tables:\n");
+        for (size_t i = 0; i < N_TABLES; i++)
+            printf("  %-9s %s\n", tables[i].name, tables[i].what);
+        printf("Subjects (this CPU):\n");
+        for (size_t i = 0; i < n_everything; i++)
+            printf("  %-14s %s%s\n", everything[i].name, everything[i].refused ? "REFUSED: " : "",
+                   everything[i].refused ? everything[i].why : everything[i].origin);
+        free(everything);
+        return 0;
+    }
+    free(everything);
+
+    const int fixed_layout = fix_address_layout() == 0;
+    if (lab_pin_cpu(o.cpu) != 0) {
+        fprintf(stderr, "csum: bench: cannot pin to CPU %d: %s\n", o.cpu, strerror(errno));
+        return 2;
+    }
+    o.batches = o.quick ? 9 : 15;
+    o.batch_ms = 1.0;
+    visible = (o.json || o.csv) ? stderr : stdout;
+    if (o.out_dir) {
+        if (mkdir(o.out_dir, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "csum: bench: cannot create %s: %s\n", o.out_dir, strerror(errno));
+            return 1;
+        }
+        capture = open_memstream(&captured, &captured_len);
+    }
+
+    struct lab_env env;
+    memset(&env, 0, sizeof env);
+    struct lab_clock clk;
+    lab_clock_init(&clk, o.quick);
+    env.o = &o;
+    env.clk = &clk;
+    lab_machine_describe(&env.machine, &o);
+    env.n_subjects = lab_subjects(&o, &env.subjects);
+
+    lab_out("csum lab: %s, pinned to CPU %d; %s at %.3f GHz; core ~%.2f GHz (%s)\n",
+            env.machine.cpu, o.cpu, clk.tick_name, clk.ticks_per_ns,
+            clk.ticks_per_ns * clk.cycles_per_tick,
+            clk.cycles_measured ? "perf_event" : "est. from a 1-cycle add chain");
+    lab_out("counters: %s; address layout: %s\n",
+            clk.counters ? "perf_event (instructions, branch-misses)" : "n/a (perf_event unavailable here)",
+            fixed_layout ? "fixed (ASLR off for the lab)" : "randomized (could not turn ASLR off)");
+    if (!fixed_layout)
+        lab_note("all", "ASLR could not be turned off: run-to-run differences may be larger");
+    for (size_t i = 0; i < env.n_subjects; i++)
+        if (env.subjects[i].refused) {
+            lab_out("REFUSED %s: %s; no numbers will be shown for it\n", env.subjects[i].name,
+                    env.subjects[i].why);
+            lab_note("all", "%s refused: %s", env.subjects[i].name, env.subjects[i].why);
+        }
+
+    lab_flush_notes();
+    for (size_t t = 0; t < N_TABLES; t++)
+        if (!any_selected || selected[t]) {
+            tables[t].run(&env);
+            lab_flush_notes();
+        }
+
+    int status = 0;
+    if (o.json)
+        lab_write_json(stdout, &o, &clk);
+    if (o.csv)
+        lab_write_csv(stdout);
+    if (o.out_dir) {
+        struct writer_args w = { &o, &clk };
+        if (write_file(o.out_dir, "results.json", write_json_cb, &w) ||
+            write_file(o.out_dir, "results.csv", write_csv_cb, NULL) ||
+            write_file(o.out_dir, "report.md", write_report_cb, &w))
+            status = 1;
+        else
+            fprintf(stderr, "csum: bench: wrote %s/report.md, results.json, results.csv\n", o.out_dir);
+    }
+    free(env.subjects);
+    return status;
+}

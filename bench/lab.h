@@ -1,0 +1,257 @@
+/*
+ * The lab (`csum bench`): shared types of the measurement harness. Each table lives in its own
+ * file (bench/table_*.c) and uses the same clock, the same batch statistics and the same
+ * result store, so every number in every table is produced by one method (docs/METHOD.md).
+ */
+#ifndef CSUM_LAB_H
+#define CSUM_LAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "csum.h"
+
+/* ---- entry point (cli/cmd_bench.c) and text output --------------------------------------- */
+
+int lab_main(int argc, char **argv);
+
+/* Print to the visible output (stdout, or stderr under --json/--csv) and to the report. */
+void lab_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- clock: ticks, calibration, pinning, counters (bench/clock.c) ------------------------ */
+
+/* Read the tick counter: the TSC on x86-64, CNTVCT_EL0 on arm64, else nanoseconds. */
+uint64_t lab_ticks(void);
+
+struct lab_clock {
+    const char *tick_name;   /* "TSC ticks", "CNTVCT ticks" or "ns" */
+    double ticks_per_ns;     /* calibrated against CLOCK_MONOTONIC_RAW */
+    double cycles_per_tick;  /* core cycles per tick: from perf, or the 1-cycle add chain */
+    int cycles_measured;     /* 1: perf_event cycles; 0: estimated from the add chain */
+    int counters;            /* perf counters (instructions, branch-misses) usable */
+    const char *counters_why;/* why not, when not */
+};
+
+/* Calibrate once (pin first). `quick` shortens the calibration. */
+void lab_clock_init(struct lab_clock *clk, int quick);
+
+/* Pin the calling thread to `cpu`; returns 0 or -1 with errno. */
+int lab_pin_cpu(int cpu);
+
+/* Optional hardware counters around a batch: instructions, branches, branch-misses. */
+struct lab_counters {
+    int fd[3];
+    uint64_t instructions, branches, branch_misses;
+};
+void lab_counters_open(struct lab_counters *c);  /* fds = -1 when unavailable */
+void lab_counters_start(struct lab_counters *c);
+void lab_counters_stop(struct lab_counters *c);  /* accumulates into the totals */
+void lab_counters_close(struct lab_counters *c);
+
+/* ---- options ------------------------------------------------------------------------------ */
+
+enum lab_mode {
+    MODE_LATENCY = 1,    /* each call's result is the next call's `sum` */
+    MODE_THROUGHPUT = 2, /* independent calls; results sunk through an empty asm */
+    MODE_FENCED = 4,     /* lfence (x86) / isb (arm64) on both sides of every call */
+};
+
+struct lab_options {
+    int cpu;               /* pinned CPU */
+    int quick;             /* fewer batches and cases */
+    int batches;           /* timed batches per measurement */
+    double batch_ms;       /* minimum duration of one batch */
+    unsigned modes;        /* MODE_* wanted (0 = each table's default) */
+    long len, align;       /* -l / -a: restrict cases (-1 = all) */
+    long count;            /* -c: fixed calls per batch, or iterations for distributions */
+    int interleave;        /* -I: thrash interleaved only */
+    int zero_sum;          /* h40 --zero-sum */
+    int busy;              /* copy --busy */
+    const char *only_impls;/* -M list, comma-separated (NULL = all) */
+    const char *baseline;  /* --baseline */
+    const char *out_dir;   /* --out: write report.md, results.json, results.csv there */
+    int json, csv;         /* --json / --csv to stdout instead of the text tables */
+};
+
+/* ---- subjects: what is timed (bench/subjects.c) ------------------------------------------ */
+
+struct lab_subject {
+    const char *name;
+    const char *origin;   /* one line: where it comes from */
+    csum_partial_fn fn;
+    int refused;          /* failed the oracle self-check: never timed */
+    char why[160];        /* the first mismatch when refused */
+};
+
+/* Every supported table row, then "csum_partial" (the public entry, through dispatch), then
+ * peers (DPDK when built in); filtered by -M; each self-checked against the oracle first. */
+size_t lab_subjects(const struct lab_options *o, struct lab_subject **out);
+
+/* Fill in a subject and run the oracle self-check on it (refused = 1 and why = ... on failure). */
+void lab_subject_init(struct lab_subject *s, const char *name, const char *origin,
+                      csum_partial_fn fn);
+
+/* Find a subject by name in the list (NULL if absent). */
+struct lab_subject *lab_subject_find(struct lab_subject *s, size_t n, const char *name);
+
+/* The oracle's answers for one case (computed once, compared with every subject). */
+struct lab_expect {
+    uint16_t want[2]; /* checksums with initial sums 0 and 0xffffffff */
+};
+void lab_expect_case(const unsigned char *p, size_t len, struct lab_expect *e);
+
+/* Check `fn` on this exact buffer against the oracle (e: precomputed answers, or NULL to
+ * compute them now); 0 if it agrees. */
+int lab_check_case(csum_partial_fn fn, const unsigned char *p, size_t len,
+                   const struct lab_expect *e);
+
+/* Peers compiled in (bench/peer_*.c); NULL-terminated. */
+extern const struct lab_subject *const lab_peers[];
+
+/* ---- other subjects: copy+checksum, memory operations, scatter-gather (bench/registry.c) -----
+ * Each list is NULL-terminated; a table whose list is empty says "not available yet". Adding a
+ * subject is one row in bench/registry.c. */
+
+struct iovec;
+
+struct lab_copy_subject { /* fused copy + checksum, csum_partial_copy's signature */
+    const char *name, *origin;
+    csum_wsum (*fn)(void *dst, const void *src, size_t len, csum_wsum sum);
+};
+extern const struct lab_copy_subject *const lab_copy_subjects[];
+
+enum lab_memop_kind { MEMOP_ZERO, MEMOP_COPY };
+struct lab_memop { /* zeroing (src ignored) or copying */
+    const char *name, *origin;
+    enum lab_memop_kind kind;
+    void (*fn)(void *dst, const void *src, size_t len);
+};
+extern const struct lab_memop *const lab_memops[];
+
+struct lab_iov_subject { /* checksum of the concatenation of the segments */
+    const char *name, *origin;
+    csum_wsum (*fn)(const struct iovec *iov, size_t n, csum_wsum sum);
+};
+extern const struct lab_iov_subject *const lab_iov_subjects[];
+
+/* A thread on another CPU streaming 128 MiB copies to thrash the caches (copy --busy). */
+int lab_busy_start(int avoid_cpu);
+void lab_busy_stop(void);
+
+/* ---- measuring (bench/measure.c) ---------------------------------------------------------- */
+
+/* Run `iters` operations of a prepared case and return something to sink. The loop lives in
+ * the body so the only per-operation overhead is the call under test. */
+typedef uint64_t (*lab_body_fn)(const void *ctx, uint64_t iters);
+
+struct lab_stats {
+    double ticks_min, ticks_median; /* per operation */
+    double ns_min, ns_median;
+    double cycles_median;           /* core cycles (measured or estimated) */
+    double instructions, branch_misses; /* per operation; < 0 when unavailable */
+    uint64_t iters;                 /* operations per batch */
+};
+
+/* Warm up, size batches to >= batch_ms, time o->batches batches; per-operation statistics. */
+void lab_measure(const struct lab_options *o, const struct lab_clock *clk, lab_body_fn body,
+                 const void *ctx, struct lab_stats *st);
+
+/* Per-operation timing of `n` single calls (rdtsc around each): a latency distribution. */
+struct lab_distribution {
+    double min, max, avg, p50, p99, p999; /* ns */
+};
+typedef void (*lab_single_fn)(const void *ctx, uint64_t i);
+void lab_distribution(const struct lab_clock *clk, lab_single_fn one, const void *ctx, uint64_t n,
+                      struct lab_distribution *d);
+
+/* A csum_partial case: the standard latency/throughput/fenced bodies work on it. */
+struct lab_csum_case {
+    csum_partial_fn fn;
+    const unsigned char *p;
+    size_t len;
+    csum_wsum sum; /* initial sum (throughput and fenced modes) */
+};
+lab_body_fn lab_csum_body(enum lab_mode mode);
+
+/* Buffers: 64-byte aligned (page aligned above 4 KiB), filled with aperiodic bytes. */
+unsigned char *lab_buffer(size_t len);
+void lab_buffer_free(unsigned char *p, size_t len);
+
+/* ---- results (bench/results.c) ------------------------------------------------------------ */
+
+struct lab_result {
+    char table[16];
+    char impl[40];
+    char variant[48];   /* table-specific: "even", "interleaved", "busy", "roofline", ... */
+    char mode[16];      /* "latency", "throughput", "fenced" */
+    size_t len, align;
+    struct lab_stats st;
+    double bytes_per_tick, gbps, roofline_pct; /* < 0 when not applicable */
+    struct lab_distribution dist;              /* for distribution rows (ns); else zeros */
+    int has_dist;
+};
+
+struct lab_result *lab_result_add(const char *table, const char *impl, const char *variant,
+                                  enum lab_mode mode, size_t len, size_t align,
+                                  const struct lab_stats *st);
+size_t lab_result_count(void);
+struct lab_result *lab_result_get(size_t i);
+const char *lab_mode_name(enum lab_mode mode);
+
+/* Notes attached to a table (refusals, "not available yet", findings): kept for the JSON and
+ * printed by lab_flush_notes() once the table is complete. */
+void lab_note(const char *table, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void lab_flush_notes(void);
+
+void lab_write_json(FILE *f, const struct lab_options *o, const struct lab_clock *clk);
+void lab_write_csv(FILE *f);
+void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clock *clk,
+                      const char *tables_text);
+
+/* The machine and method descriptions shared by the JSON and the report. */
+struct lab_machine {
+    char cpu[128], host[64], kernel[128], compiler[96], date[32];
+    int cpus, pinned_cpu;
+    long l1d, l2, l3; /* bytes, 0 when unknown */
+};
+void lab_machine_describe(struct lab_machine *m, const struct lab_options *o);
+extern const char *const lab_method_lines[];
+
+/* ---- tables (bench/table_*.c) --------------------------------------------------------------- */
+
+struct lab_env {
+    const struct lab_options *o;
+    const struct lab_clock *clk;
+    struct lab_subject *subjects;
+    size_t n_subjects;
+    struct lab_machine machine;
+};
+
+typedef void (*lab_table_fn)(const struct lab_env *env);
+void table_lenalign(const struct lab_env *env);
+void table_thrash(const struct lab_env *env);
+void table_sizes(const struct lab_env *env);
+void table_h40(const struct lab_env *env);
+void table_copy(const struct lab_env *env);
+void table_memops(const struct lab_env *env);
+void table_iov(const struct lab_env *env);
+
+/* Roofline: the same loads as a checksum, no arithmetic (bench/roofline.c). Returns the
+ * widest variant this CPU runs, and its name. */
+csum_partial_fn lab_roofline(const char **name);
+
+/* Formatting helpers for the text tables. */
+void lab_table_title(const struct lab_env *env, const char *title, const char *what);
+
+/* Time one csum_partial subject on one case in one mode and record the result; the subject is
+ * first checked against the oracle on this exact buffer. NULL when refused (a note says why). */
+struct lab_result *lab_time_csum(const struct lab_env *env, const struct lab_subject *s,
+                                 const char *table, const char *variant, enum lab_mode mode,
+                                 const unsigned char *p, size_t len, csum_wsum sum,
+                                 const struct lab_expect *e);
+
+/* The modes a table runs: what the user asked for, else the table's default. */
+unsigned lab_modes(const struct lab_env *env, unsigned table_default);
+
+#endif /* CSUM_LAB_H */

@@ -1,0 +1,356 @@
+/*
+ * The result store and its writers: JSON (one document: machine, method, results), CSV, and
+ * the Markdown report that `make bench` leaves in bench-results/.
+ */
+#define _GNU_SOURCE
+#include "lab.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+static struct lab_result *results;
+static size_t n_results, cap_results;
+
+struct lab_result *lab_result_add(const char *table, const char *impl, const char *variant,
+                                  enum lab_mode mode, size_t len, size_t align,
+                                  const struct lab_stats *st)
+{
+    if (n_results == cap_results) {
+        size_t cap = cap_results ? cap_results * 2 : 256;
+        struct lab_result *r = realloc(results, cap * sizeof *r);
+        if (!r)
+            return NULL;
+        results = r;
+        cap_results = cap;
+    }
+    struct lab_result *r = &results[n_results++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->table, sizeof r->table, "%s", table);
+    snprintf(r->impl, sizeof r->impl, "%s", impl);
+    snprintf(r->variant, sizeof r->variant, "%s", variant ? variant : "");
+    snprintf(r->mode, sizeof r->mode, "%s", lab_mode_name(mode));
+    r->len = len;
+    r->align = align;
+    if (st)
+        r->st = *st;
+    r->bytes_per_tick = st && st->ticks_median > 0 ? (double)len / st->ticks_median : -1;
+    r->gbps = st && st->ns_median > 0 ? (double)len / st->ns_median : -1;
+    r->roofline_pct = -1;
+    return r;
+}
+
+size_t lab_result_count(void)
+{
+    return n_results;
+}
+
+struct lab_result *lab_result_get(size_t i)
+{
+    return i < n_results ? &results[i] : NULL;
+}
+
+const char *lab_mode_name(enum lab_mode mode)
+{
+    switch ((int)mode) {
+    case MODE_LATENCY: return "latency";
+    case MODE_THROUGHPUT: return "throughput";
+    case MODE_FENCED: return "fenced";
+    case 0: return "distribution";
+    }
+    return "?";
+}
+
+/* ---- notes -------------------------------------------------------------------------------- */
+
+struct note {
+    char table[16];
+    char text[256];
+};
+static struct note notes[256];
+static size_t n_notes, n_notes_printed;
+
+/* Notes are printed after the table they belong to, not in the middle of a row. */
+void lab_flush_notes(void)
+{
+    for (; n_notes_printed < n_notes; n_notes_printed++)
+        lab_out("   note: %s\n", notes[n_notes_printed].text);
+}
+
+void lab_note(const char *table, const char *fmt, ...)
+{
+    if (n_notes == sizeof notes / sizeof notes[0])
+        return;
+    struct note *n = &notes[n_notes];
+    snprintf(n->table, sizeof n->table, "%s", table);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(n->text, sizeof n->text, fmt, ap);
+    va_end(ap);
+    for (size_t i = 0; i < n_notes; i++) /* say each thing once */
+        if (!strcmp(notes[i].table, n->table) && !strcmp(notes[i].text, n->text))
+            return;
+    n_notes++;
+}
+
+/* ---- machine and method ------------------------------------------------------------------- */
+
+const char *const lab_method_lines[] = {
+    "Pinned to one CPU; each measurement warms up, sizes a batch to last at least the batch "
+    "time, then times several batches; the minimum and the median per call are reported.",
+    "Latency mode: each call's result is the next call's initial sum (a true dependency chain). "
+    "Throughput mode: independent calls, each result sunk through an empty asm statement. "
+    "Fenced mode: lfence (x86) or isb (arm64) before and after every call.",
+    "Functions are called through their table entry (a function pointer), so nothing is "
+    "inlined into the loop; a per-call time includes the call and the loop.",
+    "Ticks are the CPU's fixed-rate counter (TSC on x86-64), not core cycles; nanoseconds come "
+    "from ticks calibrated against CLOCK_MONOTONIC_RAW. Core cycles are measured with "
+    "perf_event when available, otherwise estimated from a chain of dependent 1-cycle adds "
+    "(\"est. cycles\"). Instructions and branch misses are shown only when counters exist.",
+    "Every subject is checked against the byte-at-a-time RFC 1071 oracle before it is timed, "
+    "and again on each case's exact buffer; one that disagrees is refused: no number for it.",
+    "Buffers hold aperiodic pseudo-random bytes; alignment is the offset from a 64-byte "
+    "aligned base; buffers larger than a cache level are streamed through whole, so their "
+    "data comes from that level.",
+    "The lab runs with address-space randomization turned off (it re-executes itself as "
+    "`setarch -R` would), so code and data sit at the same addresses in every run: branch "
+    "prediction and cache indexing depend on them.",
+    "This is a shared virtual machine: compare numbers as ratios within one run.",
+    NULL,
+};
+
+static long cache_size(int level, const char *type)
+{
+    for (int idx = 0; idx < 8; idx++) {
+        char path[128], buf[64];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", idx);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            break;
+        int lvl = 0;
+        if (fscanf(f, "%d", &lvl) != 1)
+            lvl = 0;
+        fclose(f);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", idx);
+        f = fopen(path, "r");
+        if (!f || !fgets(buf, sizeof buf, f)) {
+            if (f)
+                fclose(f);
+            continue;
+        }
+        fclose(f);
+        if (lvl != level || strncmp(buf, type, strlen(type)) != 0)
+            continue;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", idx);
+        f = fopen(path, "r");
+        long kib = 0;
+        if (f && fscanf(f, "%ldK", &kib) != 1)
+            kib = 0;
+        if (f)
+            fclose(f);
+        return kib * 1024;
+    }
+    return 0;
+}
+
+void lab_machine_describe(struct lab_machine *m, const struct lab_options *o)
+{
+    memset(m, 0, sizeof *m);
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    char name[96] = "", family[16] = "", model[16] = "";
+    while (f && fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (!colon)
+            continue;
+        char *val = colon + 1 + (colon[1] == ' ');
+        val[strcspn(val, "\n")] = '\0';
+        if (!name[0] && (!strncmp(line, "model name", 10) || !strncmp(line, "Model\t", 6)))
+            snprintf(name, sizeof name, "%s", val);
+        else if (!family[0] && !strncmp(line, "cpu family", 10))
+            snprintf(family, sizeof family, "%s", val);
+        else if (!model[0] && !strncmp(line, "model\t", 6))
+            snprintf(model, sizeof model, "%s", val);
+    }
+    if (f)
+        fclose(f);
+    /* Names like "AMD EPYC" say little under a hypervisor; family/model pin the core. */
+    if (family[0])
+        snprintf(m->cpu, sizeof m->cpu, "%s (family %s model %s)", name[0] ? name : "unknown",
+                 family, model);
+    else
+        snprintf(m->cpu, sizeof m->cpu, "%s", name[0] ? name : "unknown");
+    gethostname(m->host, sizeof m->host - 1);
+    struct utsname u;
+    if (uname(&u) == 0)
+        snprintf(m->kernel, sizeof m->kernel, "%.20s %.64s %.20s", u.sysname, u.release, u.machine);
+#if defined(__clang__)
+    snprintf(m->compiler, sizeof m->compiler, "clang %s", __clang_version__);
+#elif defined(__GNUC__)
+    snprintf(m->compiler, sizeof m->compiler, "gcc %s", __VERSION__);
+#endif
+    time_t now = time(NULL);
+    strftime(m->date, sizeof m->date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    m->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    m->pinned_cpu = o->cpu;
+    m->l1d = cache_size(1, "Data");
+    m->l2 = cache_size(2, "Unified");
+    m->l3 = cache_size(3, "Unified");
+}
+
+/* ---- writers -------------------------------------------------------------------------------- */
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", *s);
+        else
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void json_number(FILE *f, double v)
+{
+    if (v < 0)
+        fputs("null", f); /* not applicable or not available */
+    else
+        fprintf(f, "%.6g", v);
+}
+
+void lab_write_json(FILE *f, const struct lab_options *o, const struct lab_clock *clk)
+{
+    struct lab_machine m;
+    lab_machine_describe(&m, o);
+    fprintf(f, "{\n  \"machine\": {\"cpu\": ");
+    json_string(f, m.cpu);
+    fprintf(f, ", \"host\": ");
+    json_string(f, m.host);
+    fprintf(f, ", \"kernel\": ");
+    json_string(f, m.kernel);
+    fprintf(f, ", \"compiler\": ");
+    json_string(f, m.compiler);
+    fprintf(f, ", \"date\": ");
+    json_string(f, m.date);
+    fprintf(f, ", \"cpus\": %d, \"pinned_cpu\": %d, \"l1d_bytes\": %ld, \"l2_bytes\": %ld, "
+               "\"l3_bytes\": %ld,\n    \"tick\": ",
+            m.cpus, m.pinned_cpu, m.l1d, m.l2, m.l3);
+    json_string(f, clk->tick_name);
+    fprintf(f, ", \"ticks_per_ns\": %.6f, \"cycles_per_tick\": %.4f, \"cycles\": ",
+            clk->ticks_per_ns, clk->cycles_per_tick);
+    json_string(f, clk->cycles_measured ? "perf_event" : "estimated (1-cycle add chain)");
+    fprintf(f, ", \"counters\": %s},\n  \"method\": {\"batches\": %d, \"batch_ms\": %g, "
+               "\"quick\": %s, \"text\": [",
+            clk->counters ? "true" : "false", o->batches, o->batch_ms, o->quick ? "true" : "false");
+    for (int i = 0; lab_method_lines[i]; i++) {
+        fputs(i ? ",\n    " : "\n    ", f);
+        json_string(f, lab_method_lines[i]);
+    }
+    fprintf(f, "]},\n  \"notes\": [");
+    for (size_t i = 0; i < n_notes; i++) {
+        fprintf(f, "%s{\"table\": ", i ? ",\n    " : "\n    ");
+        json_string(f, notes[i].table);
+        fprintf(f, ", \"text\": ");
+        json_string(f, notes[i].text);
+        fputc('}', f);
+    }
+    fprintf(f, "],\n  \"results\": [");
+    for (size_t i = 0; i < n_results; i++) {
+        const struct lab_result *r = &results[i];
+        fprintf(f, "%s{\"table\": ", i ? ",\n    " : "\n    ");
+        json_string(f, r->table);
+        fprintf(f, ", \"impl\": ");
+        json_string(f, r->impl);
+        fprintf(f, ", \"variant\": ");
+        json_string(f, r->variant);
+        fprintf(f, ", \"mode\": ");
+        json_string(f, r->mode);
+        fprintf(f, ", \"len\": %zu, \"align\": %zu, \"ns_min\": ", r->len, r->align);
+        json_number(f, r->st.ns_min);
+        fprintf(f, ", \"ns_median\": ");
+        json_number(f, r->st.ns_median);
+        fprintf(f, ", \"ticks_min\": ");
+        json_number(f, r->st.ticks_min);
+        fprintf(f, ", \"ticks_median\": ");
+        json_number(f, r->st.ticks_median);
+        fprintf(f, ", \"cycles_median\": ");
+        json_number(f, r->st.cycles_median);
+        fprintf(f, ", \"bytes_per_tick\": ");
+        json_number(f, r->bytes_per_tick);
+        fprintf(f, ", \"gbps\": ");
+        json_number(f, r->gbps);
+        fprintf(f, ", \"roofline_pct\": ");
+        json_number(f, r->roofline_pct);
+        fprintf(f, ", \"instructions\": ");
+        json_number(f, r->st.instructions);
+        fprintf(f, ", \"branch_misses\": ");
+        json_number(f, r->st.branch_misses);
+        fprintf(f, ", \"iters\": %llu", (unsigned long long)r->st.iters);
+        if (r->has_dist)
+            fprintf(f, ", \"dist_ns\": {\"min\": %.1f, \"avg\": %.1f, \"max\": %.1f, \"p50\": %.1f, "
+                       "\"p99\": %.1f, \"p999\": %.1f}",
+                    r->dist.min, r->dist.avg, r->dist.max, r->dist.p50, r->dist.p99, r->dist.p999);
+        fputc('}', f);
+    }
+    fprintf(f, "\n  ]\n}\n");
+}
+
+static void csv_number(FILE *f, double v)
+{
+    if (v >= 0)
+        fprintf(f, "%.6g", v);
+}
+
+void lab_write_csv(FILE *f)
+{
+    fprintf(f, "table,impl,variant,mode,len,align,ns_min,ns_median,ticks_min,ticks_median,"
+               "cycles_median,bytes_per_tick,gbps,roofline_pct,instructions,branch_misses,"
+               "dist_min_ns,dist_avg_ns,dist_max_ns,dist_p50_ns,dist_p99_ns,dist_p999_ns\n");
+    for (size_t i = 0; i < n_results; i++) {
+        const struct lab_result *r = &results[i];
+        fprintf(f, "%s,%s,%s,%s,%zu,%zu,", r->table, r->impl, r->variant, r->mode, r->len, r->align);
+        const double v[] = { r->st.ns_min, r->st.ns_median, r->st.ticks_min, r->st.ticks_median,
+                             r->st.cycles_median, r->bytes_per_tick, r->gbps, r->roofline_pct,
+                             r->st.instructions, r->st.branch_misses };
+        for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+            csv_number(f, v[k]);
+            fputc(',', f);
+        }
+        if (r->has_dist)
+            fprintf(f, "%.1f,%.1f,%.1f,%.1f,%.1f,%.1f\n", r->dist.min, r->dist.avg, r->dist.max,
+                    r->dist.p50, r->dist.p99, r->dist.p999);
+        else
+            fputs(",,,,,\n", f);
+    }
+}
+
+void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clock *clk,
+                      const char *tables_text)
+{
+    struct lab_machine m;
+    lab_machine_describe(&m, o);
+    fprintf(f, "# csum lab report\n\n");
+    fprintf(f, "- **Date:** %s\n- **Host:** %s (%s)\n- **CPU:** %s, %d online, pinned to CPU %d\n",
+            m.date, m.host, m.kernel, m.cpu, m.cpus, m.pinned_cpu);
+    fprintf(f, "- **Caches:** L1d %ld KiB, L2 %ld KiB, L3 %ld KiB\n", m.l1d >> 10, m.l2 >> 10,
+            m.l3 >> 10);
+    fprintf(f, "- **Clock:** %s at %.3f GHz (calibrated); core ≈ %.2f GHz, %.3f cycles per tick "
+               "(%s)\n",
+            clk->tick_name, clk->ticks_per_ns, clk->ticks_per_ns * clk->cycles_per_tick,
+            clk->cycles_per_tick, clk->cycles_measured ? "perf_event" : "est. from a 1-cycle add chain");
+    fprintf(f, "- **Counters:** %s\n", clk->counters ? "perf_event (instructions, branch-misses)"
+                                                      : "n/a on this machine");
+    fprintf(f, "- **Compiler:** %s\n- **Run:** %s, %d batches of ≥ %g ms per measurement\n\n",
+            m.compiler, o->quick ? "--quick" : "full", o->batches, o->batch_ms);
+    fprintf(f, "## Method\n\n");
+    for (int i = 0; lab_method_lines[i]; i++)
+        fprintf(f, "- %s\n", lab_method_lines[i]);
+    fprintf(f, "\n## Tables\n\n```\n%s```\n", tables_text ? tables_text : "");
+}

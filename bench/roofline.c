@@ -1,0 +1,109 @@
+/*
+ * The roofline: the loads a checksum must do, with no arithmetic but an OR to keep them
+ * alive. Its speed at a given size is the load limit there (L1, L2, L3 or DRAM), so every
+ * checksum result can be shown as a percentage of it. Widest vectors the CPU has, four
+ * independent accumulators, and a tail that stays inside the buffer (AVX-512 masked load;
+ * otherwise narrower loads), like the implementations it is compared with.
+ */
+#include "lab.h"
+
+#include <string.h>
+
+#if defined(__x86_64__)
+#  include <immintrin.h>
+#elif defined(__aarch64__)
+#  include <arm_neon.h>
+#endif
+
+static csum_wsum roofline_u64(const void *buf, size_t len, csum_wsum sum)
+{
+    const unsigned char *p = buf;
+    uint64_t a = 0, b = 0, c = 0, d = 0, w;
+    for (; len >= 32; p += 32, len -= 32) {
+        memcpy(&w, p, 8), a |= w;
+        memcpy(&w, p + 8, 8), b |= w;
+        memcpy(&w, p + 16, 8), c |= w;
+        memcpy(&w, p + 24, 8), d |= w;
+    }
+    for (; len >= 8; p += 8, len -= 8)
+        memcpy(&w, p, 8), a |= w;
+    for (; len; p++, len--)
+        b |= *p;
+    a |= b | c | d;
+    return (csum_wsum)(a ^ (a >> 32)) ^ sum;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx512f,avx512bw,bmi2")))
+static csum_wsum roofline_avx512(const void *buf, size_t len, csum_wsum sum)
+{
+    const unsigned char *p = buf;
+    __m512i a = _mm512_setzero_si512(), b = a, c = a, d = a;
+    for (; len >= 256; p += 256, len -= 256) {
+        a = _mm512_or_si512(a, _mm512_loadu_si512(p));
+        b = _mm512_or_si512(b, _mm512_loadu_si512(p + 64));
+        c = _mm512_or_si512(c, _mm512_loadu_si512(p + 128));
+        d = _mm512_or_si512(d, _mm512_loadu_si512(p + 192));
+    }
+    for (; len >= 64; p += 64, len -= 64)
+        a = _mm512_or_si512(a, _mm512_loadu_si512(p));
+    if (len) /* masked: bytes past the end are not touched, so no fault either */
+        b = _mm512_or_si512(b, _mm512_maskz_loadu_epi8(_bzhi_u64(~0ull, (unsigned)len), p));
+    a = _mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d));
+    return (csum_wsum)_mm512_reduce_or_epi32(a) ^ sum;
+}
+
+__attribute__((target("avx2")))
+static csum_wsum roofline_avx2(const void *buf, size_t len, csum_wsum sum)
+{
+    const unsigned char *p = buf;
+    __m256i a = _mm256_setzero_si256(), b = a, c = a, d = a;
+    for (; len >= 128; p += 128, len -= 128) {
+        a = _mm256_or_si256(a, _mm256_loadu_si256((const __m256i *)p));
+        b = _mm256_or_si256(b, _mm256_loadu_si256((const __m256i *)(p + 32)));
+        c = _mm256_or_si256(c, _mm256_loadu_si256((const __m256i *)(p + 64)));
+        d = _mm256_or_si256(d, _mm256_loadu_si256((const __m256i *)(p + 96)));
+    }
+    a = _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d));
+    uint64_t lanes[4];
+    _mm256_storeu_si256((__m256i *)lanes, a);
+    csum_wsum rest = roofline_u64(p, len, 0); /* tail below 128 bytes */
+    return (csum_wsum)(lanes[0] | lanes[1] | lanes[2] | lanes[3]) ^ rest ^ sum;
+}
+#elif defined(__aarch64__)
+static csum_wsum roofline_neon(const void *buf, size_t len, csum_wsum sum)
+{
+    const unsigned char *p = buf;
+    uint8x16_t a = vdupq_n_u8(0), b = a, c = a, d = a;
+    for (; len >= 64; p += 64, len -= 64) {
+        a = vorrq_u8(a, vld1q_u8(p));
+        b = vorrq_u8(b, vld1q_u8(p + 16));
+        c = vorrq_u8(c, vld1q_u8(p + 32));
+        d = vorrq_u8(d, vld1q_u8(p + 48));
+    }
+    a = vorrq_u8(vorrq_u8(a, b), vorrq_u8(c, d));
+    uint64x2_t w = vreinterpretq_u64_u8(a);
+    return (csum_wsum)(vgetq_lane_u64(w, 0) | vgetq_lane_u64(w, 1)) ^ roofline_u64(p, len, sum);
+}
+#endif
+
+csum_partial_fn lab_roofline(const char **name)
+{
+#if defined(__x86_64__)
+    /* CSUM_CPU_DISABLE does not apply here: the roofline is what the machine can load. */
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) {
+        *name = "roofline (avx512 loads)";
+        return roofline_avx512;
+    }
+    if (__builtin_cpu_supports("avx2")) {
+        *name = "roofline (avx2 loads)";
+        return roofline_avx2;
+    }
+#elif defined(__aarch64__)
+    *name = "roofline (neon loads)";
+    return roofline_neon;
+#endif
+    *name = "roofline (64-bit loads)";
+    return roofline_u64;
+}
+

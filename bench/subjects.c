@@ -1,0 +1,103 @@
+/*
+ * What the lab times: every implementation in the library's table that this CPU supports,
+ * the public csum_partial entry point (so dispatch is measured as users call it), and peers
+ * from other projects built in for comparison. Every subject passes the oracle self-check
+ * before anything is timed; one that fails is refused and no number is printed for it.
+ */
+#include "lab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "csum_oracle.h"
+
+static int wanted(const struct lab_options *o, const char *name)
+{
+    if (!o->only_impls)
+        return 1;
+    size_t n = strlen(name);
+    for (const char *p = o->only_impls; *p;) {
+        size_t k = strcspn(p, ",");
+        if (k == n && strncmp(p, name, n) == 0)
+            return 1;
+        p += k + (p[k] == ',');
+    }
+    /* The baseline of the % column is always measured. */
+    return o->baseline && strcmp(o->baseline, name) == 0;
+}
+
+void lab_subject_init(struct lab_subject *s, const char *name, const char *origin,
+                      csum_partial_fn fn)
+{
+    memset(s, 0, sizeof *s);
+    s->name = name;
+    s->origin = origin;
+    s->fn = fn;
+    struct selfcheck_result r;
+    if (oracle_selfcheck(fn, SELFCHECK_QUICK, &r) != 0) {
+        s->refused = 1;
+        snprintf(s->why, sizeof s->why,
+                 "%zu of %zu oracle comparisons wrong, first at len %zu align %zu initial 0x%08x "
+                 "(got 0x%04x, oracle 0x%04x)",
+                 r.mismatches, r.checked, r.len, r.align, (unsigned)r.initial, r.got, r.want);
+    }
+}
+
+static void add(struct lab_subject *list, size_t *n, const char *name, const char *origin,
+                csum_partial_fn fn)
+{
+    lab_subject_init(&list[(*n)++], name, origin, fn);
+}
+
+size_t lab_subjects(const struct lab_options *o, struct lab_subject **out)
+{
+    size_t cap = csum_impl_count() + 8, n = 0;
+    struct lab_subject *list = calloc(cap, sizeof *list);
+    if (!list) {
+        *out = NULL;
+        return 0;
+    }
+    for (size_t i = 0; i < csum_impl_count(); i++) {
+        const struct csum_impl *impl = csum_impl_get(i);
+        if (csum_impl_supported(impl) && wanted(o, impl->name))
+            add(list, &n, impl->name, impl->description, impl->partial);
+    }
+    if (wanted(o, "csum_partial"))
+        add(list, &n, "csum_partial", "the public entry point, through dispatch (what users call)",
+            csum_partial); /* the exported function itself, not an inline expansion */
+    for (size_t i = 0; lab_peers[i] && n < cap; i++)
+        if (wanted(o, lab_peers[i]->name))
+            add(list, &n, lab_peers[i]->name, lab_peers[i]->origin, lab_peers[i]->fn);
+    *out = list;
+    return n;
+}
+
+struct lab_subject *lab_subject_find(struct lab_subject *s, size_t n, const char *name)
+{
+    for (size_t i = 0; name && i < n; i++)
+        if (!strcmp(s[i].name, name))
+            return &s[i];
+    return NULL;
+}
+
+static const csum_wsum check_sums[2] = { 0, 0xffffffffu };
+
+void lab_expect_case(const unsigned char *p, size_t len, struct lab_expect *e)
+{
+    for (size_t i = 0; i < 2; i++)
+        e->want[i] = oracle_checksum(p, len, check_sums[i]);
+}
+
+int lab_check_case(csum_partial_fn fn, const unsigned char *p, size_t len,
+                   const struct lab_expect *e)
+{
+    struct lab_expect here;
+    if (!e) {
+        lab_expect_case(p, len, &here);
+        e = &here;
+    }
+    for (size_t i = 0; i < 2; i++)
+        if (csum16_network_value(csum_fold(fn(p, len, check_sums[i]))) != e->want[i])
+            return -1;
+    return 0;
+}

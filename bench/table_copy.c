@@ -1,0 +1,154 @@
+/*
+ * copy: seed 001's question — fused copy+checksum, or memcpy then checksum? For each size, every
+ * fused implementation, memcpy followed by csum_partial, and memcpy alone: the batch median per
+ * call, and the distribution of single calls (min/avg/max, p50/p99/p99.9 over -c calls,
+ * 1,000,000 by default) because worst-case jitter matters as much as the average. --busy adds
+ * the same measurements with a cache-thrashing thread on another CPU.
+ */
+#include "lab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "csum_oracle.h"
+
+static const size_t sizes[] = { 32, 1024, 1500, 65536 };
+
+enum copy_kind { COPY_FUSED, COPY_SPLIT, COPY_MEMCPY, COPY_TIMER };
+
+struct copy_ctx {
+    enum copy_kind kind;
+    csum_wsum (*fused)(void *dst, const void *src, size_t len, csum_wsum sum);
+    unsigned char *dst;
+    const unsigned char *src;
+    size_t len;
+};
+
+static inline csum_wsum copy_once(const struct copy_ctx *c)
+{
+    switch (c->kind) {
+    case COPY_FUSED:
+        return c->fused(c->dst, c->src, c->len, 0);
+    case COPY_SPLIT:
+        memcpy(c->dst, c->src, c->len);
+        return csum_partial(c->dst, c->len, 0);
+    case COPY_MEMCPY:
+        memcpy(c->dst, c->src, c->len);
+        __asm__ volatile("" ::: "memory"); /* the copy must happen */
+        return 0;
+    case COPY_TIMER:
+        break;
+    }
+    return 0;
+}
+
+static uint64_t body_copy(const void *ctx, uint64_t iters)
+{
+    const struct copy_ctx *c = ctx;
+    uint64_t acc = 0;
+    for (uint64_t i = 0; i < iters; i++)
+        acc += copy_once(c);
+    return acc;
+}
+
+static void single_copy(const void *ctx, uint64_t i)
+{
+    (void)i;
+    csum_wsum r = copy_once(ctx);
+    __asm__ volatile("" ::"r"(r));
+}
+
+static void measure_row(const struct lab_env *env, struct copy_ctx *c, const char *name,
+                        const char *variant, uint64_t calls, double memcpy_ns, double *ns_out)
+{
+    struct lab_stats st;
+    struct lab_distribution d;
+    lab_measure(env->o, env->clk, body_copy, c, &st);
+    lab_distribution(env->clk, single_copy, c, calls, &d);
+    struct lab_result *r = lab_result_add("copy", name, variant, MODE_THROUGHPUT, c->len, 0, &st);
+    if (r) {
+        r->dist = d;
+        r->has_dist = 1;
+    }
+    char ratio[16] = "";
+    if (memcpy_ns > 0 && c->kind != COPY_TIMER)
+        snprintf(ratio, sizeof ratio, "%.2fx", st.ns_median / memcpy_ns);
+    lab_out("%-7zu %-22s %-5s %9.1f %7s %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n", c->len, name,
+            variant, st.ns_median, ratio, d.min, d.avg, d.max, d.p50, d.p99, d.p999);
+    if (ns_out)
+        *ns_out = st.ns_median;
+}
+
+static int fused_is_correct(const struct lab_copy_subject *s, unsigned char *dst,
+                            const unsigned char *src, size_t len)
+{
+    memset(dst, 0, len);
+    csum_wsum r = s->fn(dst, src, len, 0);
+    return csum16_network_value(csum_fold(r)) == oracle_checksum(src, len, 0) &&
+           memcmp(dst, src, len) == 0;
+}
+
+static void run_pass(const struct lab_env *env, const char *variant, unsigned char *dst,
+                     const unsigned char *src, uint64_t calls)
+{
+    const struct lab_options *o = env->o;
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        size_t len = o->len >= 0 ? (size_t)o->len : sizes[k];
+        if (o->len >= 0 && k > 0)
+            break;
+        struct copy_ctx c = { .dst = dst, .src = src, .len = len };
+        double memcpy_ns = 0;
+        c.kind = COPY_MEMCPY;
+        measure_row(env, &c, "memcpy", variant, calls, 0, &memcpy_ns);
+        c.kind = COPY_SPLIT;
+        measure_row(env, &c, "memcpy+csum_partial", variant, calls, memcpy_ns, NULL);
+        for (size_t i = 0; lab_copy_subjects[i]; i++) {
+            const struct lab_copy_subject *s = lab_copy_subjects[i];
+            if (!fused_is_correct(s, dst, src, len)) {
+                lab_note("copy", "%s refused at len %zu: wrong sum or wrong copy", s->name, len);
+                continue;
+            }
+            c.kind = COPY_FUSED;
+            c.fused = s->fn;
+            measure_row(env, &c, s->name, variant, calls, memcpy_ns, NULL);
+        }
+        c.kind = COPY_TIMER;
+        measure_row(env, &c, "(timer only)", variant, calls, 0, NULL);
+    }
+}
+
+void table_copy(const struct lab_env *env)
+{
+    if (!lab_copy_subjects[0]) {
+        lab_table_title(env, "copy (seed 001)", "fused copy+checksum vs memcpy+checksum");
+        lab_note("copy", "not available yet: no csum_partial_copy implementations in this build");
+        return;
+    }
+    const struct lab_options *o = env->o;
+    const uint64_t calls = o->count > 0 ? (uint64_t)o->count : o->quick ? 100000 : 1000000;
+    const size_t max_len = o->len >= 0 ? (size_t)o->len : 65536;
+    unsigned char *src = lab_buffer(max_len), *dst = lab_buffer(max_len);
+    if (!src || !dst) {
+        lab_note("copy", "cannot allocate buffers");
+        lab_buffer_free(src, max_len);
+        lab_buffer_free(dst, max_len);
+        return;
+    }
+    char what[160];
+    snprintf(what, sizeof what, "ns; batch median per call, ratio to memcpy, then %llu single "
+             "calls timed one by one (include the timer)", (unsigned long long)calls);
+    lab_table_title(env, "copy (seed 001)", what);
+    lab_out("%-7s %-22s %-5s %9s %7s %9s %9s %9s %9s %9s %9s\n", "len", "subject", "load",
+            "median", "ratio", "min", "avg", "max", "p50", "p99", "p99.9");
+    run_pass(env, "idle", dst, src, calls);
+    if (o->busy) {
+        if (lab_busy_start(o->cpu) != 0) {
+            lab_note("copy", "--busy: cannot start the background thread");
+        } else {
+            run_pass(env, "busy", dst, src, calls);
+            lab_busy_stop();
+        }
+    }
+    lab_buffer_free(src, max_len);
+    lab_buffer_free(dst, max_len);
+}

@@ -1,0 +1,119 @@
+/*
+ * lenalign: seed 000's Old/New table (Len/Aln in ns with a % improvement column), with the
+ * reviewers' extra cases and a few larger sizes, for every subject side by side.
+ */
+#include "lab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct lenalign_row {
+    size_t len, align;
+    int straddle; /* placed across a 4 KiB page boundary */
+    const char *what;
+} rows[] = {
+    { 1400, 0, 0, "big packet" },
+    { 40, 0, 0, "IPv6 header, common case" },
+    { 8, 4, 0, "UDP, VXLAN in IPv4" },
+    { 14, 0, 0, "Ethernet header" },
+    { 14, 4, 0, "Ethernet header in IPv4" },
+    { 14, 3, 0, "Ethernet, odd alignment" },
+    { 20, 0, 0, "IPv4 header without options" },
+    { 7, 1, 0, "buffer in one quadword" },
+    { 100, 0, 0, "medium-sized packet" },
+    { 100, 2, 0, "medium-sized packet, +2" },
+    /* The reviewers' cases (Duyck). */
+    { 1480, 2, 0, "Eth+IP offset, no IP_ALIGN" },
+    { 40, 6, 0, "IPv6 header on receive" },
+    { 20, 4, 0, "UDP+VXLAN+inner Ethernet" },
+    { 1480, 2, 1, "1480/2 straddling a 4 KiB page" },
+    { 32766, 2, 0, "32 KiB minus an offset" },
+    /* Larger sizes. */
+    { 1500, 0, 0, "MTU packet" },
+    { 4096, 0, 0, "page" },
+    { 65536, 0, 0, "64 KiB (GSO/GRO)" },
+};
+#define N_ROWS (sizeof rows / sizeof rows[0])
+
+/* Place a row's buffer: `align` past a page start, or ending 740 bytes into the next page. */
+static const unsigned char *place(const unsigned char *base, const struct lenalign_row *r)
+{
+    if (r->straddle)
+        return base + 4096 + 4096 - ((r->len / 2 + 63) & ~(size_t)63) + r->align;
+    return base + 4096 + r->align;
+}
+
+void table_lenalign(const struct lab_env *env)
+{
+    const struct lab_options *o = env->o;
+    const char *new_name = NULL;
+    char first[64] = "";
+    if (o->only_impls) { /* -M NEW,...: the first one named */
+        size_t k = strcspn(o->only_impls, ",");
+        snprintf(first, sizeof first, "%.*s", (int)(k < 63 ? k : 63), o->only_impls);
+        new_name = first;
+    } else {
+        new_name = csum_impl_active()->name;
+    }
+    const char *old_name = o->baseline ? o->baseline : "generic";
+    struct lab_subject *new_s = lab_subject_find(env->subjects, env->n_subjects, new_name);
+    struct lab_subject *old_s = lab_subject_find(env->subjects, env->n_subjects, old_name);
+
+    unsigned char *base = lab_buffer(65536 + 3 * 4096);
+    if (!base) {
+        lab_note("lenalign", "cannot allocate buffers");
+        return;
+    }
+    const unsigned modes = lab_modes(env, MODE_LATENCY | MODE_THROUGHPUT);
+    for (unsigned mode = MODE_LATENCY; mode <= MODE_THROUGHPUT; mode <<= 1) {
+        if (!(modes & mode))
+            continue;
+        char what[160];
+        snprintf(what, sizeof what, "%s mode, median ns/ticks per call; %% = %s vs %s",
+                 lab_mode_name(mode), new_name, old_name);
+        lab_table_title(env, "lenalign (seed 000)", what);
+        lab_out("%-9s", "Len/Aln");
+        for (size_t i = 0; i < env->n_subjects; i++)
+            if (!env->subjects[i].refused)
+                lab_out(" %13.13s", env->subjects[i].name);
+        lab_out(" %8s  %s\n", "% Improv", "case");
+
+        for (size_t r = 0; r < N_ROWS; r++) {
+            if ((o->len >= 0 && (size_t)o->len != rows[r].len) ||
+                (o->align >= 0 && (size_t)o->align != rows[r].align))
+                continue;
+            const unsigned char *p = place(base, &rows[r]);
+            char label[24];
+            snprintf(label, sizeof label, "%zu/%zu", rows[r].len, rows[r].align);
+            lab_out("%-9s", label);
+            struct lab_expect expect;
+            lab_expect_case(p, rows[r].len, &expect);
+            double new_ns = -1, old_ns = -1;
+            for (size_t i = 0; i < env->n_subjects; i++) {
+                const struct lab_subject *s = &env->subjects[i];
+                if (s->refused)
+                    continue;
+                struct lab_result *res = lab_time_csum(env, s, "lenalign",
+                                                       rows[r].straddle ? "page-straddle" : "",
+                                                       (enum lab_mode)mode, p, rows[r].len, 0x5a5a,
+                                                       &expect);
+                if (!res) {
+                    lab_out(" %13s", "refused");
+                    continue;
+                }
+                char cell[32];
+                snprintf(cell, sizeof cell, "%.1f/%.0f", res->st.ns_median, res->st.ticks_median);
+                lab_out(" %13s", cell);
+                if (s == new_s)
+                    new_ns = res->st.ns_median;
+                if (s == old_s)
+                    old_ns = res->st.ns_median;
+            }
+            if (new_ns > 0 && old_ns > 0)
+                lab_out(" %7.0f%%  %s\n", 100.0 * (old_ns - new_ns) / old_ns, rows[r].what);
+            else
+                lab_out(" %8s  %s\n", "-", rows[r].what);
+        }
+    }
+    lab_buffer_free(base, 65536 + 3 * 4096);
+}

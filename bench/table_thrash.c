@@ -1,0 +1,106 @@
+/*
+ * thrash: seed 000's branch-prediction experiment. Two (length, alignment) combinations are
+ * checksummed either as two grouped halves (all of the first, then all of the second) or
+ * interleaved call by call (-I), and we add a third order, a fixed pseudo-random choice per
+ * call: a strictly alternating pattern is something modern branch predictors learn, a random
+ * one is not. Default combinations follow the seed's command line (-l 100 -S 24 -a 1).
+ */
+#include "lab.h"
+
+#include <stdlib.h>
+
+#include "csum_oracle.h"
+
+enum { SCHEDULE = 4096 }; /* calls per pass over the schedule */
+
+struct thrash_ctx {
+    csum_partial_fn fn;
+    const unsigned char *p[SCHEDULE];
+    size_t len[SCHEDULE];
+};
+
+static uint64_t body_schedule(const void *vctx, uint64_t iters)
+{
+    const struct thrash_ctx *c = vctx;
+    csum_partial_fn fn = c->fn;
+    csum_wsum s = 0;
+    for (uint64_t i = 0; i < iters; i++) {
+        size_t k = i % SCHEDULE;
+        s = fn(c->p[k], c->len[k], s);
+    }
+    return s;
+}
+
+enum order { GROUPED, INTERLEAVED, RANDOM };
+static const char *const order_names[] = { "grouped", "interleaved", "random" };
+
+void table_thrash(const struct lab_env *env)
+{
+    const struct lab_options *o = env->o;
+    const size_t len_a = o->len >= 0 ? (size_t)o->len : 100, align_a = o->align >= 0 ? (size_t)o->align : 0;
+    const size_t len_b = 24, align_b = 1;
+    unsigned char *base = lab_buffer(2 * 4096 + len_a + len_b);
+    struct thrash_ctx *ctx = malloc(sizeof *ctx);
+    if (!base || !ctx) {
+        lab_note("thrash", "cannot allocate buffers");
+        free(ctx);
+        return;
+    }
+    const unsigned char *pa = base + align_a, *pb = base + 4096 + 64 + align_b;
+
+    char what[192];
+    snprintf(what, sizeof what, "%zu/%zu and %zu/%zu, latency mode, median ticks per call%s",
+             len_a, align_a, len_b, align_b, env->clk->counters ? ", branch misses per call" : "");
+    lab_table_title(env, "thrash (seed 000)", what);
+    lab_out("%-14s %11s %11s %11s %9s\n", "impl", "grouped", "interleaved", "random", "rnd/grp");
+
+    for (size_t i = 0; i < env->n_subjects; i++) {
+        const struct lab_subject *s = &env->subjects[i];
+        if (s->refused)
+            continue;
+        if (lab_check_case(s->fn, pa, len_a, NULL) || lab_check_case(s->fn, pb, len_b, NULL)) {
+            lab_note("thrash", "%s refused: disagrees with the oracle on these buffers", s->name);
+            continue;
+        }
+        double t[3] = { -1, -1, -1 }, miss[3] = { -1, -1, -1 };
+        uint64_t rng = 0x7e1;
+        for (int ord = GROUPED; ord <= RANDOM; ord++) {
+            if (o->interleave && ord != INTERLEAVED)
+                continue;
+            ctx->fn = s->fn;
+            for (size_t k = 0; k < SCHEDULE; k++) {
+                int first = ord == GROUPED ? k < SCHEDULE / 2
+                          : ord == INTERLEAVED ? (k & 1) == 0
+                          : (testdata_next(&rng) & 1) == 0;
+                ctx->p[k] = first ? pa : pb;
+                ctx->len[k] = first ? len_a : len_b;
+            }
+            struct lab_stats st;
+            lab_measure(o, env->clk, body_schedule, ctx, &st);
+            struct lab_result *r = lab_result_add("thrash", s->name, order_names[ord], MODE_LATENCY,
+                                                  (len_a + len_b) / 2, align_a, &st);
+            if (r)
+                r->bytes_per_tick = r->gbps = -1; /* mixed lengths: not meaningful */
+            t[ord] = st.ticks_median;
+            miss[ord] = st.branch_misses;
+        }
+        char cells[3][32];
+        for (int ord = 0; ord < 3; ord++) {
+            if (t[ord] < 0)
+                snprintf(cells[ord], sizeof cells[ord], "-");
+            else if (miss[ord] >= 0)
+                snprintf(cells[ord], sizeof cells[ord], "%.1f (%.2f)", t[ord], miss[ord]);
+            else
+                snprintf(cells[ord], sizeof cells[ord], "%.1f", t[ord]);
+        }
+        char ratio[16] = "-";
+        if (t[GROUPED] > 0 && t[RANDOM] > 0)
+            snprintf(ratio, sizeof ratio, "%.2fx", t[RANDOM] / t[GROUPED]);
+        lab_out("%-14s %11s %11s %11s %9s\n", s->name, cells[0], cells[1], cells[2], ratio);
+    }
+    if (!env->clk->counters)
+        lab_note("thrash", "branch misses: n/a (no hardware counters on this machine); the "
+                           "random/grouped ratio shows what mispredictions cost");
+    free(ctx);
+    lab_buffer_free(base, 2 * 4096 + len_a + len_b);
+}

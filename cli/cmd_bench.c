@@ -1,0 +1,10 @@
+/*
+ * csum bench: the lab (bench/). It measures implementations through the public table API.
+ */
+#include "cli.h"
+#include "lab.h"
+
+int cmd_bench(int argc, char **argv)
+{
+    return lab_main(argc, argv);
+}

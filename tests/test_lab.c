@@ -1,0 +1,70 @@
+/*
+ * The lab's gatekeeping: an implementation that disagrees with the oracle is refused, with no
+ * number printed or recorded for it — whether the quick self-check catches it, or only the
+ * check on a table case's exact buffer does.
+ */
+#include "test.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "lab.h"
+
+/* Wrong everywhere: forgets the last byte. */
+static csum_wsum broken_everywhere(const void *buf, size_t len, csum_wsum sum)
+{
+    return csum_impl_find("generic")->partial(buf, len ? len - 1 : 0, sum);
+}
+
+/* Right everywhere the quick self-check looks, wrong at 32766 bytes (a lenalign row). */
+static csum_wsum broken_at_32766(const void *buf, size_t len, csum_wsum sum)
+{
+    csum_wsum s = csum_impl_find("generic")->partial(buf, len, sum);
+    return len == 32766 ? s + 1 : s;
+}
+
+static size_t results_for(const char *impl, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < lab_result_count(); i++) {
+        const struct lab_result *r = lab_result_get(i);
+        n += !strcmp(r->impl, impl) && (len == 0 || r->len == len);
+    }
+    return n;
+}
+
+void test_lab_refuses_wrong(struct test_ctx *t)
+{
+    struct lab_subject subjects[3];
+    lab_subject_init(&subjects[0], "broken-everywhere", "test", broken_everywhere);
+    lab_subject_init(&subjects[1], "broken-at-32766", "test", broken_at_32766);
+    lab_subject_init(&subjects[2], "generic", "test", csum_impl_find("generic")->partial);
+    CHECK(t, subjects[0].refused && strstr(subjects[0].why, "oracle"),
+          "the self-check accepted an implementation that drops the last byte");
+    CHECK(t, !subjects[1].refused, "broken-at-32766 should pass the quick self-check");
+    CHECK(t, !subjects[2].refused, "the self-check refused generic: %s", subjects[2].why);
+
+    /* Run the real lenalign table on the two 32 KiB-ish rows, quietly and quickly. */
+    struct lab_options o;
+    memset(&o, 0, sizeof o);
+    o.quick = 1;
+    o.batches = 2;
+    o.batch_ms = 0.02;
+    o.len = 32766;
+    o.align = -1;
+    o.count = -1;
+    o.modes = MODE_LATENCY;
+    o.baseline = "generic";
+    struct lab_clock clk;
+    lab_clock_init(&clk, 1);
+    struct lab_env env = { .o = &o, .clk = &clk, .subjects = subjects, .n_subjects = 3 };
+    lab_machine_describe(&env.machine, &o);
+    table_lenalign(&env);
+    lab_flush_notes();
+
+    CHECK(t, results_for("broken-everywhere", 0) == 0, "numbers recorded for a refused subject");
+    CHECK(t, results_for("broken-at-32766", 32766) == 0,
+          "numbers recorded for a subject that is wrong on the case's buffer");
+    CHECK(t, results_for("generic", 32766) == 1, "generic was not timed (%zu rows)",
+          results_for("generic", 32766));
+}

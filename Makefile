@@ -6,7 +6,7 @@ GENERATOR  := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 # Extra -D options for cmake, e.g. CMAKE_ARGS="-DCSUM_WERROR=ON".
 CMAKE_ARGS ?=
 
-.PHONY: all build check test test-asan bench help clean
+.PHONY: all build check test test-asan test-arm64 test-s390x bench golden help clean
 
 all: build
 
@@ -32,11 +32,20 @@ test-asan: ## full suite under AddressSanitizer + UndefinedBehaviorSanitizer
 # Extra options for the lab, e.g. BENCH_ARGS="--quick" or BENCH_ARGS="lenalign -M x86-herbert".
 BENCH_ARGS ?=
 
+test-arm64: ## cross-build for arm64 and run the full suite under qemu-aarch64
+	tests/run_emulated.sh aarch64
+
+test-s390x: ## cross-build for big-endian s390x and run the full suite under qemu-s390x
+	tests/run_emulated.sh s390x
+
 bench: build ## the lab: every table, report + JSON + CSV + plots in bench-results/<date>-<host>/
 	scripts/bench.sh $(BUILD) $(BENCH_ARGS)
 
+golden: build ## regenerate tests/golden_vectors.h from the oracle (then review the diff)
+	$(BUILD)/csum-test --print-golden > tests/golden_vectors.h
+
 clean:
-	rm -rf build build-asan build-clang
+	rm -rf build build-asan build-clang build-arm64 build-s390x
 
 help:
 	@echo "csum make targets:"
@@ -44,6 +53,8 @@ help:
 	@echo "  make check      quick tests (< 1 min)"
 	@echo "  make test       full test suite (< 10 min)"
 	@echo "  make test-asan  full suite with ASan + UBSan (build-asan/)"
+	@echo "  make test-arm64 full suite for arm64 under qemu-aarch64 (build-arm64/)"
+	@echo "  make test-s390x full suite for big-endian s390x under qemu-s390x (build-s390x/)"
 	@echo "  make bench      the lab: all tables, report/JSON/CSV/plots in bench-results/"
 	@echo "                  (BENCH_ARGS='--quick' for a 30 s run)"
 	@echo "  make clean      remove build directories"

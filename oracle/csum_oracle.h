@@ -21,7 +21,8 @@ uint16_t oracle_checksum(const void *buf, size_t len, csum_wsum initial);
 /* The same number for a csum_sum16 produced by the library (its two bytes as stored). */
 uint16_t csum16_network_value(csum_sum16 stored);
 
-/* Fill `len` bytes with an aperiodic pseudo-random sequence (splitmix64) determined by `seed`. */
+/* Fill `len` bytes with an aperiodic pseudo-random sequence (splitmix64) determined by `seed`;
+ * the same bytes on every host, whatever its byte order. */
 void testdata_fill(void *buf, size_t len, uint64_t seed);
 
 /* A 64-bit pseudo-random value from `*state` (splitmix64); advances the state. */

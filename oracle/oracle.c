@@ -54,16 +54,13 @@ uint64_t testdata_next(uint64_t *state)
 
 void testdata_fill(void *buf, size_t len, uint64_t seed)
 {
+    /* Bytes are taken from each 64-bit value least significant first, so the data is the same
+     * on little- and big-endian hosts (golden vectors depend on it). */
     unsigned char *p = buf;
     uint64_t state = seed;
-    while (len >= 8) {
+    for (size_t i = 0; i < len; i += 8) {
         uint64_t v = testdata_next(&state);
-        memcpy(p, &v, 8);
-        p += 8;
-        len -= 8;
-    }
-    if (len) {
-        uint64_t v = testdata_next(&state);
-        memcpy(p, &v, len);
+        for (size_t k = 0; k < 8 && i + k < len; k++)
+            p[i + k] = (unsigned char)(v >> (8 * k));
     }
 }

@@ -6,4 +6,12 @@
  *
  * No include guard on purpose: included with different definitions of CSUM_IMPL_ROW.
  */
+#if defined(__x86_64__)
+CSUM_IMPL_ROW(avx512_vnni)
+CSUM_IMPL_ROW(avx512)
+CSUM_IMPL_ROW(avx2)
+#endif
+#if defined(__aarch64__)
+CSUM_IMPL_ROW(neon)
+#endif
 CSUM_IMPL_ROW(generic)

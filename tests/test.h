@@ -55,6 +55,7 @@ void test_api_arithmetic(struct test_ctx *t);
 void test_api_table(struct test_ctx *t);
 void test_api_selection_env(struct test_ctx *t);
 void test_known_answers(struct test_ctx *t);
+void test_golden(struct test_ctx *t);
 void test_exhaustive(struct test_ctx *t);
 void test_patterns(struct test_ctx *t);
 void test_no_carry(struct test_ctx *t);

@@ -202,9 +202,14 @@ static int run_child(const char *mode, const char *env1, const char *env2, char 
     posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
     posix_spawn_file_actions_addclose(&fa, po[0]);
     posix_spawn_file_actions_addclose(&fa, pe[0]);
-    char *args[] = { "csum-test", "--selection-child", (char *)mode, NULL };
+    /* Under qemu-user the child is a foreign binary: start it through the same emulator. */
+    char self[4096];
+    ssize_t n_self = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[n_self > 0 ? n_self : 0] = '\0';
+    const char *emulator = getenv("CSUM_TEST_EMULATOR");
+    char *args[] = { (char *)(emulator ? emulator : self), self, "--selection-child", (char *)mode, NULL };
     pid_t pid;
-    int rc = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, args, envp);
+    int rc = posix_spawnp(&pid, args[0], &fa, NULL, emulator ? args : args + 1, envp);
     posix_spawn_file_actions_destroy(&fa);
     free(envp);
     close(po[1]);

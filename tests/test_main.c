@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 int selection_child_main(const char *mode); /* test_api.c: child side of the env tests */
+int golden_print(void);                      /* test_golden.c: regenerate golden_vectors.h */
 
 struct test_def {
     const char *name;
@@ -28,6 +29,7 @@ static const struct test_def tests[] = {
     { "api-table", 0, test_api_table, "table queries, csum_impl_select, NULL handling" },
     { "api-selection", 0, test_api_selection_env, "CSUM_IMPL, CSUM_CPU_DISABLE, racing first use" },
     { "known-answers", 1, test_known_answers, "RFC 1071 and IPv4 header vectors (oracle too)" },
+    { "golden", 1, test_golden, "committed stored-byte vectors: identical on every byte order" },
     { "exhaustive", 1, test_exhaustive, "len 0..4160 x align 0..63 x 5 initial sums" },
     { "patterns", 1, test_patterns, "all-0xff, all-zero and other carry patterns" },
     { "no-carry", 1, test_no_carry, "initial sum making the total exactly ones'-complement zero" },
@@ -159,6 +161,8 @@ int main(int argc, char **argv)
                 if (n_test_names < 64)
                     test_names[n_test_names++] = v;
             }
+        } else if (!strcmp(a, "--print-golden")) {
+            return golden_print();
         } else if (!strcmp(a, "--selection-child") && i + 1 < argc) {
             return selection_child_main(argv[i + 1]);
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {

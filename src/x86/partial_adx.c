@@ -34,7 +34,7 @@ ADX_DEFINE_BLOCK(adx_block64, 64, ADX_PAIR(0, 8) ADX_PAIR(16, 24) ADX_PAIR(32, 4
 ADX_DEFINE_BLOCK(adx_block32, 32, ADX_PAIR(0, 8) ADX_PAIR(16, 24))
 ADX_DEFINE_BLOCK(adx_block16, 16, ADX_PAIR(0, 8))
 
-static csum_wsum csum_partial_adx(const void *buf, size_t len, csum_wsum sum)
+X86_ROW_ENTRY static csum_wsum csum_partial_adx(const void *buf, size_t len, csum_wsum sum)
 {
     const unsigned char *p = buf;
     const size_t whole = len;

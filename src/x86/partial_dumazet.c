@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-static csum_wsum csum_partial_dumazet(const void *buf, size_t len, csum_wsum sum)
+X86_ROW_ENTRY static csum_wsum csum_partial_dumazet(const void *buf, size_t len, csum_wsum sum)
 {
     const unsigned char *p = buf;
     uint64_t acc = sum;

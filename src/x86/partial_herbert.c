@@ -19,38 +19,6 @@
  */
 #include "x86_adc.h"
 
-/*
- * acc + the first `quads` (0..8) quadwords at p, in one adc chain entered by a computed jump.
- * `adcq disp8(%rsi), reg` is 4 bytes; `adcq (%rsi), reg` is 3, so a nop pads it (seed 000
- * notes that a forced 8-bit displacement would do too). p is pinned to %rsi because %rsp,
- * %rbp, %r12 and %r13 as a base would change the encoded length. (clang's assembler cannot
- * check the layout with .if on label differences; the exhaustive tests take every entry.)
- */
-static inline uint64_t adc_quads_computed_jump(uint64_t acc, const unsigned char *p,
-                                               size_t quads)
-{
-    uint64_t target;
-    __asm__("lea 2f(%%rip), %[t]\n\t"
-            "lea (%[t], %[neg], 4), %[t]\n\t"
-            "clc\n\t"
-            "notrack jmp *%[t]\n\t"
-            "adcq 56(%[src]), %[acc]\n\t"
-            "adcq 48(%[src]), %[acc]\n\t"
-            "adcq 40(%[src]), %[acc]\n\t"
-            "adcq 32(%[src]), %[acc]\n\t"
-            "adcq 24(%[src]), %[acc]\n\t"
-            "adcq 16(%[src]), %[acc]\n\t"
-            "adcq 8(%[src]), %[acc]\n\t"
-            "adcq (%[src]), %[acc]\n\t"
-            "nop\n"
-            "2:\n\t"
-            "adcq $0, %[acc]"
-            : [acc] "+r"(acc), [t] "=&r"(target)
-            : [src] "S"(p), [neg] "r"(-(uint64_t)quads)
-            : "cc", "memory");
-    return acc;
-}
-
 static uint64_t sum_bytes_herbert(const unsigned char *p, size_t len)
 {
     if (len < 8)
@@ -59,13 +27,13 @@ static uint64_t sum_bytes_herbert(const unsigned char *p, size_t len)
     uint64_t acc = 0;
     for (; len > 64; len -= 64, p += 64)
         acc = x86_chain_q8(acc, p);
-    acc = adc_quads_computed_jump(acc, p, len >> 3);
+    acc = x86_adc_quads_jump(acc, p, len >> 3);
     if (len & 7)
         acc = x86_add_ec64(acc, x86_tail_backward(p + len, (unsigned)(len & 7)));
     return acc;
 }
 
-static csum_wsum csum_partial_herbert(const void *buf, size_t len, csum_wsum sum)
+X86_ROW_ENTRY static csum_wsum csum_partial_herbert(const void *buf, size_t len, csum_wsum sum)
 {
     if (len == 8) {
         const unsigned char *p = buf;

@@ -35,7 +35,7 @@ static inline uint64_t adc_loop_flag_neutral(uint64_t acc, const unsigned char *
     return acc;
 }
 
-static csum_wsum csum_partial_laight(const void *buf, size_t len, csum_wsum sum)
+X86_ROW_ENTRY static csum_wsum csum_partial_laight(const void *buf, size_t len, csum_wsum sum)
 {
     const unsigned char *p = buf;
     uint64_t acc = sum;

@@ -16,7 +16,7 @@
  */
 #include "x86_adc.h"
 
-static csum_wsum csum_partial_linux68(const void *buf, size_t len, csum_wsum sum)
+X86_ROW_ENTRY static csum_wsum csum_partial_linux68(const void *buf, size_t len, csum_wsum sum)
 {
     const unsigned char *p = buf;
     const size_t whole = len;

@@ -60,7 +60,7 @@ static uint32_t sum_bytes_2002(const unsigned char *p, size_t len)
     return odd ? x86_swab16(r16) : r16;
 }
 
-static csum_wsum csum_partial_x86_2002(const void *buf, size_t len, csum_wsum sum)
+X86_ROW_ENTRY static csum_wsum csum_partial_x86_2002(const void *buf, size_t len, csum_wsum sum)
 {
     return x86_add_ec32(sum, sum_bytes_2002(buf, len));
 }

@@ -22,6 +22,13 @@
 
 #include "csum_internal.h"
 
+/*
+ * Every row's entry point starts a 64-byte block: the front end fetches and predicts in
+ * aligned blocks, and with the default 16-byte alignment the same code measured a tick
+ * faster or slower depending on link order. Aligned, the lab compares algorithms, not layouts.
+ */
+#define X86_ROW_ENTRY __attribute__((aligned(64)))
+
 /* ---- one carry chain over a fixed number of words at p ---------------------------------- */
 
 #define X86_ADDQ(off) "addq " #off "(%[src]), %[acc]\n\t"
@@ -162,6 +169,43 @@ static inline uint64_t x86_bisect_32_16_8(uint64_t acc, const unsigned char *p, 
     }
     if (n & 8)
         acc = x86_chain_q1(acc, p);
+    return acc;
+}
+
+/* ---- Herbert's computed jump into an adc run ------------------------------------------- */
+
+/*
+ * acc + the first `quads` (0..8) quadwords at p, in one adc chain entered by a computed jump
+ * (seed 000, Herbert's v5): a jump table with no table. Every adc in the run is 4 bytes long,
+ * so the entry for n quadwords is 4 * n bytes before the end of the run. The jump is
+ * position-independent (RIP-relative lea) because libcsum is built -fPIC, and `notrack` so
+ * that it stays legal if indirect branch tracking (CET IBT) is ever enforced on the process.
+ * `adcq disp8(%rsi), reg` is 4 bytes; `adcq (%rsi), reg` is 3, so a nop pads it (seed 000
+ * notes that a forced 8-bit displacement would do too). p is pinned to %rsi because %rsp,
+ * %rbp, %r12 and %r13 as a base would change the encoded length. (clang's assembler cannot
+ * check the layout with .if on label differences; the exhaustive tests take every entry.)
+ */
+static inline uint64_t x86_adc_quads_jump(uint64_t acc, const unsigned char *p, size_t quads)
+{
+    uint64_t target;
+    __asm__("lea 2f(%%rip), %[t]\n\t"
+            "lea (%[t], %[neg], 4), %[t]\n\t"
+            "clc\n\t"
+            "notrack jmp *%[t]\n\t"
+            "adcq 56(%[src]), %[acc]\n\t"
+            "adcq 48(%[src]), %[acc]\n\t"
+            "adcq 40(%[src]), %[acc]\n\t"
+            "adcq 32(%[src]), %[acc]\n\t"
+            "adcq 24(%[src]), %[acc]\n\t"
+            "adcq 16(%[src]), %[acc]\n\t"
+            "adcq 8(%[src]), %[acc]\n\t"
+            "adcq (%[src]), %[acc]\n\t"
+            "nop\n"
+            "2:\n\t"
+            "adcq $0, %[acc]"
+            : [acc] "+r"(acc), [t] "=&r"(target)
+            : [src] "S"(p), [neg] "r"(-(uint64_t)quads)
+            : "cc", "memory");
     return acc;
 }
 

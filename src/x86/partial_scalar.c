@@ -19,7 +19,8 @@
  *  - 256 bytes and more: four independent 64-byte chains. A chain of k adc takes k + 1 cycles
  *    whatever the number of adc units, so the chains in flight set the speed until the units
  *    are busy: 2 chains per 64 bytes gave 12.8 B/cycle, 3 gave 19, 4 chains of 8 quadwords 27.
- *    Between 64 and 255 bytes one chain per 64-byte block measured best (fewer instructions).
+ *    Between 64 and 255 bytes fewer instructions matter more: two chains for a 128-byte
+ *    block, one for a 64-byte block.
  * Never reads outside [buf, buf + len).
  */
 #include "x86_adc.h"
@@ -74,9 +75,19 @@ __attribute__((noinline)) static uint64_t sum_256_and_up(uint64_t acc, const uns
         c = x86_chain_q8(c, p + 128);
         d = x86_chain_q8(d, p + 192);
     }
+    if (n & 128) {
+        acc = x86_chain_q4(acc, p);
+        b = x86_chain_q4(b, p + 32);
+        c = x86_chain_q4(c, p + 64);
+        d = x86_chain_q4(d, p + 96);
+        p += 128;
+    }
+    if (n & 64) {
+        acc = x86_chain_q4(acc, p);
+        b = x86_chain_q4(b, p + 32);
+        p += 64;
+    }
     acc = x86_add_ec64(x86_add_ec64(acc, b), x86_add_ec64(c, d));
-    for (size_t blocks = (n >> 6) & 3; blocks; blocks--, p += 64)
-        acc = x86_chain_q8(acc, p);
     return x86_bisect_32_16_8(acc, p, n);
 }
 
@@ -88,8 +99,15 @@ static inline uint64_t sum_long(const unsigned char *p, size_t len)
 
     if (n >= 256)
         return sum_256_and_up(acc, p, n);
-    for (size_t blocks = n >> 6; blocks; blocks--, p += 64) /* one chain: fewest instructions */
+    if (n & 128) {
+        uint64_t b = x86_chain_q8(0, p + 64);
+        acc = x86_add_ec64(x86_chain_q8(acc, p), b);
+        p += 128;
+    }
+    if (n & 64) { /* one chain: fewest instructions */
         acc = x86_chain_q8(acc, p);
+        p += 64;
+    }
     return x86_bisect_32_16_8(acc, p, n);
 }
 

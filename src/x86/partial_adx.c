@@ -50,13 +50,7 @@ X86_ROW_ENTRY static csum_wsum csum_partial_adx(const void *buf, size_t len, csu
         adx_block16(&a, &b, p);
         p += 16;
     }
-    if (len & 8) {
-        a = x86_chain_q1(a, p);
-        p += 8;
-    }
-    if (len & 7)
-        b = x86_add_ec64(b, x86_tail_safe(p + (len & 7), len, whole));
-    return x86_fold64_rotate(x86_add_ec64(a, b));
+    return x86_finish_two(a, b, p, len, whole);
 }
 
 const struct csum_impl_entry csum_impl_adx = {

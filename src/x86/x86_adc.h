@@ -154,6 +154,23 @@ static inline uint64_t x86_tail_safe(const unsigned char *end, size_t n, size_t 
     return csum_tail_sum7(end - r, r);
 }
 
+/*
+ * The end shared by the two-accumulator rows (x86-2stream, x86-adx): the last 0..15 bytes
+ * (n & 15) at p, 8 bytes into a and the 1..7-byte tail into b, then a + b folded to 32 bits.
+ * `whole` is the buffer's full length, for x86_tail_safe.
+ */
+static inline csum_wsum x86_finish_two(uint64_t a, uint64_t b, const unsigned char *p, size_t n,
+                                       size_t whole)
+{
+    if (n & 8) {
+        a = x86_chain_q1(a, p);
+        p += 8;
+    }
+    if (n & 7)
+        b = x86_add_ec64(b, x86_tail_safe(p + (n & 7), n, whole));
+    return x86_fold64_rotate(x86_add_ec64(a, b));
+}
+
 /* ---- Dumazet's 32/16/8 bisection: the 0..63 bytes left after a 64-byte loop ------------- */
 
 /* acc + the first (n & 56) bytes at p, one chain per set bit of n (32, 16, 8). */

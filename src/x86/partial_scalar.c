@@ -1,6 +1,7 @@
 /*
  * x86-scalar: our best scalar x86-64 csum_partial, designed from scratch-bench measurements
- * on the lab machine (AMD Zen 5 under KVM; numbers in README.md). Needs no CPU extension.
+ * on the project machine (AMD Zen 5 under KVM, TSC ticks, latency mode; the lab (`csum bench`)
+ * is where the published numbers come from). Needs no CPU extension.
  *
  * What the measurements said, and what follows from it:
  *  - Below a few hundred bytes the call itself costs more than the additions, and the data's
@@ -130,8 +131,8 @@ X86_ROW_ENTRY static csum_wsum csum_partial_scalar(const void *buf, size_t len, 
 const struct csum_impl_entry csum_impl_scalar = {
     .pub = {
         .name = "x86-scalar",
-        .description = "our best scalar: sum added last, straight paths for 40, 8-16 and <8 "
-                       "bytes, backward tail load, two adc chains per 64 bytes",
+        .description = "our best scalar: sum added last, straight paths for 8-16, 40 and <8 "
+                       "bytes, in-bounds backward tail load, up to four adc chains",
         .partial = csum_partial_scalar,
         .requires = "",
     },

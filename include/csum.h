@@ -46,7 +46,8 @@ typedef uint16_t csum_sum16;
  * @return     the new unfolded sum. Never reads outside [buf, buf + len).
  *
  * Uses the implementation chosen by csum_impl_select(), or by the CSUM_IMPL environment
- * variable at first use, or the fastest one this CPU supports.
+ * variable at first use, or the fastest one this CPU supports. With gcc or clang, a call with
+ * a constant `len` of 2, 4, 8, 12, 14, 16, 20 or 40 is compiled inline instead (see below).
  */
 CSUM_API csum_wsum csum_partial(const void *buf, size_t len, csum_wsum sum);
 
@@ -105,9 +106,10 @@ CSUM_API int csum_impl_select(const char *name);
 
 /*
  * Inline fast paths. The functions above are all exported (for FFI and dlsym users, and for
- * taking their address); the macros below make direct calls inline instead. Define
- * CSUM_NO_INLINE before including this header to always call the exported functions.
- * The csum_inline_* helpers are the single definition of this arithmetic.
+ * taking their address); the macros below make direct calls inline instead (csum_partial only
+ * for constant header-sized lengths). Define CSUM_NO_INLINE before including this header to
+ * always call the exported functions. The csum_inline_* helpers are the single definition of
+ * this arithmetic.
  */
 static inline csum_sum16 csum_inline_fold(csum_wsum sum)
 {
@@ -136,6 +138,76 @@ static inline csum_wsum csum_inline_block_add(csum_wsum sum, csum_wsum block, si
 #define csum_add(a, b)                   csum_inline_add((a), (b))
 #define csum_sub(a, b)                   csum_inline_add((a), ~(csum_wsum)(b))
 #define csum_block_add(sum, block, off)  csum_inline_block_add((sum), (block), (off))
+
+#if defined(__GNUC__)
+/*
+ * Constant-length csum_partial (the idea from the 2016 review of Herbert's patch; VPP does the
+ * same for 12/20/40-byte headers): when `len` is a compile-time constant in
+ * {2, 4, 8, 12, 14, 16, 20, 40} (UDP, Ethernet, IPv4 and IPv6 header sizes), csum_partial()
+ * compiles to a few inline loads and adds, with no call. Any other length, or a length known
+ * only at run time, calls the exported function. Unlike the exported function, this inline
+ * path does not check for a NULL buffer: with a constant nonzero length, pass a valid one.
+ *
+ * Portable C: 32-bit words in host order summed into 64 bits, then folded. Each 32-bit word
+ * holds two whole 16-bit words of the buffer (all these lengths are even and the words start
+ * at even offsets), so the result is the same on little- and big-endian hosts, and memcpy
+ * loads are legal at any alignment. With a constant zero initial sum the compiler drops the
+ * addition of `sum`, which is seed 003's zero-initial-sum specialisation.
+ */
+#define CSUM_INLINE_LEN_OK(len) \
+    ((len) == 2 || (len) == 4 || (len) == 8 || (len) == 12 || (len) == 14 || (len) == 16 || \
+     (len) == 20 || (len) == 40)
+
+static inline __attribute__((always_inline)) uint64_t csum_inline_word32(const unsigned char *p)
+{
+    uint32_t v;
+    __builtin_memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline __attribute__((always_inline)) csum_wsum
+csum_inline_partial(const void *buf, size_t len, csum_wsum sum)
+{
+    if (__builtin_constant_p(len) && CSUM_INLINE_LEN_OK(len)) {
+        const unsigned char *p = (const unsigned char *)buf;
+        /* Straight-line: with a constant len every condition below is decided at compile
+         * time, and a load is only evaluated when it lies inside the buffer. Two
+         * accumulators halve the dependency chain; `sum` joins last, so a caller chaining
+         * sums waits for one add, not for the loads. */
+        uint64_t even = 0, odd = 0, acc;
+        even += len >= 4 ? csum_inline_word32(p + 0) : 0;
+        odd += len >= 8 ? csum_inline_word32(p + 4) : 0;
+        even += len >= 12 ? csum_inline_word32(p + 8) : 0;
+        odd += len >= 16 ? csum_inline_word32(p + 12) : 0;
+        even += len >= 20 ? csum_inline_word32(p + 16) : 0;
+        odd += len >= 24 ? csum_inline_word32(p + 20) : 0;
+        even += len >= 28 ? csum_inline_word32(p + 24) : 0;
+        odd += len >= 32 ? csum_inline_word32(p + 28) : 0;
+        even += len >= 36 ? csum_inline_word32(p + 32) : 0;
+        odd += len >= 40 ? csum_inline_word32(p + 36) : 0;
+        if (len & 2) {
+            uint16_t w;
+            __builtin_memcpy(&w, p + (len & ~(size_t)3), sizeof w);
+            odd += w;
+        }
+        acc = even + odd;
+#if defined(__clang__)
+        /* An empty asm (no instruction, any target): keeps clang from reassociating the
+         * additions into one chain that starts at `sum` (measured 8 ticks instead of 3 for
+         * chained 40-byte sums). gcc keeps the order by itself, and is slower with it. */
+        __asm__("" : "+r"(acc));
+#endif
+        acc += sum;
+        /* acc < 2^37: two folds of the 32-bit halves leave at most 32 bits. */
+        acc = (acc & 0xffffffffu) + (acc >> 32);
+        acc = (acc & 0xffffffffu) + (acc >> 32);
+        return (csum_wsum)acc;
+    }
+    return (csum_partial)(buf, len, sum);
+}
+
+#define csum_partial(buf, len, sum) csum_inline_partial((buf), (len), (sum))
+#endif /* __GNUC__ */
 
 #endif /* CSUM_NO_INLINE */
 

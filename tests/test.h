@@ -54,6 +54,7 @@ unsigned long long mem_available(void);
 void test_api_arithmetic(struct test_ctx *t);
 void test_api_table(struct test_ctx *t);
 void test_api_selection_env(struct test_ctx *t);
+void test_inline_constant(struct test_ctx *t);
 void test_known_answers(struct test_ctx *t);
 void test_golden(struct test_ctx *t);
 void test_exhaustive(struct test_ctx *t);

@@ -28,6 +28,7 @@ static const struct test_def tests[] = {
     { "api-arithmetic", 0, test_api_arithmetic, "csum_fold/add/sub/block_add, inline = exported" },
     { "api-table", 0, test_api_table, "table queries, csum_impl_select, NULL handling" },
     { "api-selection", 0, test_api_selection_env, "CSUM_IMPL, CSUM_CPU_DISABLE, racing first use" },
+    { "inline-constant", 0, test_inline_constant, "constant-length csum_partial: inlined, = oracle" },
     { "known-answers", 1, test_known_answers, "RFC 1071 and IPv4 header vectors (oracle too)" },
     { "golden", 1, test_golden, "committed stored-byte vectors: identical on every byte order" },
     { "exhaustive", 1, test_exhaustive, "len 0..4160 x align 0..63 x 5 initial sums" },

@@ -131,29 +131,37 @@ static inline void fence(void)
 static uint64_t body_latency(const void *ctx, uint64_t iters)
 {
     const struct lab_csum_case *c = ctx;
-    csum_partial_fn fn = c->fn;
+    const csum_partial_fn fn = c->fn; /* locals: the callee could change *c, so the compiler */
+    const unsigned char *const p = c->p; /* would reload fields from memory on every call */
+    const size_t len = c->len;
     csum_wsum s = c->sum;
     for (uint64_t i = 0; i < iters; i++)
-        s = fn(c->p, c->len, s); /* the next call cannot start its sum before this one ends */
+        s = fn(p, len, s); /* the next call cannot start its sum before this one ends */
     return s;
 }
 
 static uint64_t body_throughput(const void *ctx, uint64_t iters)
 {
     const struct lab_csum_case *c = ctx;
-    csum_partial_fn fn = c->fn;
+    const csum_partial_fn fn = c->fn;
+    const unsigned char *const p = c->p;
+    const size_t len = c->len;
+    const csum_wsum sum = c->sum;
     for (uint64_t i = 0; i < iters; i++)
-        sink32(fn(c->p, c->len, c->sum));
+        sink32(fn(p, len, sum));
     return 0;
 }
 
 static uint64_t body_fenced(const void *ctx, uint64_t iters)
 {
     const struct lab_csum_case *c = ctx;
-    csum_partial_fn fn = c->fn;
+    const csum_partial_fn fn = c->fn;
+    const unsigned char *const p = c->p;
+    const size_t len = c->len;
+    const csum_wsum sum = c->sum;
     for (uint64_t i = 0; i < iters; i++) {
         fence();
-        csum_wsum r = fn(c->p, c->len, c->sum);
+        csum_wsum r = fn(p, len, sum);
         fence();
         sink32(r);
     }

@@ -10,9 +10,9 @@
  *    needs this result waits for two adds, not for the whole chain (seed 003's "zero input
  *    sum" gain, kept for every sum).
  *  - What is left is instruction count and taken branches. Each length class has a short
- *    path: 8..16 bytes are two loads; exactly 40 bytes (the IPv6 header, the hot case named in
- *    Dumazet's and Goldstein's kernel commits) is one 5-quadword chain; 0..7 bytes at most two
- *    loads. Herbert's computed jump measured slower than one branch per remainder bit on this
+ *    path: 8..16 bytes are two loads, 17..24 three; exactly 40 bytes (the IPv6 header, the hot
+ *    case named in Dumazet's and Goldstein's kernel commits) is one 5-quadword chain, tested
+ *    first so that it is the fall-through path; 0..7 bytes at most two loads. Herbert's computed jump measured slower than one branch per remainder bit on this
  *    CPU for 14..64 bytes, so the 32/16/8 remainder uses the bits.
  *  - The last 1..8 bytes of a buffer of 8 bytes or more are one backward 8-byte load (seed
  *    000) with the already-counted bytes shifted out: the quadwords before it start at offset
@@ -49,6 +49,14 @@ static inline uint64_t sum_8to16(const unsigned char *p, size_t len)
     unsigned half_shift = (unsigned)(16 - len) * 4;
     uint64_t last = csum_load64(p + len - 8) >> half_shift >> half_shift;
     return x86_add_ec64(csum_load64(p), last);
+}
+
+/* 17..24 bytes (the IPv4 header, UDP + VXLAN): two quadwords, and the last one with the
+ * 24 - len bytes it shares with the second shifted out (at most 7: one shift). */
+static inline uint64_t sum_17to24(const unsigned char *p, size_t len)
+{
+    uint64_t last = csum_load64(p + len - 8) >> ((24 - len) * 8);
+    return x86_add_ec64(x86_add_ec64(csum_load64(p), csum_load64(p + 8)), last);
 }
 
 /* Exactly 40 bytes: one chain that starts by loading the first quadword. */
@@ -92,7 +100,7 @@ __attribute__((noinline)) static uint64_t sum_256_and_up(uint64_t acc, const uns
     return x86_bisect_32_16_8(acc, p, n);
 }
 
-/* Any length >= 8; used from 17 on. */
+/* Any length >= 8; used from 25 on. */
 static inline uint64_t sum_long(const unsigned char *p, size_t len)
 {
     const size_t n = len - 1; /* the bits from 3 up count the quadwords before the last 1..8 bytes */
@@ -117,10 +125,12 @@ X86_ROW_ENTRY static csum_wsum csum_partial_scalar(const void *buf, size_t len, 
     const unsigned char *p = buf;
     uint64_t data;
 
-    if (len - 8 <= 8) /* 8..16 */
-        data = sum_8to16(p, len);
-    else if (len == 40)
+    if (__builtin_expect(len == 40, 1)) /* the IPv6 header: first, as the fall-through path */
         data = sum_40(p);
+    else if (len - 8 <= 8) /* 8..16 */
+        data = sum_8to16(p, len);
+    else if (len - 17 <= 7) /* 17..24 */
+        data = sum_17to24(p, len);
     else if (len < 8)
         data = sum_under8(p, len);
     else

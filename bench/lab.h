@@ -15,6 +15,7 @@
 /* ---- entry point (cli/cmd_bench.c) and text output --------------------------------------- */
 
 int lab_main(int argc, char **argv);
+int lab_tune_main(int argc, char **argv); /* csum tune (bench/tune.c) */
 
 /* Print to the visible output (stdout, or stderr under --json/--csv) and to the report. */
 void lab_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -91,6 +92,9 @@ size_t lab_subjects(const struct lab_options *o, struct lab_subject **out);
 /* Fill in a subject and run the oracle self-check on it (refused = 1 and why = ... on failure). */
 void lab_subject_init(struct lab_subject *s, const char *name, const char *origin,
                       csum_partial_fn fn);
+
+/* Whether -M (and --baseline) let `name` be measured. */
+int lab_wanted(const struct lab_options *o, const char *name);
 
 /* Find a subject by name in the list (NULL if absent). */
 struct lab_subject *lab_subject_find(struct lab_subject *s, size_t n, const char *name);

@@ -11,7 +11,7 @@
 
 #include "csum_oracle.h"
 
-static int wanted(const struct lab_options *o, const char *name)
+int lab_wanted(const struct lab_options *o, const char *name)
 {
     if (!o->only_impls)
         return 1;
@@ -59,14 +59,14 @@ size_t lab_subjects(const struct lab_options *o, struct lab_subject **out)
     }
     for (size_t i = 0; i < csum_impl_count(); i++) {
         const struct csum_impl *impl = csum_impl_get(i);
-        if (csum_impl_supported(impl) && wanted(o, impl->name))
+        if (csum_impl_supported(impl) && lab_wanted(o, impl->name))
             add(list, &n, impl->name, impl->description, impl->partial);
     }
-    if (wanted(o, "csum_partial"))
+    if (lab_wanted(o, "csum_partial"))
         add(list, &n, "csum_partial", "the public entry point, through dispatch (what users call)",
             csum_partial); /* the exported function itself, not an inline expansion */
     for (size_t i = 0; lab_peers[i] && n < cap; i++)
-        if (wanted(o, lab_peers[i]->name))
+        if (lab_wanted(o, lab_peers[i]->name))
             add(list, &n, lab_peers[i]->name, lab_peers[i]->origin, lab_peers[i]->fn);
     *out = list;
     return n;

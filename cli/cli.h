@@ -17,5 +17,6 @@ int cmd_impls(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_sum(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 
 #endif /* CSUM_CLI_H */

@@ -23,6 +23,7 @@ static const struct command commands[] = {
     { "verify", cmd_verify, "compare every supported implementation with the reference oracle" },
     { "sum",    cmd_sum,    "print the Internet checksum of each FILE (or stdin)" },
     { "bench",  cmd_bench,  "the lab: time every implementation side by side ('csum bench --help')" },
+    { "tune",   cmd_tune,   "measure this host and store the best implementation per length range" },
 };
 
 int usage_error(const char *fmt, ...)
@@ -53,6 +54,7 @@ static void print_help(void)
            "  -V, --version    show the version\n"
            "\n"
            "Environment: CSUM_IMPL=NAME selects an implementation at first use;\n"
+           "CSUM_DISPATCH=name@from,... sets the length plan ('csum tune' measures one);\n"
            "CSUM_CPU_DISABLE=feat,... hides CPU features (e.g. avx512bw) from dispatch.\n"
            "Exit status: 0 success, 1 a failure was found (mismatch, unreadable file),\n"
            "2 bad usage.\n");

@@ -104,6 +104,32 @@ CSUM_API const struct csum_impl *csum_impl_active(void);
  */
 CSUM_API int csum_impl_select(const char *name);
 
+/**
+ * The dispatch plan csum_partial() follows: which implementation handles which lengths, as
+ * "name@from,name@from,..." (e.g. "x86-scalar@0,avx512-vnni@128": x86-scalar below 128 bytes,
+ * avx512-vnni from 128 on). The same text is accepted by csum_dispatch_set() and by the
+ * CSUM_DISPATCH environment variable. Writes at most `size` bytes, NUL-terminated when size > 0,
+ * and returns the length of the whole text (like snprintf).
+ *
+ * The "auto" plan comes from CSUM_DISPATCH, else the file named by CSUM_DISPATCH_FILE (default
+ * $XDG_CONFIG_HOME/csum/dispatch or ~/.config/csum/dispatch, written by `csum tune --write`),
+ * else compiled-in thresholds measured by the csum developers. csum_impl_active() names the
+ * implementation of the last range (the one used for the longest buffers).
+ */
+CSUM_API size_t csum_dispatch_describe(char *buf, size_t size);
+
+/**
+ * Replace the dispatch plan: "auto", or up to four ranges "name@from[,name@from...]" whose
+ * first range starts at 0 and whose starts increase; every name must be supported by this CPU.
+ * Returns 0, or -1 with the plan unchanged. Safe from any thread; each distinct plan costs a
+ * small allocation that is kept for the life of the process (another thread may be using it).
+ */
+CSUM_API int csum_dispatch_set(const char *plan);
+
+/** Where the current plan came from: "compiled-in defaults", "CSUM_DISPATCH", a file path,
+ *  "one implementation for all lengths" (csum_impl_select or CSUM_IMPL), "csum_dispatch_set". */
+CSUM_API const char *csum_dispatch_source(void);
+
 /*
  * Inline fast paths. The functions above are all exported (for FFI and dlsym users, and for
  * taking their address); the macros below make direct calls inline instead (csum_partial only

@@ -49,12 +49,15 @@ done
 expect_status 0 "impls" -- "$CSUM" impls
 expect_grep "$TMP/out" "^generic " "impls lists generic"
 expect_grep "$TMP/out" "^NAME " "impls prints a header"
-active_rows=$(grep -c '^[^ ]* *yes *\*' "$TMP/out")
-expect_same "$active_rows" 1 "impls marks exactly one supported row active"
+expect_grep "$TMP/out" "^dispatch: [a-z0-9-]*@0" "impls shows the dispatch plan"
+last_row=$(awk '$1 == "dispatch:" { n = split($2, r, ","); split(r[n], x, "@"); print x[1] }' "$TMP/out")
+expect_grep "$TMP/out" "^$last_row *yes *\(all\|[0-9]*+\) " "the plan's last row is marked with its range"
 expect_status 0 "--impl generic impls" -- "$CSUM" --impl generic impls
-expect_grep "$TMP/out" "^generic *yes *\*" "--impl generic makes generic active"
+expect_grep "$TMP/out" "^generic *yes *all " "--impl generic sends every length to generic"
 CSUM_IMPL=generic "$CSUM" impls >"$TMP/out" 2>&1
-expect_grep "$TMP/out" "^generic *yes *\*" "CSUM_IMPL=generic makes generic active"
+expect_grep "$TMP/out" "^generic *yes *all " "CSUM_IMPL=generic sends every length to generic"
+CSUM_DISPATCH_FILE= CSUM_DISPATCH=generic@0 "$CSUM" impls >"$TMP/out" 2>&1
+expect_grep "$TMP/out" "^dispatch: generic@0 (CSUM_DISPATCH)" "CSUM_DISPATCH sets the plan"
 expect_status 0 "verify --quick" -- "$CSUM" verify --quick
 expect_grep "$TMP/out" "^generic *ok" "verify reports generic ok"
 expect_status 0 "verify generic" -- "$CSUM" verify generic

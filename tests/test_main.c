@@ -189,6 +189,10 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    /* Hermetic: a plan the developer stored with `csum tune --write`, or exported, must not
+     * change what "auto" means here (the selection tests set these on purpose in children). */
+    setenv("CSUM_DISPATCH_FILE", "", 1);
+    unsetenv("CSUM_DISPATCH");
     install_crash_handler();
     printf("csum-test: %s suite, %zu implementations compiled in\n",
            opts.quick ? "quick" : "full", csum_impl_count());

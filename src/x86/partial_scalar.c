@@ -125,16 +125,17 @@ X86_ROW_ENTRY static csum_wsum csum_partial_scalar(const void *buf, size_t len, 
     const unsigned char *p = buf;
     uint64_t data;
 
-    if (__builtin_expect(len == 40, 1)) /* the IPv6 header: first, as the fall-through path */
+    if (__builtin_expect(len == 40, 1)) { /* the IPv6 header: first, as the fall-through path */
         data = sum_40(p);
-    else if (len - 8 <= 8) /* 8..16 */
-        data = sum_8to16(p, len);
-    else if (len - 17 <= 7) /* 17..24 */
+    } else if (len <= 16) {
+        if (len == 8) /* UDP header: both halves and the sum in one add/adc/adc chain (seed 000) */
+            return x86_add3_ec32(sum, csum_load32(p), csum_load32(p + 4));
+        data = len < 8 ? sum_under8(p, len) : sum_8to16(p, len);
+    } else if (len <= 24) {
         data = sum_17to24(p, len);
-    else if (len < 8)
-        data = sum_under8(p, len);
-    else
+    } else {
         data = sum_long(p, len);
+    }
     return x86_fold64_add(data, sum);
 }
 

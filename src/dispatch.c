@@ -145,10 +145,13 @@ static int plan_parse(struct csum_plan *p, const char *text, const char *source)
             return -1;
         while (isspace((unsigned char)*s))
             s++;
-        if (*s == ',')
+        if (*s == ',') {
             s++;
-        else if (*s)
+            if (s[strspn(s, " \t\r\n")] == '\0')
+                return -1; /* a comma promises another range */
+        } else if (*s) {
             return -1;
+        }
     }
     if (p->n == 0)
         return -1;
@@ -169,21 +172,11 @@ static const struct csum_impl_entry *best_supported(void)
 
 static void plan_from_defaults(struct csum_plan *p)
 {
-    plan_init(p, "compiled-in defaults");
-    for (size_t r = 0; r < sizeof csum_dispatch_defaults / sizeof csum_dispatch_defaults[0]; r++) {
-        const char *c = csum_dispatch_defaults[r].choices;
-        while (*c) {
-            size_t n = strcspn(c, " ");
-            const struct csum_impl_entry *e = supported_row(c, n);
-            if (e) {
-                plan_add(p, csum_dispatch_defaults[r].from, e);
-                break;
-            }
-            c += n + (c[n] == ' ');
-        }
-        if (p->n == 0) /* nothing listed for the shortest lengths runs here */
-            plan_add(p, 0, best_supported());
-    }
+    for (size_t i = 0; i < sizeof csum_dispatch_defaults / sizeof csum_dispatch_defaults[0]; i++)
+        if (plan_parse(p, csum_dispatch_defaults[i], "compiled-in defaults") == 0)
+            return;
+    plan_init(p, "compiled-in defaults"); /* unreachable: "generic@0" always parses */
+    plan_add(p, 0, best_supported());
     plan_finish(p);
 }
 

@@ -5,6 +5,9 @@
 set -u
 CSUM=${1:?usage: cli_test.sh path/to/csum}
 TMP=$(mktemp -d)
+# Hermetic: no selection or stored dispatch plan from the caller's environment or home.
+unset CSUM_IMPL CSUM_DISPATCH CSUM_CPU_DISABLE
+export CSUM_DISPATCH_FILE=
 trap 'rm -rf "$TMP"' EXIT
 passed=0 failed=0
 
@@ -135,6 +138,15 @@ fi
 expect_status 0 "bench --quick --csv" -- "$CSUM" bench --quick --csv h40 -M generic --throughput
 expect_grep "$TMP/out" "^table,impl,variant,mode,len,align,ns_min,ns_median" "bench --csv header"
 expect_grep "$TMP/out" "^h40,generic,even,throughput,40,0," "bench --csv row"
+
+# ---- tune -----------------------------------------------------------------------------------
+expect_status 2 "tune: unknown option" -- "$CSUM" tune --frobnicate
+expect_status 0 "tune --help" -- "$CSUM" tune --help
+expect_status 0 "tune --quick -M generic --write FILE" -- "$CSUM" tune --quick -M generic --write "$TMP/plan"
+expect_grep "$TMP/out" "^plan: generic@0" "tune prints the plan"
+expect_grep "$TMP/plan" "^generic@0$" "tune --write stores the plan"
+CSUM_DISPATCH_FILE="$TMP/plan" "$CSUM" impls >"$TMP/out" 2>&1
+expect_grep "$TMP/out" "^dispatch: generic@0 ($TMP/plan)" "the library reads the stored plan"
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

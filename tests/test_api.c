@@ -171,14 +171,20 @@ int selection_child_main(const char *mode)
                 return 1;
             }
     }
+    if (!strcmp(mode, "plan")) {
+        char plan[256];
+        csum_dispatch_describe(plan, sizeof plan);
+        printf("%s (%s)\n", plan, csum_dispatch_source());
+        return 0;
+    }
     const struct csum_impl *a = csum_impl_active();
     printf("%s %s\n", a->name, csum_impl_supported(a) ? "supported" : "UNSUPPORTED");
     return 0;
 }
 
 /* Run this binary as a selection child with extra environment; capture stdout and stderr. */
-static int run_child(const char *mode, const char *env1, const char *env2, char *out, size_t outsz,
-                     char *err, size_t errsz)
+int run_child(const char *mode, const char *env1, const char *env2, char *out, size_t outsz,
+              char *err, size_t errsz)
 {
     int po[2], pe[2];
     if (pipe(po) || pipe(pe))
@@ -186,15 +192,19 @@ static int run_child(const char *mode, const char *env1, const char *env2, char 
     size_t n_env = 0;
     while (environ[n_env])
         n_env++;
-    char **envp = calloc(n_env + 3, sizeof *envp);
+    char **envp = calloc(n_env + 4, sizeof *envp);
     size_t k = 0;
     for (size_t i = 0; i < n_env; i++) /* drop any inherited selection variables */
-        if (strncmp(environ[i], "CSUM_IMPL=", 10) && strncmp(environ[i], "CSUM_CPU_DISABLE=", 17))
+        if (strncmp(environ[i], "CSUM_IMPL=", 10) && strncmp(environ[i], "CSUM_CPU_DISABLE=", 17) &&
+            strncmp(environ[i], "CSUM_DISPATCH", 13))
             envp[k++] = environ[i];
     if (env1)
         envp[k++] = (char *)env1;
     if (env2)
         envp[k++] = (char *)env2;
+    if (!(env1 && !strncmp(env1, "CSUM_DISPATCH_FILE=", 19)) &&
+        !(env2 && !strncmp(env2, "CSUM_DISPATCH_FILE=", 19)))
+        envp[k++] = "CSUM_DISPATCH_FILE="; /* hermetic: no developer's tune file */
 
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);

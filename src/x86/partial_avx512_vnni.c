@@ -15,8 +15,8 @@
  * the 32-bit lanes to 64 bits; 64-bit lanes cannot overflow for any size_t length.
  *
  * Never reads outside the buffer: the last partial vector is a masked load (masked-out bytes
- * are neither read nor able to fault), and its masked-out words are zeroed, not flipped, so
- * they contribute nothing and are not counted in the bias.
+ * are neither read nor able to fault) that zero-pads it. Its padding words go through the flip
+ * like the others and are counted in the bias, so they add 0 + 32768 - 32768: nothing.
  */
 #include <immintrin.h>
 
@@ -35,7 +35,8 @@ static inline __m512i dot_flipped(__m512i acc, __m512i v)
 static csum_wsum csum_partial_avx512_vnni(const void *buf, size_t len, csum_wsum sum)
 {
     const unsigned char *p = buf;
-    const uint64_t words = len / 2 + (len & 1); /* every word that goes through the flip */
+    /* Every vector, the zero-padded last one included, flips all of its 32 words. */
+    const uint64_t words = 32 * (len / 64 + (len % 64 != 0));
     __m512i wide = _mm512_setzero_si512();      /* 8 signed 64-bit lanes */
 
     /* Eight independent accumulators: enough dot products in flight to cover their latency. */
@@ -77,18 +78,15 @@ static csum_wsum csum_partial_avx512_vnni(const void *buf, size_t len, csum_wsum
         b2 = dot_flipped(b2, _mm512_loadu_si512(p));
         p += 64;
     }
-    if (len & 63) {
-        /* Only the words that hold data are flipped; the others stay zero and add nothing. */
-        const __mmask32 data_words = _bzhi_u32(~0u, (unsigned)((len & 63) + 1) / 2);
-        const __m512i flip = _mm512_maskz_mov_epi16(data_words, _mm512_set1_epi16((short)0x8000));
-        b3 = _mm512_dpwssd_epi32(b3, _mm512_xor_si512(avx512_load_tail(p, len & 63), flip),
-                                 _mm512_set1_epi16(1));
-    }
+    if (len & 63) /* zero-padded: the padding words are flipped too, and counted in the bias */
+        b3 = dot_flipped(b3, avx512_load_tail(p, len & 63));
     __m512i rest = _mm512_add_epi32(_mm512_add_epi32(b0, b1), _mm512_add_epi32(b2, b3));
+
     wide = _mm512_add_epi64(wide, avx512_widen_s32(rest));
 
     /* The exact sum of the unsigned words: non-negative, far below 2^63. */
-    uint64_t total = (uint64_t)(_mm512_reduce_add_epi64(wide) + (int64_t)(words * 32768u));
+    int64_t flipped = _mm512_reduce_add_epi64(wide);
+    uint64_t total = (uint64_t)(flipped + (int64_t)(words * 32768u));
     return csum_fold64(csum_add64(total, sum));
 }
 

@@ -1,0 +1,160 @@
+/*
+ * The length-adaptive dispatcher: plans are parsed strictly, round-trip through
+ * csum_dispatch_describe, route every length to a correct result across range boundaries, and
+ * come from CSUM_DISPATCH / CSUM_DISPATCH_FILE / the defaults in that order (child processes).
+ */
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int run_child(const char *mode, const char *env1, const char *env2, char *out, size_t outsz,
+              char *err, size_t errsz); /* test_api.c */
+
+/* Up to four supported rows, for plans that exist on any CPU. */
+static size_t supported_rows(const char **names, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < csum_impl_count() && n < max; i++)
+        if (csum_impl_supported(csum_impl_get(i)))
+            names[n++] = csum_impl_get(i)->name;
+    return n;
+}
+
+static void expect_rejected(struct test_ctx *t, const char *plan)
+{
+    char before[256], after[256];
+    csum_dispatch_describe(before, sizeof before);
+    CHECK(t, csum_dispatch_set(plan) == -1, "csum_dispatch_set accepted '%s'", plan ? plan : "(null)");
+    csum_dispatch_describe(after, sizeof after);
+    CHECK(t, !strcmp(before, after), "a rejected plan changed the plan: '%s' -> '%s'", before, after);
+}
+
+void test_dispatch_plans(struct test_ctx *t)
+{
+    const char *rows[4];
+    size_t n = supported_rows(rows, 4);
+    static const size_t starts[4] = { 0, 7, 100, 1000 };
+    char plan[256] = "", got[256];
+    size_t len = 0;
+    for (size_t k = 0; k < n; k++)
+        len += (size_t)snprintf(plan + len, sizeof plan - len, "%s%s@%zu", k ? "," : "", rows[k], starts[k]);
+
+    CHECK(t, csum_dispatch_set(plan) == 0, "rejected a valid plan '%s'", plan);
+    size_t full = csum_dispatch_describe(got, sizeof got);
+    CHECK(t, !strcmp(got, plan) && full == strlen(plan), "describe gives '%s', want '%s'", got, plan);
+    CHECK(t, !strcmp(csum_dispatch_source(), "csum_dispatch_set") || n == 1, "source '%s'",
+          csum_dispatch_source());
+    CHECK(t, csum_impl_active() == csum_impl_find(rows[n - 1]), "active is not the last range's row");
+    char tiny[4];
+    CHECK(t, csum_dispatch_describe(tiny, sizeof tiny) == strlen(plan) && strlen(tiny) == 3,
+          "describe does not truncate like snprintf");
+
+    /* Every length 0..1100 and around each boundary, several alignments: right answers. */
+    unsigned char *buf = alloc_aligned(1200 + 64);
+    static const size_t aligns[] = { 0, 1, 3, 63 };
+    for (size_t a = 0; a < 4; a++) {
+        testdata_fill(buf + aligns[a], 1200, 0xd15 + a);
+        for (size_t l = 0; l <= 1100; l++) {
+            csum_wsum init = (csum_wsum)(l * 2654435761u);
+            check_value(t, csum_partial(buf + aligns[a], l, init),
+                        oracle_checksum(buf + aligns[a], l, init), l, aligns[a], init, plan);
+        }
+    }
+    free(buf);
+
+    /* Whitespace and a lone name are fine; everything malformed is refused. */
+    char spaced[300];
+    snprintf(spaced, sizeof spaced, " %s @0 ", rows[0]);
+    CHECK(t, csum_dispatch_set(spaced) == -1, "'%s': a space before @ must be refused", spaced);
+    snprintf(spaced, sizeof spaced, "%s", rows[0]);
+    CHECK(t, csum_dispatch_set(spaced) == 0, "a lone name '%s' is a plan", spaced);
+    csum_dispatch_describe(got, sizeof got);
+    snprintf(spaced, sizeof spaced, "%s@0", rows[0]);
+    CHECK(t, !strcmp(got, spaced), "lone name describes as '%s'", got);
+
+    expect_rejected(t, NULL);
+    expect_rejected(t, "");
+    expect_rejected(t, "no-such-impl@0");
+    expect_rejected(t, "generic@5");            /* must start at 0 */
+    expect_rejected(t, "generic@0,");           /* dangling comma */
+    expect_rejected(t, "generic@0;x86-scalar@9"); /* wrong separator */
+    expect_rejected(t, "generic@");
+    expect_rejected(t, "generic@-1");
+    expect_rejected(t, "generic@0x10");
+    char bad[300];
+    if (n >= 2) {
+        snprintf(bad, sizeof bad, "%s@0,%s@64,%s@32", rows[0], rows[1], rows[0]); /* not increasing */
+        expect_rejected(t, bad);
+        snprintf(bad, sizeof bad, "%s@0,%s@1,%s@2,%s@3,%s@4", rows[0], rows[1], rows[0], rows[1], rows[0]);
+        expect_rejected(t, bad); /* five ranges */
+    }
+    CHECK(t, csum_dispatch_set("auto") == 0 && csum_impl_select("auto") == 0, "auto");
+    CHECK(t, !strcmp(csum_dispatch_source(), "compiled-in defaults"),
+          "the hermetic auto plan comes from '%s'", csum_dispatch_source());
+}
+
+/* The auto plan through the public entry: every length 0..4160 at a few alignments. */
+void test_dispatch_auto(struct test_ctx *t)
+{
+    csum_impl_select("auto");
+    const size_t max_len = t->quick ? 1100 : 4160;
+    unsigned char *buf = alloc_aligned(4160 + 64);
+    static const size_t aligns[] = { 0, 1, 2, 7, 63 };
+    for (size_t a = 0; a < sizeof aligns / sizeof *aligns; a++) {
+        testdata_fill(buf + aligns[a], max_len, 0xa070 + a);
+        for (size_t l = 0; l <= max_len; l++) {
+            csum_wsum init = (csum_wsum)(l * 0x9e3779b9u) ^ 0xffff;
+            check_value(t, csum_partial(buf + aligns[a], l, init),
+                        oracle_checksum(buf + aligns[a], l, init), l, aligns[a], init, "auto plan");
+        }
+    }
+    free(buf);
+}
+
+static void expect_plan(struct test_ctx *t, const char *env1, const char *env2, const char *want)
+{
+    char out[512], err[256];
+    int rc = run_child("plan", env1, env2, out, sizeof out, err, sizeof err);
+    CHECK(t, rc == 0 && strstr(out, want) == out, "with %s %s: child said '%s' (rc %d), want '%s...'",
+          env1 ? env1 : "", env2 ? env2 : "", out, rc, want);
+    CHECK(t, err[0] == '\0', "the library printed to stderr: '%s'", err);
+}
+
+void test_dispatch_sources(struct test_ctx *t)
+{
+    char defaults[256], single[160], env[300], file_env[300], path[] = "/tmp/csum-test-plan-XXXXXX";
+    csum_impl_select("auto");
+    csum_dispatch_describe(defaults, sizeof defaults);
+    snprintf(single, sizeof single, "generic@0");
+
+    expect_plan(t, NULL, NULL, defaults);
+    expect_plan(t, "CSUM_DISPATCH=generic@0", NULL, "generic@0 (CSUM_DISPATCH)");
+    expect_plan(t, "CSUM_DISPATCH=nonsense@@", NULL, defaults);       /* malformed: ignored */
+    expect_plan(t, "CSUM_DISPATCH=no-such-impl@0", NULL, defaults);
+    expect_plan(t, "CSUM_DISPATCH=generic@0", "CSUM_IMPL=generic", "generic@0 (one implementation");
+
+    int fd = mkstemp(path);
+    CHECK(t, fd >= 0, "mkstemp");
+    if (fd < 0)
+        return;
+    static const char text[] = "# written by a test\n\n generic@0 \n";
+    CHECK(t, write(fd, text, sizeof text - 1) == (ssize_t)(sizeof text - 1), "write plan file");
+    close(fd);
+    snprintf(file_env, sizeof file_env, "CSUM_DISPATCH_FILE=%s", path);
+    char want[400];
+    snprintf(want, sizeof want, "generic@0 (%s)", path);
+    expect_plan(t, file_env, NULL, want);
+    snprintf(env, sizeof env, "CSUM_DISPATCH=%s", defaults);
+    expect_plan(t, file_env, env, defaults); /* the environment wins over the file */
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs("garbage here\n", f);
+        fclose(f);
+    }
+    expect_plan(t, file_env, NULL, defaults); /* a bad file is ignored */
+    unlink(path);
+    expect_plan(t, file_env, NULL, defaults); /* a missing one too */
+    (void)single;
+}

@@ -75,7 +75,8 @@ static void usage(FILE *f)
             "  -a ALIGN          only this alignment (offset from a 64-byte boundary)\n"
             "  -c COUNT          calls per batch (or iterations per distribution) instead of auto\n"
             "  -M IMPL[,IMPL...] only these implementations (names from 'csum impls', plus\n"
-            "                    csum_partial = the public entry point, and peers such as dpdk)\n"
+            "                    csum_partial = the public entry point, peers such as dpdk, and\n"
+            "                    for h40 the 40-byte kernels 40:... and inline-40)\n"
             "  --baseline IMPL   lenalign's %% column: first -M implementation vs IMPL\n"
             "                    (default: the active implementation vs generic)\n"
             "  -I                thrash: interleaved calls only\n"
@@ -265,7 +266,10 @@ int lab_main(int argc, char **argv)
         size_t k = strcspn(p, ",");
         char name[64];
         snprintf(name, sizeof name, "%.*s", (int)(k < 63 ? k : 63), p);
-        if (!lab_subject_find(everything, n_everything, name))
+        int h40_only = !strcmp(name, "inline-40");
+        for (size_t k = 0; lab_h40_kernels[k].name; k++)
+            h40_only |= !strcmp(name, lab_h40_kernels[k].name);
+        if (!h40_only && !lab_subject_find(everything, n_everything, name))
             return bad_usage(csum_impl_find(name) ? "implementation '%s' is not supported by this CPU"
                                                   : "unknown implementation '%s' (see 'csum bench --list')",
                              name);

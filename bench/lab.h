@@ -169,6 +169,16 @@ typedef void (*lab_single_fn)(const void *ctx, uint64_t i);
 void lab_distribution(const struct lab_clock *clk, lab_single_fn one, const void *ctx, uint64_t n,
                       struct lab_distribution *d);
 
+/* lfence (x86) / isb (arm64): the "fenced" mode's barrier around a call. */
+static inline void lab_fence(void)
+{
+#if defined(__x86_64__)
+    __asm__ volatile("lfence" ::: "memory");
+#elif defined(__aarch64__)
+    __asm__ volatile("isb" ::: "memory");
+#endif
+}
+
 /* A csum_partial case: the standard latency/throughput/fenced bodies work on it. */
 struct lab_csum_case {
     csum_partial_fn fn;
@@ -240,6 +250,14 @@ void table_h40(const struct lab_env *env);
 void table_copy(const struct lab_env *env);
 void table_memops(const struct lab_env *env);
 void table_iov(const struct lab_env *env);
+
+/* Seed 003's 40-byte-only steps (bench/h40_kernels.c), NULL-terminated; empty off x86. */
+struct lab_h40_kernel {
+    const char *name, *step;
+    csum_partial_fn fn; /* valid for len == 40 only */
+    int zero_sum_only;  /* valid for an initial sum of 0 only */
+};
+extern const struct lab_h40_kernel lab_h40_kernels[];
 
 /* Roofline: the same loads as a checksum, no arithmetic (bench/roofline.c). Returns the
  * widest variant this CPU runs, and its name. */

@@ -119,15 +119,6 @@ static inline void sink32(csum_wsum r)
     __asm__ volatile("" ::"r"(r)); /* the result is "used": the call cannot be dropped */
 }
 
-static inline void fence(void)
-{
-#if defined(__x86_64__)
-    __asm__ volatile("lfence" ::: "memory");
-#elif defined(__aarch64__)
-    __asm__ volatile("isb" ::: "memory");
-#endif
-}
-
 static uint64_t body_latency(const void *ctx, uint64_t iters)
 {
     const struct lab_csum_case *c = ctx;
@@ -160,9 +151,9 @@ static uint64_t body_fenced(const void *ctx, uint64_t iters)
     const size_t len = c->len;
     const csum_wsum sum = c->sum;
     for (uint64_t i = 0; i < iters; i++) {
-        fence();
+        lab_fence();
         csum_wsum r = fn(p, len, sum);
-        fence();
+        lab_fence();
         sink32(r);
     }
     return 0;

@@ -26,7 +26,8 @@
  * a tick: when the plan's first range is x86-scalar, its code runs right here instead. */
 #  include "x86/x86_scalar.h"
 #  define INLINE_FIRST_ROW csum_impl_scalar
-#  define inline_first_partial x86_scalar_partial
+#  define INLINE_FIRST_MAX 256 /* x86_scalar_partial_short's range */
+#  define inline_first_partial x86_scalar_partial_short
 #endif
 
 #include <ctype.h>
@@ -41,7 +42,8 @@ struct csum_plan {
     csum_partial_fn fn[MAX_RANGES];           /* unused ranges repeat the last function */
     const struct csum_impl_entry *impl[MAX_RANGES];
     unsigned n;                               /* ranges in use, 1..MAX_RANGES */
-    int inline_first;                         /* range 0 runs inline_first_partial in place */
+    size_t inline_below;                      /* lengths below this run inline_first_partial in
+                                                 place (0: never) */
     const char *source;                       /* where it came from, for csum_dispatch_source() */
     struct csum_plan *next_allocated;         /* keeps every allocated plan reachable */
 };
@@ -96,7 +98,8 @@ static int plan_add(struct csum_plan *p, size_t from, const struct csum_impl_ent
 static void plan_finish(struct csum_plan *p)
 {
 #ifdef INLINE_FIRST_ROW
-    p->inline_first = p->impl[0] == &INLINE_FIRST_ROW;
+    if (p->impl[0] == &INLINE_FIRST_ROW)
+        p->inline_below = p->from[1] < INLINE_FIRST_MAX + 1 ? p->from[1] : INLINE_FIRST_MAX + 1;
 #endif
     for (unsigned k = 0; k < MAX_RANGES; k++) {
         const struct csum_impl_entry *e = p->impl[k < p->n ? k : p->n - 1];
@@ -306,13 +309,12 @@ csum_wsum csum_partial(const void *buf, size_t len, csum_wsum sum)
     /* A NULL buffer with a nonzero length is a caller bug; treat it as empty, never crash. */
     if (__builtin_expect(buf == NULL, 0))
         return sum;
-    if (len < p->from[1]) {
 #ifdef INLINE_FIRST_ROW
-        if (p->inline_first)
-            return inline_first_partial(buf, len, sum);
+    if (len < p->inline_below)
+        return inline_first_partial(buf, len, sum);
 #endif
+    if (len < p->from[1])
         return p->fn[0](buf, len, sum);
-    }
     if (len < p->from[2])
         return p->fn[1](buf, len, sum);
     if (len < p->from[3])

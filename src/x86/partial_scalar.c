@@ -26,8 +26,9 @@
  */
 #include "x86_scalar.h"
 
-/* 256 bytes and more (declared in x86_scalar.h): four independent chains. */
-__attribute__((noinline)) uint64_t csum_x86_scalar_sum_256_and_up(uint64_t acc, const unsigned char *p, size_t n)
+/* More than 256 bytes (declared in x86_scalar.h): four independent chains. */
+__attribute__((noinline)) uint64_t csum_x86_scalar_sum_256_and_up(uint64_t acc,
+                                                                  const unsigned char *p, size_t n)
 {
     uint64_t b = 0, c = 0, d = 0;
     for (size_t blocks = n >> 8; blocks; blocks--, p += 256) {

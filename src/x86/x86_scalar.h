@@ -57,14 +57,12 @@ static inline uint64_t sum_40(const unsigned char *p)
  * make every caller save registers on entry, a cost every short call would pay. */
 uint64_t csum_x86_scalar_sum_256_and_up(uint64_t acc, const unsigned char *p, size_t n);
 
-/* Any length >= 8; used from 25 on. */
-static inline uint64_t sum_long(const unsigned char *p, size_t len)
+/* 25..256 bytes (n = len - 1 < 256: its bits from 3 up count the quadwords before the last
+ * 1..8 bytes, which one backward load covers). */
+static inline uint64_t sum_25to256(const unsigned char *p, size_t len)
 {
-    const size_t n = len - 1; /* the bits from 3 up count the quadwords before the last 1..8 bytes */
+    const size_t n = len - 1;
     uint64_t acc = csum_load64(p + len - 8) >> ((0 - len * 8) & 63);
-
-    if (n >= 256)
-        return csum_x86_scalar_sum_256_and_up(acc, p, n);
     if (n & 128) {
         uint64_t b = x86_chain_q8(0, p + 64);
         acc = x86_add_ec64(x86_chain_q8(acc, p), b);
@@ -77,8 +75,10 @@ static inline uint64_t sum_long(const unsigned char *p, size_t len)
     return x86_bisect_32_16_8(acc, p, n);
 }
 
-static inline __attribute__((always_inline)) csum_wsum x86_scalar_partial(const void *buf, size_t len,
-                                                                     csum_wsum sum)
+/* Every length up to 256 bytes. No calls inside, so a caller that inlines this (the
+ * dispatcher) keeps its registers and needs no stack frame. */
+static inline __attribute__((always_inline)) csum_wsum x86_scalar_partial_short(const void *buf,
+                                                                           size_t len, csum_wsum sum)
 {
     const unsigned char *p = buf;
     uint64_t data;
@@ -92,10 +92,21 @@ static inline __attribute__((always_inline)) csum_wsum x86_scalar_partial(const 
     } else if (len <= 24) {
         data = sum_17to24(p, len);
     } else {
-        data = sum_long(p, len);
+        data = sum_25to256(p, len);
     }
     return x86_fold64_add(data, sum);
 }
 
+/* Any length: above 256 bytes the four-chain loop, out of line. */
+static inline __attribute__((always_inline)) csum_wsum x86_scalar_partial(const void *buf, size_t len,
+                                                                     csum_wsum sum)
+{
+    if (len > 256) {
+        const unsigned char *p = buf;
+        uint64_t acc = csum_load64(p + len - 8) >> ((0 - len * 8) & 63);
+        return x86_fold64_add(csum_x86_scalar_sum_256_and_up(acc, p, len - 1), sum);
+    }
+    return x86_scalar_partial_short(buf, len, sum);
+}
 
 #endif /* CSUM_X86_SCALAR_H */

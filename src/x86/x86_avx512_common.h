@@ -25,11 +25,4 @@ static inline __m512i avx512_widen_s32(__m512i a)
                             _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(a, 1)));
 }
 
-/* Zero-extend the 16 32-bit lanes to 64 bits and add them pairwise: 8 64-bit lanes. */
-static inline __m512i avx512_widen_u32(__m512i a)
-{
-    const __m512i low32 = _mm512_set1_epi64(0xffffffff);
-    return _mm512_add_epi64(_mm512_and_si512(a, low32), _mm512_srli_epi64(a, 32));
-}
-
 #endif /* CSUM_X86_AVX512_COMMON_H */

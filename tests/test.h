@@ -64,5 +64,7 @@ void test_huge(struct test_ctx *t);
 void test_composition(struct test_ctx *t);
 void test_address_independence(struct test_ctx *t);
 void test_public_entry(struct test_ctx *t);
+void test_proto_helpers(struct test_ctx *t);
+void test_ipv4_batch(struct test_ctx *t);
 
 #endif /* CSUM_TEST_H */

@@ -37,6 +37,8 @@ static const struct test_def tests[] = {
     { "composition", 1, test_composition, "split at every point, csum_block_add, streaming" },
     { "address-independence", 1, test_address_independence, "same bytes at 64 addresses" },
     { "public-entry", 1, test_public_entry, "csum_partial through dispatch after select" },
+    { "proto-helpers", 0, test_proto_helpers, "IPv4 header, pseudo-headers, UDP zero, RFC 1624 vs oracle" },
+    { "ipv4-batch", 0, test_ipv4_batch, "batch = per-header for every variant, mixed ihl, guard pages" },
 };
 
 #define N_TESTS (sizeof tests / sizeof tests[0])

@@ -22,6 +22,7 @@ static const struct command commands[] = {
     { "impls",  cmd_impls,  "list implementations: name, supported, active, description" },
     { "verify", cmd_verify, "compare every supported implementation with the reference oracle" },
     { "sum",    cmd_sum,    "print the Internet checksum of each FILE (or stdin)" },
+    { "pcap",   cmd_pcap,   "verify or fix the checksums in a pcap/pcapng capture" },
 };
 
 int usage_error(const char *fmt, ...)
@@ -53,8 +54,8 @@ static void print_help(void)
            "\n"
            "Environment: CSUM_IMPL=NAME selects an implementation at first use;\n"
            "CSUM_CPU_DISABLE=feat,... hides CPU features (e.g. avx512bw) from dispatch.\n"
-           "Exit status: 0 success, 1 a failure was found (mismatch, unreadable file),\n"
-           "2 bad usage.\n");
+           "Exit status: 0 success, 1 a failure was found (mismatch, unreadable file, bad\n"
+           "checksum), 2 bad usage (for pcap also an unreadable or malformed capture).\n");
 }
 
 int main(int argc, char **argv)

@@ -43,6 +43,10 @@ static int read_all(int fd, struct file_map *m)
             break;
         len += (size_t)n;
     }
+    /* Exactly len bytes, so that a sanitizer sees any read past the end. */
+    unsigned char *exact = realloc(buf, len ? len : 1);
+    if (exact)
+        buf = exact;
     m->data = buf;
     m->len = len;
     m->mapped = 0;

@@ -89,15 +89,18 @@ for f in $malformed; do
     check $? "fix of malformed $f: no output written"
 done
 
-# Damaged copies of every capture: any verdict, but never a crash or a hang.
+# Damaged copies of every capture: any verdict, but never a crash or a hang. They go through
+# a pipe, so the CLI reads them into a heap buffer of the exact size, where a sanitizer
+# build sees a read past the end (it cannot in a mapped file).
 rounds=$([ "$QUICK" = "--quick" ] && echo 5 || echo 25)
 crashes=0
 for f in $captures $malformed; do
     for seed in $(seq 1 "$rounds"); do
         "$GEN" --mutate "$C/$f" "$TMP/mutated" "$seed" || continue
-        timeout 20 "$CSUM" pcap verify "$TMP/mutated" >/dev/null 2>&1
+        cat "$TMP/mutated" | timeout 20 "$CSUM" pcap verify /dev/stdin >/dev/null 2>"$TMP/err"
         rc=$?
-        if [ "$rc" -gt 2 ]; then
+        # A sanitizer build reports with status 1: look for its report too.
+        if [ "$rc" -gt 2 ] || grep -q -e 'Sanitizer' -e 'runtime error' "$TMP/err"; then
             crashes=$((crashes + 1))
             cp "$TMP/mutated" "$TMP/crash-$crashes"
             fail "mutated $f (seed $seed): exit $rc"
@@ -175,7 +178,7 @@ for h in "pcap --help" "pcap verify --help" "pcap fix --help"; do
     check $? "$h: prints usage"
 done
 # Not a regular file: read instead of mapped.
-"$CSUM" pcap verify /dev/stdin <"$C/multi.pcapng" >"$TMP/out" 2>&1
+cat "$C/multi.pcapng" | "$CSUM" pcap verify /dev/stdin >"$TMP/out" 2>&1
 check $(( $? != 1 )) "verify from a pipe: exit 1"
 grep ' checksum bad: ' "$TMP/out" | diff - "$C/multi.pcapng.bad" >/dev/null
 check $? "verify from a pipe: same verdicts"

@@ -419,7 +419,7 @@ int write_bulk(const char *path, uint64_t bytes, uint64_t seed)
     cf_open(&cf, dir, slash ? slash + 1 : path, FMT_PCAP, 0, 0, 1, 0);
     while (cf.offset < bytes) {
         struct pkt_spec s = random_spec(&rng, LINK_ETHERNET, 0, 0);
-        s.corrupt_ip = s.corrupt_l4 = 0;
+        s.corrupt_ip = s.corrupt_l4 = s.udp_zero = 0;
         if (rnd(&rng) % 4)
             s.payload = 1400 + rnd(&rng) % 50; /* mostly full-size, as bulk traffic is */
         add(&cf, &s, &rng, 0, PB_ENHANCED);

@@ -29,6 +29,18 @@ static uint64_t rnd(uint64_t *rng)
     return testdata_next(rng);
 }
 
+/* Pseudo-random bytes, the same on every host (testdata_fill's depend on byte order). */
+static void fill(void *dst, size_t n, uint64_t seed)
+{
+    unsigned char *p = dst;
+    uint64_t state = seed, v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i % 8 == 0)
+            v = testdata_next(&state);
+        p[i] = (unsigned char)(v >> (8 * (i % 8)));
+    }
+}
+
 /* A wrong value for a checksum whose correct value is `good`: different, and not the other
  * ones'-complement zero when good is 0x0000 or 0xffff (that would still verify). Never 0,
  * which means "no checksum" for UDP. */
@@ -94,7 +106,7 @@ static size_t build_segment(const struct pkt_spec *s, uint64_t *rng, unsigned ch
         memset(seg, 0, hlen);
         be16put(seg, (uint16_t)(40000 + rnd(rng) % 1000));
         be16put(seg + 2, (uint16_t)(50000 + rnd(rng) % 1000));
-        testdata_fill(seg + 4, 8, rnd(rng)); /* sequence and acknowledgement numbers */
+        fill(seg + 4, 8, rnd(rng)); /* sequence and acknowledgement numbers */
         seg[12] = (unsigned char)((hlen / 4) << 4);
         seg[13] = 0x18; /* PSH, ACK */
         be16put(seg + 14, 0xfaf0);
@@ -111,10 +123,10 @@ static size_t build_segment(const struct pkt_spec *s, uint64_t *rng, unsigned ch
         hlen = 8;
         memset(seg, 0, 8);
         seg[0] = s->proto == 1 ? 8 : 128;
-        testdata_fill(seg + 4, 4, rnd(rng)); /* identifier, sequence */
+        fill(seg + 4, 4, rnd(rng)); /* identifier, sequence */
         break;
     }
-    testdata_fill(seg + hlen, s->payload, rnd(rng));
+    fill(seg + hlen, s->payload, rnd(rng));
     if (s->icmp_all_zero && s->proto == 1)
         memset(seg, 0, hlen + s->payload); /* echo reply, id 0, seq 0, payload zeros */
     return hlen + s->payload;
@@ -157,7 +169,7 @@ static size_t build_v6_ext(const struct pkt_spec *s, uint64_t *rng, unsigned cha
             h[2] = 0;
             h[3] = 0;
             memset(h + 4, 0, 4);
-            testdata_fill(h + 8, 16, rnd(rng));
+            fill(h + 8, 16, rnd(rng));
             break;
         case 143: /* type 4 (SRH), one segment left: list[0] is the final destination, the
                    * header's destination is list[1], the segment being visited */
@@ -179,7 +191,7 @@ static size_t build_v6_ext(const struct pkt_spec *s, uint64_t *rng, unsigned cha
             hl = 24;
             h[1] = 4;
             h[2] = h[3] = 0;
-            testdata_fill(h + 4, 20, rnd(rng));
+            fill(h + 4, 20, rnd(rng));
             break;
         }
         prev_next = h;
@@ -196,7 +208,7 @@ static size_t build_link(enum link link, int ipv, uint64_t *rng, unsigned char *
     size_t n = 0;
     switch (link) {
     case LINK_ETHERNET: case LINK_VLAN: case LINK_QINQ:
-        testdata_fill(p, 12, rnd(rng));
+        fill(p, 12, rnd(rng));
         p[0] &= 0xfe; /* unicast destination */
         n = 12;
         if (link == LINK_QINQ) {
@@ -215,18 +227,18 @@ static size_t build_link(enum link link, int ipv, uint64_t *rng, unsigned char *
         be16put(p, 0);      /* sent to us */
         be16put(p + 2, 1);  /* ARPHRD_ETHER */
         be16put(p + 4, 6);
-        testdata_fill(p + 6, 6, rnd(rng));
+        fill(p + 6, 6, rnd(rng));
         memset(p + 12, 0, 2);
         be16put(p + 14, ethertype);
         return 16;
     case LINK_SLL2:
         be16put(p, ethertype);
         be16put(p + 2, 0);
-        testdata_fill(p + 4, 4, rnd(rng)); /* interface index */
+        fill(p + 4, 4, rnd(rng)); /* interface index */
         be16put(p + 8, 1);
         p[10] = 0;
         p[11] = 6;
-        testdata_fill(p + 12, 6, rnd(rng));
+        fill(p + 12, 6, rnd(rng));
         memset(p + 18, 0, 2);
         return 20;
     case LINK_NULL:
@@ -260,8 +272,8 @@ int build_packet(const struct pkt_spec *s, uint64_t *rng, struct frame *frames)
 {
     static unsigned char seg[MAX_FRAME];
     unsigned char src[16], dst[16], final_dst[16];
-    testdata_fill(src, 16, rnd(rng));
-    testdata_fill(final_dst, 16, rnd(rng));
+    fill(src, 16, rnd(rng));
+    fill(final_dst, 16, rnd(rng));
     memcpy(dst, final_dst, 16);
     if (s->ipv == 6) {
         src[0] = 0x20; /* global unicast looking addresses */
@@ -271,7 +283,7 @@ int build_packet(const struct pkt_spec *s, uint64_t *rng, struct frame *frames)
         dst[0] = final_dst[0] = 192;
     }
     if (s->ipv == 6 && (s->ext & EXT_SRH))
-        testdata_fill(dst + 1, 15, rnd(rng)); /* the segment being visited */
+        fill(dst + 1, 15, rnd(rng)); /* the segment being visited */
 
     /* The segment and its correct checksum (over the final destination). */
     size_t seglen = build_segment(s, rng, seg);
@@ -321,7 +333,7 @@ int build_packet(const struct pkt_spec *s, uint64_t *rng, struct frame *frames)
             iphl = 20 + 4 * (size_t)s->ip_option_words;
             ip[0] = (unsigned char)(0x40 | (iphl / 4));
             ip[1] = 0;
-            testdata_fill(ip + 4, 2, rnd(rng)); /* identification */
+            fill(ip + 4, 2, rnd(rng)); /* identification */
             if (nfrag > 1) {
                 memcpy(ip + 4, "\x12\x34", 2); /* one datagram: one identification */
                 be16put(ip + 6, (uint16_t)((more ? 0x2000 : 0) | (done / 8)));
@@ -341,7 +353,7 @@ int build_packet(const struct pkt_spec *s, uint64_t *rng, struct frame *frames)
                 ah[0] = s->proto;
                 ah[1] = 4;
                 ah[2] = ah[3] = 0;
-                testdata_fill(ah + 4, 20, rnd(rng));
+                fill(ah + 4, 20, rnd(rng));
                 ext_len = 24;
             }
             be16put(ip + 2, (uint16_t)(iphl + ext_len + this_len));

@@ -140,19 +140,19 @@ int capture_walk_pcapng(const unsigned char *buf, size_t len, capture_packet_fn 
                 rc = capture_error(err, off, "out of memory for pcapng interfaces");
             break;
         case BLOCK_EPB:
-            if (body_len < 20)
-                rc = capture_error(err, off + 4, "pcapng enhanced packet block of %u bytes is too short", total);
-            else
-                rc = emit(&s, file32(b, s.big), buf, body, body_len, 20, file32(b + 12, s.big),
-                          file32(b + 16, s.big), &frame, fn, ctx, err, "enhanced packet block");
+        case BLOCK_PB: {
+            /* Same layout after the interface id, which the obsolete block keeps in 16 bits
+             * (followed by a 16-bit drop count). */
+            const char *what = type == BLOCK_EPB ? "enhanced packet block" : "packet block";
+            if (body_len < 20) {
+                rc = capture_error(err, off + 4, "pcapng %s of %u bytes is too short", what, total);
+                break;
+            }
+            const uint32_t if_id = type == BLOCK_EPB ? file32(b, s.big) : file16(b, s.big);
+            rc = emit(&s, if_id, buf, body, body_len, 20, file32(b + 12, s.big),
+                      file32(b + 16, s.big), &frame, fn, ctx, err, what);
             break;
-        case BLOCK_PB:
-            if (body_len < 20)
-                rc = capture_error(err, off + 4, "pcapng packet block of %u bytes is too short", total);
-            else
-                rc = emit(&s, file16(b, s.big), buf, body, body_len, 20, file32(b + 12, s.big),
-                          file32(b + 16, s.big), &frame, fn, ctx, err, "packet block");
-            break;
+        }
         case BLOCK_SPB:
             /* No captured length: whatever the block holds, up to the original length and
              * interface 0's snapshot length. */

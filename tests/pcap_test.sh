@@ -182,6 +182,13 @@ cat "$C/multi.pcapng" | "$CSUM" pcap verify /dev/stdin >"$TMP/out" 2>&1
 check $(( $? != 1 )) "verify from a pipe: exit 1"
 grep ' checksum bad: ' "$TMP/out" | diff - "$C/multi.pcapng.bad" >/dev/null
 check $? "verify from a pipe: same verdicts"
+# A link type we do not dissect (802.11): counted, nothing checked, exit 0.
+cp "$C/clean.pcap" "$TMP/wifi.pcap"
+printf '\151' | dd of="$TMP/wifi.pcap" bs=1 seek=20 conv=notrunc 2>/dev/null # LINKTYPE 105
+"$CSUM" pcap verify "$TMP/wifi.pcap" >"$TMP/out" 2>&1
+check $? "verify on an undissected link type: exit 0"
+grep -q "packets on link types not dissected" "$TMP/out"
+check $? "verify on an undissected link type: says so ($(head -c 200 "$TMP/out"))"
 # Any implementation gives the same verdicts.
 for impl in $("$CSUM" impls | awk 'NR > 1 && $2 == "yes" { print $1 }'); do
     "$CSUM" --impl "$impl" pcap verify "$C/ethernet-le-usec.pcap" | grep ' checksum bad: ' |

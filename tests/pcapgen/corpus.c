@@ -92,6 +92,8 @@ static void add_edges(struct capture_file *cf, enum link link, uint64_t *rng, in
         /* segment routing with a segment left: the pseudo-header uses the final address */
         { .ipv = 6, .proto = 6, .payload = 300, .ext = EXT_SRH },
         { .ipv = 6, .proto = 17, .payload = 30, .ext = EXT_SRH | EXT_DSTOPTS },
+        { .ipv = 6, .proto = 6, .payload = 120, .ext = EXT_RT0_LEFT },
+        { .ipv = 6, .proto = 58, .payload = 56, .ext = EXT_RT0_LEFT | EXT_HBH },
         { .ipv = 4, .proto = 6, .payload = 500, .ext = EXT_AH },
         /* tiny frames padded to the Ethernet minimum */
         { .ipv = 4, .proto = 17, .payload = 0, .pad_ethernet = 1 },

@@ -144,7 +144,8 @@ static size_t build_v6_ext(const struct pkt_spec *s, uint64_t *rng, unsigned cha
     if (s->ext & EXT_HBH) kinds[n++] = 0;
     if (s->ext & EXT_DSTOPTS) kinds[n++] = 60;
     if (s->ext & EXT_RT0) kinds[n++] = 43;
-    if (s->ext & EXT_SRH) kinds[n++] = 143; /* marker for the segment routing header (43) */
+    if (s->ext & EXT_SRH) kinds[n++] = 143; /* markers: routing headers (43) of other kinds */
+    if (s->ext & EXT_RT0_LEFT) kinds[n++] = 243;
     if (with_fragment) kinds[n++] = 44;
     if (s->ext & EXT_AH) kinds[n++] = 51;
 
@@ -153,7 +154,7 @@ static size_t build_v6_ext(const struct pkt_spec *s, uint64_t *rng, unsigned cha
     for (int i = 0; i < n; i++) {
         unsigned char *h = p + len;
         size_t hl;
-        uint8_t type = kinds[i] == 143 ? 43 : kinds[i];
+        uint8_t type = kinds[i] == 143 || kinds[i] == 243 ? 43 : kinds[i];
         *prev_next = type;
         switch (kinds[i]) {
         case 0: case 60: /* PadN option filling 6 bytes */
@@ -182,6 +183,15 @@ static size_t build_v6_ext(const struct pkt_spec *s, uint64_t *rng, unsigned cha
             h[6] = h[7] = 0;
             memcpy(h + 8, final_dst, 16);
             memcpy(h + 24, dst_in_header, 16);
+            break;
+        case 243: /* type 0, one segment left of two: the last address is the final one */
+            hl = 40;
+            h[1] = 4;
+            h[2] = 0;
+            h[3] = 1;
+            memset(h + 4, 0, 4);
+            fill(h + 8, 16, rnd(rng));
+            memcpy(h + 24, final_dst, 16);
             break;
         case 44: /* filled in per fragment */
             hl = 8;
@@ -282,7 +292,7 @@ int build_packet(const struct pkt_spec *s, uint64_t *rng, struct frame *frames)
         src[0] = 10;
         dst[0] = final_dst[0] = 192;
     }
-    if (s->ipv == 6 && (s->ext & EXT_SRH))
+    if (s->ipv == 6 && (s->ext & (EXT_SRH | EXT_RT0_LEFT)))
         fill(dst + 1, 15, rnd(rng)); /* the segment being visited */
 
     /* The segment and its correct checksum (over the final destination). */

@@ -22,7 +22,10 @@ enum link {
     LINK_NULL,     /* BSD loopback, address family in little-endian */
 };
 
-enum { EXT_HBH = 1, EXT_DSTOPTS = 2, EXT_RT0 = 4, EXT_SRH = 8, EXT_AH = 16 };
+/* IPv6 extension headers. EXT_RT0: type 0 routing header, no segments left; EXT_RT0_LEFT:
+ * type 0 with one segment left; EXT_SRH: segment routing header with one segment left (with
+ * segments left, the pseudo-header holds the final destination, not the header's). */
+enum { EXT_HBH = 1, EXT_DSTOPTS = 2, EXT_RT0 = 4, EXT_SRH = 8, EXT_AH = 16, EXT_RT0_LEFT = 32 };
 
 /* What to build. Zero means "no" / "default" for every field. */
 struct pkt_spec {

@@ -132,6 +132,23 @@ static size_t build_segment(const struct pkt_spec *s, uint64_t *rng, unsigned ch
     return hlen + s->payload;
 }
 
+/* A routing header of `type` with one address (`a0` NULL: left for the caller to fill) or
+ * two, and `left` segments left; returns its length. */
+static size_t routing_header(unsigned char *h, uint8_t type, uint8_t left, const unsigned char *a0,
+                             const unsigned char *a1)
+{
+    const int addresses = a1 ? 2 : 1;
+    h[1] = (unsigned char)(2 * addresses); /* in 8-byte units after the first 8 bytes */
+    h[2] = type;
+    h[3] = left;
+    memset(h + 4, 0, 4);
+    if (a0)
+        memcpy(h + 8, a0, 16);
+    if (a1)
+        memcpy(h + 24, a1, 16);
+    return 8 + 16 * (size_t)addresses;
+}
+
 /* IPv6 extension headers in front of the transport; returns their length. `dst` may be
  * changed to the current destination of a segment-routed packet (the pseudo-header keeps
  * using `final_dst`). */
@@ -165,34 +182,20 @@ static size_t build_v6_ext(const struct pkt_spec *s, uint64_t *rng, unsigned cha
             memset(h + 4, 0, 4);
             break;
         case 43: /* type 0, no segments left: one address, the destination stays final */
-            hl = 24;
-            h[1] = 2;
-            h[2] = 0;
-            h[3] = 0;
-            memset(h + 4, 0, 4);
+            hl = routing_header(h, 0, 0, NULL, NULL);
             fill(h + 8, 16, rnd(rng));
             break;
         case 143: /* type 4 (SRH), one segment left: list[0] is the final destination, the
                    * header's destination is list[1], the segment being visited */
-            hl = 40;
-            h[1] = 4;
-            h[2] = 4;
-            h[3] = 1;
+            hl = routing_header(h, 4, 1, final_dst, dst_in_header);
             h[4] = 1; /* last entry */
-            h[5] = 0;
-            h[6] = h[7] = 0;
-            memcpy(h + 8, final_dst, 16);
-            memcpy(h + 24, dst_in_header, 16);
             break;
-        case 243: /* type 0, one segment left of two: the last address is the final one */
-            hl = 40;
-            h[1] = 4;
-            h[2] = 0;
-            h[3] = 1;
-            memset(h + 4, 0, 4);
-            fill(h + 8, 16, rnd(rng));
-            memcpy(h + 24, final_dst, 16);
+        case 243: { /* type 0, one segment left of two: the last address is the final one */
+            unsigned char visited[16];
+            fill(visited, 16, rnd(rng));
+            hl = routing_header(h, 0, 1, visited, final_dst);
             break;
+        }
         case 44: /* filled in per fragment */
             hl = 8;
             memset(h + 1, 0, 7);

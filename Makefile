@@ -19,15 +19,18 @@ build: $(BUILD)/CMakeCache.txt
 check: build ## fast suite for the edit loop (< 1 min)
 	$(BUILD)/csum-test --quick
 	tests/cli_test.sh $(BUILD)/csum
+	tests/pcap_test.sh $(BUILD)/csum $(BUILD)/csum-pcapgen --quick
 
 test: build ## full suite (< 10 min)
 	$(BUILD)/csum-test
 	tests/cli_test.sh $(BUILD)/csum
+	tests/pcap_test.sh $(BUILD)/csum $(BUILD)/csum-pcapgen
 
 test-asan: ## full suite under AddressSanitizer + UndefinedBehaviorSanitizer
 	$(MAKE) BUILD=build-asan BUILD_TYPE=Debug CMAKE_ARGS="-DCSUM_SANITIZE=ON $(CMAKE_ARGS)" build
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build-asan/csum-test
 	tests/cli_test.sh build-asan/csum
+	tests/pcap_test.sh build-asan/csum build-asan/csum-pcapgen
 
 # Extra options for the lab, e.g. BENCH_ARGS="--quick" or BENCH_ARGS="lenalign -M x86-herbert".
 BENCH_ARGS ?=

@@ -24,6 +24,7 @@ static const struct command commands[] = {
     { "sum",    cmd_sum,    "print the Internet checksum of each FILE (or stdin)" },
     { "bench",  cmd_bench,  "the lab: time every implementation side by side ('csum bench --help')" },
     { "tune",   cmd_tune,   "measure this host and store the best implementation per length range" },
+    { "pcap",   cmd_pcap,   "verify or fix the checksums in a pcap/pcapng capture" },
 };
 
 int usage_error(const char *fmt, ...)
@@ -56,8 +57,8 @@ static void print_help(void)
            "Environment: CSUM_IMPL=NAME selects an implementation at first use;\n"
            "CSUM_DISPATCH=name@from,... sets the length plan ('csum tune' measures one);\n"
            "CSUM_CPU_DISABLE=feat,... hides CPU features (e.g. avx512bw) from dispatch.\n"
-           "Exit status: 0 success, 1 a failure was found (mismatch, unreadable file),\n"
-           "2 bad usage.\n");
+           "Exit status: 0 success, 1 a failure was found (mismatch, unreadable file, bad\n"
+           "checksum), 2 bad usage (for pcap also an unreadable or malformed capture).\n");
 }
 
 int main(int argc, char **argv)

@@ -71,6 +71,97 @@ CSUM_API csum_wsum csum_sub(csum_wsum a, csum_wsum b);
  */
 CSUM_API csum_wsum csum_block_add(csum_wsum sum, csum_wsum block, size_t offset);
 
+/*
+ * Protocol helpers (Linux's ip_fast_csum, csum_tcpudp_*, csum_ipv6_magic, csum_replace*).
+ * Addresses and stored checksum fields are passed as they sit in the packet (network order,
+ * copied with memcpy or read as a uint16_t/uint32_t field, never byte-swapped); lengths and
+ * protocol numbers are plain host-order numbers.
+ */
+
+/** What csum_ipv4_header() returns for an `ihl` outside 5..15 (see there). */
+#define CSUM_IPV4_BAD_IHL ((csum_sum16)0xffff)
+
+/**
+ * Checksum of an IPv4 header of `ihl` 32-bit words (the kernel's ip_fast_csum).
+ *
+ * Over a received header (checksum field as received) the result is 0 when the header is
+ * intact. Over a header whose checksum field was zeroed it is the value to store there.
+ *
+ * @param iph  the header; ihl * 4 bytes are read, nothing else (any alignment).
+ * @param ihl  header length in 32-bit words, the low nibble of the first byte: 5..15.
+ * @return     the folded checksum; CSUM_IPV4_BAD_IHL (0xffff) without reading `iph` when
+ *             `ihl` is outside 5..15. A header of valid length can never give 0xffff: that
+ *             would need every byte to be zero, and its first byte holds the version 4.
+ */
+CSUM_API csum_sum16 csum_ipv4_header(const void *iph, unsigned ihl);
+
+/**
+ * Checksums of `n` IPv4 headers at once: out[i] = csum_ipv4_header(hdrs[i], ihl of hdrs[i]),
+ * where the ihl is the low nibble of the header's first byte. Headers may have different
+ * lengths. For each header the first byte is read and, when its ihl is 5..15, exactly
+ * ihl * 4 bytes; a header may end right before an unmapped page. Uses SIMD across headers
+ * (16 per step with AVX-512) where the CPU has it, portable C otherwise.
+ */
+CSUM_API void csum_ipv4_header_batch(const void *const *hdrs, size_t n, csum_sum16 *out);
+
+/**
+ * Unfolded sum of the TCP/UDP pseudo-header for IPv4 (RFC 793, RFC 768), added to `sum`.
+ *
+ * @param saddr  source address as stored in the IPv4 header (network order)
+ * @param daddr  destination address as stored
+ * @param len    TCP/UDP length (header + payload) in bytes, host order. Values above 0xffff
+ *               are summed as a 32-bit big-endian field, as in the IPv6 pseudo-header.
+ * @param proto  IP protocol number (6 for TCP, 17 for UDP)
+ * @param sum    sum of the TCP/UDP header and payload, e.g. from csum_partial()
+ */
+CSUM_API csum_wsum csum_tcpudp_nofold(uint32_t saddr, uint32_t daddr, uint32_t len,
+                                      uint8_t proto, csum_wsum sum);
+
+/**
+ * csum_fold(csum_tcpudp_nofold(...)): over a segment with its checksum field as received, 0
+ * when intact; over a segment whose checksum field was zeroed, the value to store (for UDP
+ * pass that through csum_udp_fixup()).
+ */
+CSUM_API csum_sum16 csum_tcpudp_magic(uint32_t saddr, uint32_t daddr, uint32_t len,
+                                      uint8_t proto, csum_wsum sum);
+
+/**
+ * Pseudo-header checksum for IPv6 (RFC 8200 section 8.1), folded like csum_tcpudp_magic().
+ *
+ * @param saddr16  the 16-byte source address as stored
+ * @param daddr16  the 16-byte destination address as stored; with a Routing header, the
+ *                 final destination
+ * @param len      upper-layer packet length in bytes, host order (32-bit in the IPv6 pseudo-header)
+ * @param proto    next-header value of the upper layer (6 TCP, 17 UDP, 58 ICMPv6)
+ * @param sum      sum of the upper-layer header and payload
+ */
+CSUM_API csum_sum16 csum_ipv6_magic(const void *saddr16, const void *daddr16, uint32_t len,
+                                    uint8_t proto, csum_wsum sum);
+
+/** UDP's transmitted form of a computed checksum of 0 (RFC 768): all ones (Linux's CSUM_MANGLED_0). */
+#define CSUM_MANGLED_0 ((csum_sum16)0xffff)
+
+/**
+ * The value to store in a UDP checksum field for a computed checksum `check`: UDP sends a
+ * computed 0 as 0xffff, because a stored 0 means "no checksum" (over IPv4; over IPv6 a zero
+ * checksum is invalid). Every other value is returned unchanged.
+ */
+CSUM_API csum_sum16 csum_udp_fixup(csum_sum16 check);
+
+/**
+ * Update a stored checksum after a 16-bit field of the covered data changed from `from` to
+ * `to` (both as stored), without recomputing it: RFC 1624 eqn. 3, HC' = ~(~HC + ~m + m'),
+ * which unlike eqn. 2 never turns a correct 0x0000 into 0xffff. The field must start at an
+ * even offset of the checksummed data, as every IPv4/IPv6/TCP/UDP header field does.
+ */
+CSUM_API void csum_replace2(csum_sum16 *check, uint16_t from, uint16_t to);
+
+/** csum_replace2() for a 32-bit field (an IPv4 address, a port pair), `from`/`to` as stored. */
+CSUM_API void csum_replace4(csum_sum16 *check, uint32_t from, uint32_t to);
+
+/** csum_replace2() for a 16-byte field (an IPv6 address), `from16`/`to16` as stored. */
+CSUM_API void csum_replace16(csum_sum16 *check, const void *from16, const void *to16);
+
 /** Signature shared by every csum_partial implementation. */
 typedef csum_wsum (*csum_partial_fn)(const void *buf, size_t len, csum_wsum sum);
 

@@ -23,9 +23,12 @@ export CSUM_BENCH_NO_REEXEC=1
 echo "== $arch: csum-test under qemu-$arch"
 "qemu-$arch" "$build/csum-test" "$@"
 
-# The CLI tests call "$CSUM ..."; give them a wrapper that starts the emulator.
-wrapper="$build/csum-under-qemu"
-printf '#!/bin/sh\nexec qemu-%s "%s/%s/csum" "$@"\n' "$arch" "$(pwd)" "$build" >"$wrapper"
-chmod +x "$wrapper"
+# The shell tests call "$CSUM ..."; give them wrappers that start the emulator.
+for tool in csum csum-pcapgen; do
+    printf '#!/bin/sh\nexec qemu-%s "%s/%s/%s" "$@"\n' "$arch" "$(pwd)" "$build" "$tool" >"$build/$tool-under-qemu"
+    chmod +x "$build/$tool-under-qemu"
+done
 echo "== $arch: CLI tests under qemu-$arch"
-tests/cli_test.sh "$wrapper"
+tests/cli_test.sh "$build/csum-under-qemu"
+echo "== $arch: pcap tests under qemu-$arch (captures written and read by the emulated tools)"
+tests/pcap_test.sh "$build/csum-under-qemu" "$build/csum-pcapgen-under-qemu" --quick

@@ -70,5 +70,7 @@ void test_composition(struct test_ctx *t);
 void test_address_independence(struct test_ctx *t);
 void test_public_entry(struct test_ctx *t);
 void test_lab_refuses_wrong(struct test_ctx *t);
+void test_proto_helpers(struct test_ctx *t);
+void test_ipv4_batch(struct test_ctx *t);
 
 #endif /* CSUM_TEST_H */

@@ -44,6 +44,8 @@ static const struct test_def tests[] = {
     { "address-independence", 1, test_address_independence, "same bytes at 64 addresses" },
     { "public-entry", 1, test_public_entry, "csum_partial through dispatch after select" },
     { "lab-refuses-wrong", 0, test_lab_refuses_wrong, "the lab times nothing that fails the oracle" },
+    { "proto-helpers", 0, test_proto_helpers, "IPv4 header, pseudo-headers, UDP zero, RFC 1624 vs oracle" },
+    { "ipv4-batch", 0, test_ipv4_batch, "batch = per-header for every variant, mixed ihl, guard pages" },
 };
 
 #define N_TESTS (sizeof tests / sizeof tests[0])

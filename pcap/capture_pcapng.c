@@ -1,0 +1,190 @@
+/*
+ * pcapng (draft-ietf-opsawg-pcapng): a sequence of blocks, each
+ *   type (4) | total length (4) | body | total length (4),
+ * grouped in sections that start with a Section Header Block whose byte-order magic sets
+ * the byte order of the section. Interface Description Blocks give each interface its link
+ * type; packets arrive in Enhanced, Simple or (obsolete) Packet Blocks. Anything else is
+ * skipped by its length.
+ */
+#include "capture.h"
+#include "bytes.h"
+
+#include <stdlib.h>
+
+enum {
+    BLOCK_SHB = 0x0a0d0d0a,
+    BLOCK_IDB = 1,
+    BLOCK_PB = 2,   /* obsolete Packet Block */
+    BLOCK_SPB = 3,
+    BLOCK_EPB = 6,
+    BLOCK_JOURNAL = 9,                 /* systemd journal export */
+    BLOCK_CUSTOM = 0x00000bad,         /* custom block, may be copied */
+    BLOCK_CUSTOM_NOCOPY = 0x40000bad,  /* custom block, must not be copied */
+    BYTE_ORDER_MAGIC = 0x1a2b3c4d,
+};
+
+struct interface {
+    uint32_t linktype;
+    uint32_t snaplen;
+};
+
+struct section {
+    int big;                   /* byte order of this section */
+    struct interface *ifs;     /* this section's interfaces, by id */
+    size_t n_ifs, cap_ifs;
+};
+
+static int add_interface(struct section *s, uint32_t linktype, uint32_t snaplen)
+{
+    if (s->n_ifs == s->cap_ifs) {
+        size_t cap = s->cap_ifs ? 2 * s->cap_ifs : 8;
+        struct interface *p = realloc(s->ifs, cap * sizeof *p);
+        if (!p)
+            return -1;
+        s->ifs = p;
+        s->cap_ifs = cap;
+    }
+    s->ifs[s->n_ifs++] = (struct interface){ linktype, snaplen };
+    return 0;
+}
+
+static size_t pad4(uint64_t n)
+{
+    return (size_t)((n + 3) & ~(uint64_t)3);
+}
+
+/* Hand out one packet whose bytes are body[at .. at + caplen), after checking they fit. */
+static int emit(const struct section *s, uint32_t if_id, const unsigned char *buf,
+                size_t body_off, size_t body_len, size_t at, uint64_t caplen, uint64_t wirelen,
+                uint64_t *frame, capture_packet_fn fn, void *ctx, struct csum_pcap_error *err,
+                const char *what)
+{
+    if (if_id >= s->n_ifs)
+        return capture_error(err, body_off, "%s refers to interface %u, but the section has %zu",
+                             what, if_id, s->n_ifs);
+    if (pad4(caplen) > body_len - at)
+        return capture_error(err, body_off, "%s claims %llu captured bytes, but its block "
+                             "holds at most %zu", what, (unsigned long long)caplen, body_len - at);
+    struct capture_packet pkt = {
+        .frame = ++*frame,
+        .linktype = s->ifs[if_id].linktype,
+        .data = buf + body_off + at,
+        .caplen = (size_t)caplen,
+        .wirelen = wirelen,
+        .offset = body_off + at,
+    };
+    fn(ctx, &pkt);
+    return 0;
+}
+
+int capture_walk_pcapng(const unsigned char *buf, size_t len, capture_packet_fn fn, void *ctx,
+                        struct csum_pcap_error *err)
+{
+    struct section s = { 0 };
+    uint64_t frame = 0;
+    size_t off = 0;
+    int rc = 0;
+
+    while (off < len && rc == 0) {
+        const size_t left = len - off;
+        if (left < 12) {
+            rc = capture_error(err, off, "pcapng block header cut short (%zu bytes left)", left);
+            break;
+        }
+        const int is_shb = le32(buf + off) == BLOCK_SHB;
+        if (is_shb) {
+            /* The byte-order magic decides how to read the SHB's own length. */
+            const unsigned char *bom = buf + off + 8;
+            if (le32(bom) == BYTE_ORDER_MAGIC)
+                s.big = 0;
+            else if (be32(bom) == BYTE_ORDER_MAGIC)
+                s.big = 1;
+            else {
+                rc = capture_error(err, off + 8, "pcapng section header has a bad byte-order "
+                                   "magic %02x %02x %02x %02x", bom[0], bom[1], bom[2], bom[3]);
+                break;
+            }
+            s.n_ifs = 0; /* interface ids are per section */
+        } else if (off == 0) {
+            rc = capture_error(err, 0, "pcapng file does not start with a section header");
+            break;
+        }
+        const uint32_t type = file32(buf + off, s.big);
+        const uint32_t total = file32(buf + off + 4, s.big);
+        if (total < 12 || total % 4 != 0 || total > left) {
+            rc = capture_error(err, off + 4, "pcapng block of type 0x%08x has a bad length %u "
+                               "(%zu bytes left in the file)", type, total, left);
+            break;
+        }
+        if (file32(buf + off + total - 4, s.big) != total) {
+            rc = capture_error(err, off + total - 4, "pcapng block length %u at its end does not "
+                               "match %u at its start", file32(buf + off + total - 4, s.big), total);
+            break;
+        }
+        const size_t body = off + 8, body_len = total - 12;
+        const unsigned char *b = buf + body;
+
+        switch (type) {
+        case BLOCK_SHB:
+            if (body_len < 16) {
+                rc = capture_error(err, off + 4, "pcapng section header of %u bytes is too short", total);
+            } else if (file16(b + 4, s.big) != 1) {
+                rc = capture_error(err, body + 4, "unsupported pcapng version %u.%u",
+                                   file16(b + 4, s.big), file16(b + 6, s.big));
+            }
+            break;
+        case BLOCK_IDB:
+            if (body_len < 8)
+                rc = capture_error(err, off + 4, "pcapng interface block of %u bytes is too short", total);
+            else if (add_interface(&s, file16(b, s.big), file32(b + 4, s.big)) != 0)
+                rc = capture_error(err, off, "out of memory for pcapng interfaces");
+            break;
+        case BLOCK_EPB:
+        case BLOCK_PB: {
+            /* Same layout after the interface id, which the obsolete block keeps in 16 bits
+             * (followed by a 16-bit drop count). */
+            const char *what = type == BLOCK_EPB ? "enhanced packet block" : "packet block";
+            if (body_len < 20) {
+                rc = capture_error(err, off + 4, "pcapng %s of %u bytes is too short", what, total);
+                break;
+            }
+            const uint32_t if_id = type == BLOCK_EPB ? file32(b, s.big) : file16(b, s.big);
+            rc = emit(&s, if_id, buf, body, body_len, 20, file32(b + 12, s.big),
+                      file32(b + 16, s.big), &frame, fn, ctx, err, what);
+            break;
+        }
+        case BLOCK_SPB:
+            /* No captured length: whatever the block holds, up to the original length and
+             * interface 0's snapshot length. */
+            if (body_len < 4) {
+                rc = capture_error(err, off + 4, "pcapng simple packet block of %u bytes is too short", total);
+            } else if (s.n_ifs == 0) {
+                rc = capture_error(err, off, "pcapng simple packet block before any interface block");
+            } else {
+                uint64_t wirelen = file32(b, s.big), caplen = body_len - 4;
+                if (caplen > wirelen)
+                    caplen = wirelen;
+                if (s.ifs[0].snaplen && caplen > s.ifs[0].snaplen)
+                    caplen = s.ifs[0].snaplen;
+                rc = emit(&s, 0, buf, body, body_len, 4, caplen, wirelen, &frame, fn, ctx, err,
+                          "simple packet block");
+            }
+            break;
+        case BLOCK_JOURNAL:
+        case BLOCK_CUSTOM:
+        case BLOCK_CUSTOM_NOCOPY: {
+            /* Wireshark shows these as frames: count them so frame numbers agree. */
+            const struct capture_packet rec = {
+                .frame = ++frame, .linktype = CAPTURE_NOT_A_PACKET, .data = b, .offset = body,
+            };
+            fn(ctx, &rec);
+            break;
+        }
+        default:
+            break; /* name resolution, statistics, decryption secrets...: nothing to check */
+        }
+        off += total;
+    }
+    free(s.ifs);
+    return rc;
+}

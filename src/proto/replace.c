@@ -1,0 +1,39 @@
+/*
+ * Incremental checksum update, RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m').
+ *
+ * Eqn. 2 of RFC 1624 (HC' = HC - ~m - m', RFC 1141's form) can turn a checksum whose correct
+ * value is 0x0000 into 0xffff; eqn. 3 cannot, because it ends with a complement of a
+ * ones'-complement sum of nonzero terms. csum_sub() is the "+ ~m" and csum_add() the "+ m'".
+ * 32-bit ones'-complement arithmetic is congruent modulo 0xffff (2^32 - 1 = 0xffff * 0x10001),
+ * so 16- and 32-bit fields can be subtracted from the 32-bit running sum directly.
+ */
+#include "proto/proto_internal.h"
+
+/* ~HC as a running sum: the complement of the stored 16-bit value, zero-extended. */
+static inline csum_wsum unfolded_check(const csum_sum16 *check)
+{
+    return (csum_wsum)(uint16_t)~*check;
+}
+
+void csum_replace2(csum_sum16 *check, uint16_t from, uint16_t to)
+{
+    csum_wsum s = csum_inline_add(unfolded_check(check), (uint16_t)~from);
+    *check = csum_inline_fold(csum_inline_add(s, to));
+}
+
+void csum_replace4(csum_sum16 *check, uint32_t from, uint32_t to)
+{
+    csum_wsum s = csum_inline_add(unfolded_check(check), ~from);
+    *check = csum_inline_fold(csum_inline_add(s, to));
+}
+
+void csum_replace16(csum_sum16 *check, const void *from16, const void *to16)
+{
+    const unsigned char *f = from16, *t = to16;
+    csum_wsum s = unfolded_check(check);
+    for (int i = 0; i < 16; i += 4) {
+        s = csum_inline_add(s, ~csum_load32(f + i));
+        s = csum_inline_add(s, csum_load32(t + i));
+    }
+    *check = csum_inline_fold(s);
+}

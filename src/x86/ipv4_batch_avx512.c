@@ -1,0 +1,168 @@
+/*
+ * csum_ipv4_header_batch with AVX-512 (F + BW, BMI2): 16 headers per step, SIMD across
+ * packets rather than within one.
+ *
+ * Each header is read with a byte-masked load whose mask covers exactly its ihl * 4 bytes
+ * (nothing for an invalid ihl), so headers of mixed lengths share one code path and a header
+ * ending right before an unmapped page is safe: masked-out bytes are never accessed and
+ * cannot fault. The 16-bit words are widened to 32-bit pair sums with vpmaddwd against ones,
+ * each word flipped by 0x8000 first so the signed multiply-add sees w - 0x8000 (the widening
+ * in FIELD-NOTES.md); the bias is the same for every header and is added back once. Then the
+ * registers are reduced pairwise, each level halving the lanes per header (256-, 128-, 64-,
+ * 32-bit halves) until every header's sum sits in a lane of its own: 15 shuffle pairs and
+ * adds for 16 horizontal sums, the transpose-and-add reduction used wherever many horizontal
+ * sums are needed at once (e.g. several dot products in BLAS kernels).
+ */
+#include "proto/proto_internal.h"
+
+#include <immintrin.h>
+
+#define BYTES_MASK(n) ((1ull << (n)) - 1)
+
+/* Load masks by IHL nibble: ihl * 4 bytes for 5..15, nothing for 0..4 (an invalid header
+ * then sums to 0 and folds to 0xffff, which is exactly what csum_ipv4_header returns). */
+static const uint64_t header_mask[16] = {
+    0, 0, 0, 0, 0,
+    BYTES_MASK(20), BYTES_MASK(24), BYTES_MASK(28), BYTES_MASK(32), BYTES_MASK(36),
+    BYTES_MASK(40), BYTES_MASK(44), BYTES_MASK(48), BYTES_MASK(52), BYTES_MASK(56),
+    BYTES_MASK(60),
+};
+
+/*
+ * The reduction below leaves register j's sum in lane order[j] (worked out by following the
+ * four levels). The permutation is its own inverse, so loading header order[j] into
+ * register j puts header j's sum in lane j and no final permute is needed.
+ */
+static const uint8_t order[16] = { 0, 2, 1, 3, 8, 10, 9, 11, 4, 6, 5, 7, 12, 14, 13, 15 };
+
+/* The load mask of a header, from the IHL nibble of its first byte. */
+static inline uint64_t mask_of(const void *iph)
+{
+    return header_mask[*(const unsigned char *)iph & 15u];
+}
+
+/* 16-bit words flipped by 0x8000, summed in adjacent pairs as signed 32-bit lanes. */
+static inline __m512i pair_sums(__m512i v)
+{
+    v = _mm512_xor_si512(v, _mm512_set1_epi16((short)0x8000));
+    return _mm512_madd_epi16(v, _mm512_set1_epi16(1));
+}
+
+/* One header alone in a register (any ihl). */
+static inline __m512i load_one(const void *iph, uint64_t mask)
+{
+    return _mm512_maskz_loadu_epi8(_cvtu64_mask64(mask), iph);
+}
+
+/*
+ * Two headers of ihl <= 8 in one register, the first in the low 256 bits. The second load
+ * addresses 32 bytes before the second header with a mask that starts at byte 32: the bytes
+ * before the header are masked out, so they are never read.
+ */
+static inline __m512i load_two(const void *lo, uint64_t mask_lo, const void *hi, uint64_t mask_hi)
+{
+    const void *below_hi = (const void *)((uintptr_t)hi - 32);
+    return _mm512_mask_loadu_epi8(load_one(lo, mask_lo), _cvtu64_mask64(mask_hi << 32), below_hi);
+}
+
+/* Level 1: [x.lo256 + x.hi256 | y.lo256 + y.hi256]. */
+static inline __m512i fold_256(__m512i x, __m512i y)
+{
+    return _mm512_add_epi32(_mm512_shuffle_i64x2(x, y, _MM_SHUFFLE(1, 0, 1, 0)),
+                            _mm512_shuffle_i64x2(x, y, _MM_SHUFFLE(3, 2, 3, 2)));
+}
+
+/* Level 2: the two 128-bit chunks of each 256-bit half added, x's halves then y's. */
+static inline __m512i fold_128(__m512i x, __m512i y)
+{
+    return _mm512_add_epi32(_mm512_shuffle_i64x2(x, y, _MM_SHUFFLE(2, 0, 2, 0)),
+                            _mm512_shuffle_i64x2(x, y, _MM_SHUFFLE(3, 1, 3, 1)));
+}
+
+/* Level 3: within each 128-bit chunk, its two 64-bit halves added, x's then y's. */
+static inline __m512i fold_64(__m512i x, __m512i y)
+{
+    return _mm512_add_epi32(_mm512_unpacklo_epi64(x, y), _mm512_unpackhi_epi64(x, y));
+}
+
+/* Level 4: within each 128-bit chunk, adjacent 32-bit lanes added, x's then y's. */
+static inline __m512i fold_32(__m512i x, __m512i y)
+{
+    __m512 xf = _mm512_castsi512_ps(x), yf = _mm512_castsi512_ps(y);
+    __m512 even = _mm512_shuffle_ps(xf, yf, _MM_SHUFFLE(2, 0, 2, 0));
+    __m512 odd = _mm512_shuffle_ps(xf, yf, _MM_SHUFFLE(3, 1, 3, 1));
+    return _mm512_add_epi32(_mm512_castps_si512(even), _mm512_castps_si512(odd));
+}
+
+/*
+ * Checksums of the 16 headers hdrs[0..16), stored to out[0..m). Written out register by
+ * register: with arrays and loops, compilers keep the 16 vectors in memory and every level
+ * becomes a store and a reload.
+ *
+ * Headers of at most 32 bytes (ihl <= 8, nearly all real ones) go two to a register, which
+ * is what the first reduction level would produce anyway: that halves the widening work and
+ * skips the level. A group with a longer header takes the general path.
+ */
+static inline __attribute__((always_inline)) void batch16(const void *const *hdrs, size_t m,
+                                                          csum_sum16 *out)
+{
+#define H(j) hdrs[order[j]]
+    const uint64_t k0 = mask_of(H(0)), k1 = mask_of(H(1)), k2 = mask_of(H(2)),
+                   k3 = mask_of(H(3)), k4 = mask_of(H(4)), k5 = mask_of(H(5)),
+                   k6 = mask_of(H(6)), k7 = mask_of(H(7)), k8 = mask_of(H(8)),
+                   k9 = mask_of(H(9)), k10 = mask_of(H(10)), k11 = mask_of(H(11)),
+                   k12 = mask_of(H(12)), k13 = mask_of(H(13)), k14 = mask_of(H(14)),
+                   k15 = mask_of(H(15));
+    const uint64_t any = k0 | k1 | k2 | k3 | k4 | k5 | k6 | k7 | k8 | k9 | k10 | k11 | k12 |
+                         k13 | k14 | k15;
+    __m512i b0, b1, b2, b3, b4, b5, b6, b7;
+    int words_per_header; /* each flipped word, data or padding, adds a bias of -0x8000 */
+    if (!(any >> 32)) {
+        words_per_header = 16;
+#define PAIR(j, l) pair_sums(load_two(H(j), k##j, H(l), k##l))
+        b0 = PAIR(0, 8), b1 = PAIR(1, 9), b2 = PAIR(2, 10), b3 = PAIR(3, 11);
+        b4 = PAIR(4, 12), b5 = PAIR(5, 13), b6 = PAIR(6, 14), b7 = PAIR(7, 15);
+#undef PAIR
+    } else {
+        words_per_header = 32;
+#define LEVEL1(j, l) fold_256(pair_sums(load_one(H(j), k##j)), pair_sums(load_one(H(l), k##l)))
+        b0 = LEVEL1(0, 8), b1 = LEVEL1(1, 9), b2 = LEVEL1(2, 10), b3 = LEVEL1(3, 11);
+        b4 = LEVEL1(4, 12), b5 = LEVEL1(5, 13), b6 = LEVEL1(6, 14), b7 = LEVEL1(7, 15);
+#undef LEVEL1
+    }
+#undef H
+    __m512i c0 = fold_128(b0, b4), c1 = fold_128(b1, b5);
+    __m512i c2 = fold_128(b2, b6), c3 = fold_128(b3, b7);
+    __m512i d0 = fold_64(c0, c2), d1 = fold_64(c1, c3);
+    __m512i s = fold_32(d0, d1);
+
+    /* Undo the bias: s is then the plain sum of the header's words, below 30 * 0xffff, and
+     * folds to 16 bits in two steps as in csum_fold. */
+    s = _mm512_add_epi32(s, _mm512_set1_epi32(words_per_header * 0x8000));
+    const __m512i low16 = _mm512_set1_epi32(0xffff);
+    s = _mm512_add_epi32(_mm512_and_si512(s, low16), _mm512_srli_epi32(s, 16));
+    s = _mm512_add_epi32(_mm512_and_si512(s, low16), _mm512_srli_epi32(s, 16));
+    __m256i check = _mm512_cvtepi32_epi16(_mm512_xor_si512(s, low16)); /* ~s, 16 bits */
+    _mm256_mask_storeu_epi16(out, (__mmask16)_bzhi_u32(0xffff, (unsigned)m), check);
+}
+
+/* The last, partial group, padded with an empty header (ihl 0: nothing past its first
+ * byte is read); only the m real results are stored. */
+static __attribute__((noinline)) void batch_tail(const void *const *hdrs, size_t m,
+                                                 csum_sum16 *out)
+{
+    static const unsigned char empty_header[1] = { 0 };
+    const void *group[16];
+    for (size_t j = 0; j < 16; j++)
+        group[j] = j < m ? hdrs[j] : empty_header;
+    batch16(group, m, out);
+}
+
+void csum_ipv4_header_batch_avx512(const void *const *hdrs, size_t n, csum_sum16 *out)
+{
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        batch16(hdrs + i, 16, out + i);
+    if (i < n)
+        batch_tail(hdrs + i, n - i, out + i);
+}

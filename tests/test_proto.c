@@ -1,0 +1,399 @@
+/*
+ * Protocol helpers against the oracle: IPv4 header checksums (one and batched), pseudo-header
+ * sums, UDP's zero rule, and RFC 1624 incremental updates against full recomputation.
+ *
+ * Expected values are computed by the byte-at-a-time oracle over the bytes a packet would
+ * hold (pseudo-headers are laid out byte by byte here), never with the library's arithmetic.
+ */
+#include "test.h"
+
+#include "cpu_features.h"
+#include "proto/ipv4_batch.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* A checksum as the network-order number a protocol analyzer prints, and back. */
+static uint16_t net(csum_sum16 stored)
+{
+    return csum16_network_value(stored);
+}
+
+static csum_sum16 stored_of(uint16_t network_value)
+{
+    unsigned char b[2] = { (unsigned char)(network_value >> 8), (unsigned char)network_value };
+    csum_sum16 s;
+    memcpy(&s, b, 2);
+    return s;
+}
+
+static void put_be16(unsigned char *p, uint16_t v)
+{
+    p[0] = (unsigned char)(v >> 8);
+    p[1] = (unsigned char)v;
+}
+
+static uint32_t load32(const unsigned char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* ---- csum_ipv4_header ----------------------------------------------------------------- */
+
+static void check_ipv4_header(struct test_ctx *t)
+{
+    /* The classic example header (checksum 0xb861 in place): intact, so 0. */
+    static const unsigned char known[20] = { 0x45, 0x00, 0x00, 0x73, 0x00, 0x00, 0x40, 0x00,
+                                             0x40, 0x11, 0xb8, 0x61, 0xc0, 0xa8, 0x00, 0x01,
+                                             0xc0, 0xa8, 0x00, 0xc7 };
+    CHECK(t, csum_ipv4_header(known, 5) == 0, "known header does not verify");
+    unsigned char zeroed[20];
+    memcpy(zeroed, known, 20);
+    zeroed[10] = zeroed[11] = 0;
+    CHECK(t, net(csum_ipv4_header(zeroed, 5)) == 0xb861, "known header: got 0x%04x, want 0xb861",
+          net(csum_ipv4_header(zeroed, 5)));
+
+    unsigned char buf[64 + 8];
+    uint64_t rng = 0x1f0;
+    for (int iter = 0; iter < 20000; iter++) {
+        unsigned ihl = 5 + (unsigned)(testdata_next(&rng) % 11);
+        size_t align = testdata_next(&rng) % 8;
+        unsigned char *h = buf + align;
+        testdata_fill(h, ihl * 4, testdata_next(&rng));
+        if (iter % 7 == 0)
+            memset(h + 1, 0xff, ihl * 4 - 1); /* carry-heavy headers */
+        h[0] = (unsigned char)(0x40 | ihl);
+        uint16_t want = oracle_checksum(h, ihl * 4, 0);
+        CHECK(t, net(csum_ipv4_header(h, ihl)) == want, "ihl %u align %zu: got 0x%04x, oracle 0x%04x",
+              ihl, align, net(csum_ipv4_header(h, ihl)), want);
+        /* Store it (in network order) and the header verifies. */
+        h[10] = 0;
+        h[11] = 0;
+        csum_sum16 c = csum_ipv4_header(h, ihl);
+        memcpy(h + 10, &c, 2);
+        CHECK(t, csum_ipv4_header(h, ihl) == 0 && oracle_checksum(h, ihl * 4, 0) == 0,
+              "ihl %u: stored checksum does not verify", ihl);
+    }
+
+    /* An ihl outside 5..15 gives 0xffff without reading the header: point it at a page that
+     * cannot be read. */
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char *none = mmap(NULL, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (none != MAP_FAILED) {
+        static const unsigned bad[] = { 0, 1, 4, 16, 255, 1u << 31 };
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+            CHECK(t, csum_ipv4_header(none, bad[i]) == CSUM_IPV4_BAD_IHL &&
+                         CSUM_IPV4_BAD_IHL == 0xffff, "ihl %u: want 0xffff", bad[i]);
+        munmap(none, page);
+    }
+}
+
+/* ---- pseudo-headers -------------------------------------------------------------------- */
+
+/* The IPv4 pseudo-header bytes; lengths above 0xffff as the 32-bit field of the IPv6 layout
+ * (documented behaviour of csum_tcpudp_nofold). Returns its length. */
+static size_t ipv4_pseudo(unsigned char *ph, uint32_t saddr, uint32_t daddr, uint32_t len,
+                          uint8_t proto)
+{
+    memcpy(ph, &saddr, 4);
+    memcpy(ph + 4, &daddr, 4);
+    if (len <= 0xffff) {
+        ph[8] = 0;
+        ph[9] = proto;
+        put_be16(ph + 10, (uint16_t)len);
+        return 12;
+    }
+    put_be16(ph + 8, (uint16_t)(len >> 16));
+    put_be16(ph + 10, (uint16_t)len);
+    memset(ph + 12, 0, 3);
+    ph[15] = proto;
+    return 16;
+}
+
+static size_t ipv6_pseudo(unsigned char *ph, const unsigned char *s16, const unsigned char *d16,
+                          uint32_t len, uint8_t proto)
+{
+    memcpy(ph, s16, 16);
+    memcpy(ph + 16, d16, 16);
+    put_be16(ph + 32, (uint16_t)(len >> 16));
+    put_be16(ph + 34, (uint16_t)len);
+    memset(ph + 36, 0, 3);
+    ph[39] = proto;
+    return 40;
+}
+
+static void check_pseudo_headers(struct test_ctx *t)
+{
+    uint64_t rng = 0x9e3;
+    unsigned char ph[40], addrs[32];
+    for (int iter = 0; iter < 200000; iter++) {
+        uint64_t r = testdata_next(&rng);
+        uint32_t saddr = (uint32_t)r, daddr = (uint32_t)(r >> 32);
+        r = testdata_next(&rng);
+        uint32_t len = (iter & 3) ? (uint32_t)(r & 0xffff) : (uint32_t)r;
+        uint8_t proto = (uint8_t)(r >> 32);
+        csum_wsum sum = (uint32_t)testdata_next(&rng);
+        if (iter < 64) { /* edges: all ones and all zeros */
+            saddr = daddr = (iter & 1) ? 0xffffffffu : 0;
+            len = (iter & 2) ? 0xffff : 0;
+            sum = (iter & 4) ? 0xffffffffu : 0;
+            proto = (iter & 8) ? 0xff : 0;
+        }
+        size_t n = ipv4_pseudo(ph, saddr, daddr, len, proto);
+        uint16_t want = oracle_checksum(ph, n, sum);
+        csum_sum16 got = csum_tcpudp_magic(saddr, daddr, len, proto, sum);
+        CHECK(t, net(got) == want, "tcpudp_magic(0x%08x, 0x%08x, %u, %u, 0x%08x) = 0x%04x, oracle 0x%04x",
+              (unsigned)saddr, (unsigned)daddr, (unsigned)len, proto, (unsigned)sum, net(got), want);
+        CHECK(t, csum_fold(csum_tcpudp_nofold(saddr, daddr, len, proto, sum)) == got,
+              "fold(nofold) != magic");
+
+        testdata_fill(addrs, 32, testdata_next(&rng));
+        if (iter < 64)
+            memset(addrs, (iter & 1) ? 0xff : 0, 32);
+        n = ipv6_pseudo(ph, addrs, addrs + 16, len, proto);
+        want = oracle_checksum(ph, n, sum);
+        got = csum_ipv6_magic(addrs, addrs + 16, len, proto, sum);
+        CHECK(t, net(got) == want, "ipv6_magic(len %u, proto %u, sum 0x%08x) = 0x%04x, oracle 0x%04x",
+              (unsigned)len, proto, (unsigned)sum, net(got), want);
+    }
+
+    /* Whole segments: the library's way (csum_partial + magic) stored in the field makes the
+     * oracle's sum over pseudo-header + segment come out 0. */
+    unsigned char pkt[40 + 1600];
+    for (int iter = 0; iter < 2000; iter++) {
+        size_t seglen = 8 + testdata_next(&rng) % 1500;
+        int v6 = iter & 1, udp = iter & 2;
+        uint8_t proto = udp ? 17 : v6 && (iter & 4) ? 58 : 6;
+        size_t field = udp ? 6 : proto == 58 ? 2 : 16;
+        if (seglen < field + 2)
+            seglen = field + 2;
+        testdata_fill(addrs, 32, testdata_next(&rng));
+        size_t phl = v6 ? ipv6_pseudo(pkt, addrs, addrs + 16, (uint32_t)seglen, proto)
+                        : ipv4_pseudo(pkt, load32(addrs), load32(addrs + 16), (uint32_t)seglen, proto);
+        unsigned char *seg = pkt + phl;
+        testdata_fill(seg, seglen, testdata_next(&rng));
+        seg[field] = seg[field + 1] = 0;
+        csum_wsum body = csum_partial(seg, seglen, 0);
+        csum_sum16 c = v6 ? csum_ipv6_magic(addrs, addrs + 16, (uint32_t)seglen, proto, body)
+                          : csum_tcpudp_magic(load32(addrs), load32(addrs + 16), (uint32_t)seglen, proto, body);
+        if (udp)
+            c = csum_udp_fixup(c);
+        memcpy(seg + field, &c, 2);
+        CHECK(t, oracle_checksum(pkt, phl + seglen, 0) == 0, "v6 %d proto %u len %zu: stored checksum "
+              "0x%04x does not verify", v6, proto, seglen, net(c));
+        csum_wsum all = csum_partial(seg, seglen, 0);
+        csum_sum16 verify = v6 ? csum_ipv6_magic(addrs, addrs + 16, (uint32_t)seglen, proto, all)
+                               : csum_tcpudp_magic(load32(addrs), load32(addrs + 16), (uint32_t)seglen, proto, all);
+        CHECK(t, verify == 0, "v6 %d proto %u len %zu: magic over a correct segment is 0x%04x",
+              v6, proto, seglen, net(verify));
+    }
+
+    /* UDP: a computed 0 goes out as 0xffff; nothing else changes. */
+    for (uint32_t v = 0; v <= 0xffff; v++) {
+        csum_sum16 want = v == 0 ? (csum_sum16)0xffff : (csum_sum16)v;
+        CHECK(t, csum_udp_fixup((csum_sum16)v) == want, "csum_udp_fixup(0x%04x)", (unsigned)v);
+    }
+    CHECK(t, CSUM_MANGLED_0 == 0xffff, "CSUM_MANGLED_0");
+}
+
+/* ---- RFC 1624 ------------------------------------------------------------------------- */
+
+/*
+ * A random "header" of `len` bytes with its checksum at `cpos`, a field of `flen` bytes at
+ * `fpos` (both even, not overlapping) changed to `to`, the stored checksum updated with
+ * csum_replace{2,4,16}, and compared with the oracle's full recomputation.
+ */
+static void check_one_replace(struct test_ctx *t, unsigned char *h, size_t len, size_t cpos,
+                              size_t fpos, size_t flen, const unsigned char *to, const char *why)
+{
+    h[cpos] = h[cpos + 1] = 0;
+    put_be16(h + cpos, oracle_checksum(h, len, 0));
+    csum_sum16 check;
+    memcpy(&check, h + cpos, 2);
+    uint16_t before = net(check);
+
+    unsigned char from[16];
+    memcpy(from, h + fpos, flen);
+    memcpy(h + fpos, to, flen);
+    if (flen == 2) {
+        uint16_t f, n;
+        memcpy(&f, from, 2);
+        memcpy(&n, to, 2);
+        csum_replace2(&check, f, n);
+    } else if (flen == 4) {
+        csum_replace4(&check, load32(from), load32(to));
+    } else {
+        csum_replace16(&check, from, to);
+    }
+    h[cpos] = h[cpos + 1] = 0;
+    uint16_t want = oracle_checksum(h, len, 0);
+    CHECK(t, net(check) == want, "%s: replace%zu at %zu (checksum 0x%04x, field %02x%02x -> %02x%02x): "
+          "got 0x%04x, full recomputation 0x%04x", why, flen, fpos, before, from[0], from[1], to[0],
+          to[1], net(check), want);
+}
+
+static void check_replace(struct test_ctx *t)
+{
+    /* RFC 1624 section 3's example: HC = 0xdd2f, m = 0x5555 -> m' = 0x3285 gives 0x0000
+     * (eqn. 2 would give 0xffff). */
+    csum_sum16 check = stored_of(0xdd2f);
+    csum_replace2(&check, stored_of(0x5555), stored_of(0x3285));
+    CHECK(t, net(check) == 0x0000, "RFC 1624 example: got 0x%04x, want 0x0000", net(check));
+
+    unsigned char h[64], to[16];
+    uint64_t rng = 0x1624;
+    static const size_t widths[] = { 2, 4, 16 };
+    for (int iter = 0; iter < 300000; iter++) {
+        size_t flen = widths[iter % 3];
+        size_t len = 20 + 2 * (testdata_next(&rng) % 22); /* 20..62 bytes */
+        size_t fpos = 2 * (testdata_next(&rng) % ((len - flen) / 2 + 1));
+        /* The checksum somewhere outside the field: one of the (len - flen) / 2 other words. */
+        size_t cpos = 2 * (testdata_next(&rng) % ((len - flen) / 2));
+        if (cpos >= fpos)
+            cpos += flen;
+        testdata_fill(h, len, testdata_next(&rng));
+        testdata_fill(to, flen, testdata_next(&rng));
+        int corner = iter % 5;
+        if (corner == 1) { /* old or new field all ones / all zeros */
+            memset(iter & 8 ? to : h + fpos, iter & 16 ? 0xff : 0x00, flen);
+        } else if (corner == 2) {
+            /* Choose the new field so the correct new checksum is 0x0000: with the field and
+             * the checksum zeroed the rest sums to S; a new field worth ~S makes the total
+             * all ones. Only its first 16-bit word is needed. */
+            memset(h + fpos, 0, flen);
+            h[cpos] = h[cpos + 1] = 0;
+            uint16_t rest = oracle_checksum(h, len, 0); /* ~S */
+            testdata_fill(h + fpos, flen, testdata_next(&rng)); /* some old value */
+            memset(to, 0, flen);
+            put_be16(to, rest);
+        } else if (corner == 3) { /* a header that is all ones apart from the change */
+            memset(h, 0xff, len);
+        }
+        check_one_replace(t, h, len, cpos, fpos, flen, to, corner == 2 ? "result 0x0000" : "random");
+    }
+}
+
+void test_proto_helpers(struct test_ctx *t)
+{
+    check_ipv4_header(t);
+    check_pseudo_headers(t);
+    check_replace(t);
+}
+
+/* ---- csum_ipv4_header_batch ----------------------------------------------------------- */
+
+/* Run one batch function and compare each result with csum_ipv4_header and the oracle; also
+ * check that nothing past out[n - 1] was written. */
+static void check_batch_run(struct test_ctx *t, const char *name, csum_ipv4_batch_fn fn,
+                            const void *const *hdrs, size_t n, const char *what)
+{
+    csum_sum16 *out = malloc((n + 1) * sizeof *out);
+    for (size_t i = 0; i <= n; i++)
+        out[i] = 0x5a5a;
+    fn(hdrs, n, out);
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char *h = hdrs[i];
+        unsigned ihl = h[0] & 15u;
+        csum_sum16 want = csum_ipv4_header(h, ihl);
+        uint16_t oracle = ihl >= 5 ? oracle_checksum(h, ihl * 4, 0) : 0xffff;
+        CHECK(t, out[i] == want && net(out[i]) == oracle,
+              "%s, %s: n %zu header %zu (ihl %u): got 0x%04x, single 0x%04x, oracle 0x%04x", name,
+              what, n, i, ihl, net(out[i]), net(want), oracle);
+    }
+    CHECK(t, out[n] == 0x5a5a, "%s, %s: n %zu: wrote past the end of out", name, what, n);
+    free(out);
+}
+
+/* Every batch variant this CPU runs, plus the public entry point. */
+static void check_batch_all(struct test_ctx *t, const void *const *hdrs, size_t n, const char *what)
+{
+    for (size_t v = 0; v < csum_ipv4_batch_variant_count; v++) {
+        const struct csum_ipv4_batch_variant *var = &csum_ipv4_batch_variants[v];
+        if ((csum_cpu_features() & var->cpu_features) == var->cpu_features)
+            check_batch_run(t, var->name, var->fn, hdrs, n, what);
+    }
+    check_batch_run(t, "csum_ipv4_header_batch", csum_ipv4_header_batch, hdrs, n, what);
+}
+
+enum ihl_mix { ALL_FIVE, SHORT_ONLY, ANY_VALID, ANY_BYTE };
+
+static unsigned char first_byte(uint64_t r, enum ihl_mix mix)
+{
+    switch (mix) {
+    case ALL_FIVE:   return 0x45;
+    case SHORT_ONLY: return (unsigned char)(0x40 | (5 + r % 4));   /* ihl 5..8 */
+    case ANY_VALID:  return (unsigned char)(0x40 | (5 + r % 11));  /* ihl 5..15 */
+    default:         return (unsigned char)r;                     /* ihl 0..15, any version */
+    }
+}
+
+void test_ipv4_batch(struct test_ctx *t)
+{
+    /* Headers scattered at random offsets of a random pool. */
+    enum { POOL = 1 << 20, MAX_N = 3000 };
+    unsigned char *pool = alloc_aligned(POOL);
+    testdata_fill(pool, POOL, 0xba7c);
+    const void **hdrs = malloc(MAX_N * sizeof *hdrs);
+    uint64_t rng = 0x5eed;
+    static const size_t sizes[] = { 0, 1, 2, 15, 16, 17, 31, 32, 33, 63, 64, 65, 1000, MAX_N };
+    static const char *const mix_names[] = { "ihl 5", "ihl 5..8", "ihl 5..15", "any first byte" };
+    for (int mix = ALL_FIVE; mix <= ANY_BYTE; mix++) {
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0] + 8; s++) {
+            size_t n = s < sizeof sizes / sizeof sizes[0] ? sizes[s] : testdata_next(&rng) % 200;
+            for (size_t i = 0; i < n; i++) {
+                unsigned char *h = pool + testdata_next(&rng) % (POOL - 64);
+                h[0] = first_byte(testdata_next(&rng), (enum ihl_mix)mix);
+                hdrs[i] = h;
+            }
+            /* Mostly short headers with a single long one: the other path of the group. */
+            if (mix == SHORT_ONLY && n > 3 && (s & 1))
+                ((unsigned char *)hdrs[n / 2])[0] = 0x4f;
+            check_batch_all(t, hdrs, n, mix_names[mix]);
+        }
+    }
+    /* Carry-heavy: headers of all 0xff bytes (apart from the first). */
+    for (size_t i = 0; i < 64; i++) {
+        unsigned char *h = pool + i * 64;
+        memset(h, 0xff, 64);
+        h[0] = (unsigned char)(0xf0 | (5 + i % 11));
+        hdrs[i] = h;
+    }
+    check_batch_all(t, hdrs, 64, "all 0xff");
+    free(pool);
+
+    /* Guard pages: [readable page][PROT_NONE page] repeated. Each header ends exactly at the
+     * end of a readable page (an invalid one is a single byte there), or starts right after
+     * a PROT_NONE page; any read past ihl * 4 bytes, or before the header, crashes. */
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    enum { PAGES = 48 };
+    unsigned char *map = mmap(NULL, 2 * PAGES * page, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED) {
+        t->skip_reason = "cannot map guard pages";
+        free(hdrs);
+        return;
+    }
+    testdata_fill(map, 2 * PAGES * page, 0x9a4d);
+    for (size_t i = 0; i < PAGES; i++)
+        mprotect(map + (2 * i + 1) * page, page, PROT_NONE);
+    for (int round = 0; round < 40; round++) {
+        size_t n = round < 4 ? PAGES : 1 + testdata_next(&rng) % PAGES;
+        for (size_t i = 0; i < n; i++) {
+            unsigned char *readable = map + 2 * i * page;
+            unsigned char b = first_byte(testdata_next(&rng), (enum ihl_mix)(round % 4));
+            unsigned ihl = b & 15u;
+            size_t bytes = ihl >= 5 ? ihl * 4 : 1;
+            int at_start = (round & 4) && i > 0; /* page 0 has no guard in front */
+            unsigned char *h = at_start ? readable : readable + page - bytes;
+            h[0] = b;
+            hdrs[i] = h;
+        }
+        check_batch_all(t, hdrs, n, (round & 4) ? "after a guard page" : "flush against a guard page");
+    }
+    munmap(map, 2 * PAGES * page);
+    free(hdrs);
+}

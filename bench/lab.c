@@ -26,6 +26,8 @@ static const struct lab_table tables[] = {
     { "copy", table_copy, "seed 001: fused copy+checksum vs memcpy+checksum; min/avg/max, p99.9" },
     { "memops", table_memops, "seed 002: zero/copy variants, cached 4 KiB vs uncached 400 MB" },
     { "iov", table_iov, "seed 004: checksum over 16 iovec segments of 1..1024 bytes" },
+    { "batch", table_batch, "IPv4 header checksums: csum_ipv4_header_batch vs a loop, per header" },
+    { "pcap", table_pcap, "csum pcap verify throughput on a generated capture (GB/s)" },
 };
 #define N_TABLES (sizeof tables / sizeof tables[0])
 

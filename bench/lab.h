@@ -250,6 +250,8 @@ void table_h40(const struct lab_env *env);
 void table_copy(const struct lab_env *env);
 void table_memops(const struct lab_env *env);
 void table_iov(const struct lab_env *env);
+void table_batch(const struct lab_env *env);
+void table_pcap(const struct lab_env *env);
 
 /* Seed 003's 40-byte-only steps (bench/h40_kernels.c), NULL-terminated; empty off x86. */
 struct lab_h40_kernel {

@@ -29,3 +29,5 @@ printf '#!/bin/sh\nexec qemu-%s "%s/%s/csum" "$@"\n' "$arch" "$(pwd)" "$build" >
 chmod +x "$wrapper"
 echo "== $arch: CLI tests under qemu-$arch"
 tests/cli_test.sh "$wrapper"
+echo "== $arch: fuzz corpus replay under qemu-$arch"
+fuzz/replay_corpus.sh "$build"

@@ -6,11 +6,14 @@ GENERATOR  := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 # Extra -D options for cmake, e.g. CMAKE_ARGS="-DCSUM_WERROR=ON".
 CMAKE_ARGS ?=
 
+# make install: where to (cmake --install --prefix), and an optional staging root.
+PREFIX     ?= /usr/local
+DESTDIR    ?=
 # make fuzz: seconds per libFuzzer target; the compiler (libFuzzer needs clang).
 FUZZ_SECONDS ?= 60
 FUZZ_CC    ?= clang
 
-.PHONY: all build check test test-asan test-arm64 test-s390x bench golden fuzz help clean
+.PHONY: all build check test test-asan test-arm64 test-s390x bench golden install fuzz help clean
 
 all: build
 
@@ -47,6 +50,9 @@ test-s390x: ## cross-build for big-endian s390x and run the full suite under qem
 bench: build ## the lab: every table, report + JSON + CSV + plots in bench-results/<date>-<host>/
 	scripts/bench.sh $(BUILD) $(BENCH_ARGS)
 
+install: build ## install into $(PREFIX), staged under $(DESTDIR) if set
+	DESTDIR="$(DESTDIR)" $(CMAKE) --install $(BUILD) --prefix "$(PREFIX)"
+
 fuzz: ## each libFuzzer target for FUZZ_SECONDS, from its seed corpus (clang, ASan, build-fuzz/)
 	$(CMAKE) -S . -B build-fuzz $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	    -DCMAKE_C_COMPILER=$(FUZZ_CC) -DCSUM_FUZZ=ON $(CMAKE_ARGS)
@@ -69,7 +75,9 @@ help:
 	@echo "  make test-s390x full suite for big-endian s390x under qemu-s390x (build-s390x/)"
 	@echo "  make bench      the lab: all tables, report/JSON/CSV/plots in bench-results/"
 	@echo "                  (BENCH_ARGS='--quick' for a 30 s run)"
+	@echo "  make install    install into PREFIX=$(PREFIX) (DESTDIR=dir to stage): library,"
+	@echo "                  header, csum, csum(1), csum.pc, CMake package"
 	@echo "  make fuzz       each libFuzzer target for FUZZ_SECONDS=$(FUZZ_SECONDS) s (clang; build-fuzz/)"
 	@echo "  make clean      remove build directories"
 	@echo "Variables: BUILD=dir  BUILD_TYPE=Release|Debug|...  CC=clang  CMAKE_ARGS='-D...'"
-	@echo "           FUZZ_SECONDS=n"
+	@echo "           PREFIX=dir  DESTDIR=dir  FUZZ_SECONDS=n"

@@ -31,6 +31,10 @@ test: build ## full suite (< 10 min)
 	$(BUILD)/csum-test
 	tests/cli_test.sh $(BUILD)/csum
 	fuzz/replay_corpus.sh $(BUILD)
+	tests/header_test.sh $(BUILD)
+	tests/symbols_test.sh $(BUILD)
+	tests/man_test.sh $(BUILD)
+	tests/install_test.sh $(BUILD)
 
 test-asan: ## full suite under AddressSanitizer + UndefinedBehaviorSanitizer
 	$(MAKE) BUILD=build-asan BUILD_TYPE=Debug CMAKE_ARGS="-DCSUM_SANITIZE=ON $(CMAKE_ARGS)" build

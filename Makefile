@@ -6,7 +6,14 @@ GENERATOR  := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 # Extra -D options for cmake, e.g. CMAKE_ARGS="-DCSUM_WERROR=ON".
 CMAKE_ARGS ?=
 
-.PHONY: all build check test test-asan test-arm64 test-s390x bench golden help clean
+# make install: where to (cmake --install --prefix), and an optional staging root.
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+# make fuzz: seconds per libFuzzer target; the compiler (libFuzzer needs clang).
+FUZZ_SECONDS ?= 60
+FUZZ_CC    ?= clang
+
+.PHONY: all build check test test-asan test-arm64 test-s390x bench golden install fuzz help clean
 
 all: build
 
@@ -25,12 +32,18 @@ test: build ## full suite (< 10 min)
 	$(BUILD)/csum-test
 	tests/cli_test.sh $(BUILD)/csum
 	tests/pcap_test.sh $(BUILD)/csum $(BUILD)/csum-pcapgen
+	fuzz/replay_corpus.sh $(BUILD)
+	tests/header_test.sh $(BUILD)
+	tests/symbols_test.sh $(BUILD)
+	tests/man_test.sh $(BUILD)
+	tests/install_test.sh $(BUILD)
 
 test-asan: ## full suite under AddressSanitizer + UndefinedBehaviorSanitizer
 	$(MAKE) BUILD=build-asan BUILD_TYPE=Debug CMAKE_ARGS="-DCSUM_SANITIZE=ON $(CMAKE_ARGS)" build
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build-asan/csum-test
 	tests/cli_test.sh build-asan/csum
 	tests/pcap_test.sh build-asan/csum build-asan/csum-pcapgen
+	ASAN_OPTIONS=detect_leaks=1 fuzz/replay_corpus.sh build-asan
 
 # Extra options for the lab, e.g. BENCH_ARGS="--quick" or BENCH_ARGS="lenalign -M x86-herbert".
 BENCH_ARGS ?=
@@ -44,11 +57,20 @@ test-s390x: ## cross-build for big-endian s390x and run the full suite under qem
 bench: build ## the lab: every table, report + JSON + CSV + plots in bench-results/<date>-<host>/
 	scripts/bench.sh $(BUILD) $(BENCH_ARGS)
 
+install: build ## install into $(PREFIX), staged under $(DESTDIR) if set
+	DESTDIR="$(DESTDIR)" $(CMAKE) --install $(BUILD) --prefix "$(PREFIX)"
+
+fuzz: ## each libFuzzer target for FUZZ_SECONDS, from its seed corpus (clang, ASan, build-fuzz/)
+	$(CMAKE) -S . -B build-fuzz $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	    -DCMAKE_C_COMPILER=$(FUZZ_CC) -DCSUM_FUZZ=ON $(CMAKE_ARGS)
+	$(CMAKE) --build build-fuzz --parallel --target csum-fuzzers
+	fuzz/run_fuzzers.sh build-fuzz $(FUZZ_SECONDS)
+
 golden: build ## regenerate tests/golden_vectors.h from the oracle (then review the diff)
 	$(BUILD)/csum-test --print-golden > tests/golden_vectors.h
 
 clean:
-	rm -rf build build-asan build-clang build-arm64 build-s390x
+	rm -rf build build-asan build-clang build-arm64 build-s390x build-fuzz
 
 help:
 	@echo "csum make targets:"
@@ -60,5 +82,9 @@ help:
 	@echo "  make test-s390x full suite for big-endian s390x under qemu-s390x (build-s390x/)"
 	@echo "  make bench      the lab: all tables, report/JSON/CSV/plots in bench-results/"
 	@echo "                  (BENCH_ARGS='--quick' for a 30 s run)"
+	@echo "  make install    install into PREFIX=$(PREFIX) (DESTDIR=dir to stage): library,"
+	@echo "                  header, csum, csum(1), csum.pc, CMake package"
+	@echo "  make fuzz       each libFuzzer target for FUZZ_SECONDS=$(FUZZ_SECONDS) s (clang; build-fuzz/)"
 	@echo "  make clean      remove build directories"
 	@echo "Variables: BUILD=dir  BUILD_TYPE=Release|Debug|...  CC=clang  CMAKE_ARGS='-D...'"
+	@echo "           PREFIX=dir  DESTDIR=dir  FUZZ_SECONDS=n"

@@ -271,14 +271,18 @@ int lab_main(int argc, char **argv)
         int h40_only = !strcmp(name, "inline-40");
         for (size_t k = 0; lab_h40_kernels[k].name; k++)
             h40_only |= !strcmp(name, lab_h40_kernels[k].name);
-        if (!h40_only && !lab_subject_find(everything, n_everything, name))
+        if (!h40_only && !lab_subject_find(everything, n_everything, name)) {
+            free(everything);
             return bad_usage(csum_impl_find(name) ? "implementation '%s' is not supported by this CPU"
                                                   : "unknown implementation '%s' (see 'csum bench --list')",
                              name);
+        }
         p += k + (p[k] == ',');
     }
-    if (o.baseline && !lab_subject_find(everything, n_everything, o.baseline))
+    if (o.baseline && !lab_subject_find(everything, n_everything, o.baseline)) {
+        free(everything);
         return bad_usage("unknown baseline '%s' (see 'csum bench --list')", o.baseline);
+    }
 
     if (list) {
         printf("Tables:\n");

@@ -225,7 +225,7 @@ void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clo
 
 /* The machine and method descriptions shared by the JSON and the report. */
 struct lab_machine {
-    char cpu[128], host[64], kernel[128], compiler[96], date[32];
+    char cpu[160], host[64], kernel[128], compiler[96], date[32];
     int cpus, pinned_cpu;
     long l1d, l2, l3; /* bytes, 0 when unknown */
 };

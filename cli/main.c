@@ -8,10 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef CSUM_VERSION_STRING
-#define CSUM_VERSION_STRING "unknown"
-#endif
-
 struct command {
     const char *name;
     int (*run)(int argc, char **argv);
@@ -71,7 +67,7 @@ int main(int argc, char **argv)
             return EXIT_OK;
         }
         if (!strcmp(arg, "-V") || !strcmp(arg, "--version")) {
-            printf("csum %s\n", CSUM_VERSION_STRING);
+            printf("csum %s\n", csum_version());
             return EXIT_OK;
         }
         if (!strcmp(arg, "-i") || !strcmp(arg, "--impl") || !strncmp(arg, "--impl=", 7)) {

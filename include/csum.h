@@ -14,12 +14,18 @@
  * Different implementations may return different 32-bit csum_wsum values for the same bytes,
  * but they are always congruent modulo 0xffff, so csum_fold() agrees and every value composes
  * with csum_add()/csum_block_add(). The result never depends on the address of the buffer.
+ *
+ * Language: this header is C99 and C++11 (or later) clean, -pedantic included (tested by
+ * tests/header_test.sh); only the optional constant-length inline path uses GNU C (gcc, clang).
+ * Link with -lcsum (pkg-config csum; CMake: find_package(csum), target csum::csum).
  */
 #ifndef CSUM_H
 #define CSUM_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "csum_version.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,6 +36,9 @@ extern "C" {
 #else
 #  define CSUM_API
 #endif
+
+/** The library's version, "MAJOR.MINOR.PATCH" (CSUM_VERSION_STRING is the header's). */
+CSUM_API const char *csum_version(void);
 
 /** Unfolded 32-bit ones'-complement sum (the kernel's __wsum). Feed it back in as `sum`. */
 typedef uint32_t csum_wsum;

@@ -28,6 +28,19 @@ void testdata_fill(void *buf, size_t len, uint64_t seed);
 /* A 64-bit pseudo-random value from `*state` (splitmix64); advances the state. */
 uint64_t testdata_next(uint64_t *state);
 
+/* [PROT_NONE page][data_len accessible bytes][PROT_NONE page]: bytes placed flush against
+ * either guard crash the process if one byte too many or too few is read. */
+struct guarded_buffer {
+    void *base;          /* the whole mapping */
+    unsigned char *data; /* first accessible byte (page-aligned) */
+    size_t data_len;     /* accessible bytes: min_len rounded up to whole pages */
+    size_t map_len;
+};
+
+/* Map a guarded buffer of at least min_len bytes; 0, or -1 if the system refuses. */
+int guarded_buffer_map(struct guarded_buffer *g, size_t min_len);
+void guarded_buffer_unmap(struct guarded_buffer *g);
+
 /* What oracle_selfcheck found: the first mismatch, if any. */
 struct selfcheck_result {
     size_t checked;    /* comparisons made */

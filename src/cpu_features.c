@@ -2,6 +2,7 @@
  * CPU feature detection. This file is compiled with the baseline target flags only: nothing
  * here may execute an instruction the CPU might lack.
  */
+#define _GNU_SOURCE /* secure_getenv */
 #include "cpu_features.h"
 
 #include <stdatomic.h>
@@ -88,7 +89,11 @@ static uint32_t detect(void)
  * be exercised on a machine that has everything. Unknown names are ignored. */
 static uint32_t disabled_by_env(void)
 {
+#if defined(__GLIBC__)
+    const char *env = secure_getenv("CSUM_CPU_DISABLE"); /* ignored in set-uid programs */
+#else
     const char *env = getenv("CSUM_CPU_DISABLE");
+#endif
     uint32_t mask = 0;
     while (env && *env) {
         size_t n = strcspn(env, ", ");

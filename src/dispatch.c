@@ -123,6 +123,17 @@ static struct csum_plan *plan_keep(const struct csum_plan *p)
     return copy;
 }
 
+/* A plan kept before with the same ranges and source, so that setting one plan again and again
+ * (a configuration reload) allocates nothing. Kept plans are immutable once on the list. */
+static struct csum_plan *plan_find_kept(const struct csum_plan *p)
+{
+    for (struct csum_plan *k = atomic_load(&allocated); k; k = k->next_allocated)
+        if (k->n == p->n && k->source == p->source && !memcmp(k->from, p->from, sizeof p->from) &&
+            !memcmp(k->impl, p->impl, sizeof p->impl))
+            return k;
+    return NULL;
+}
+
 static const struct csum_impl_entry *supported_row(const char *name, size_t len)
 {
     char buf[64];
@@ -353,8 +364,9 @@ int csum_dispatch_set(const char *text)
     struct csum_plan plan;
     if (plan_parse(&plan, text, "csum_dispatch_set") != 0)
         return -1;
-    const struct csum_plan *p = plan.n == 1 ? single_plan(plan.impl[0])
-                                            : plan_keep(&plan);
+    const struct csum_plan *p = plan.n == 1 ? single_plan(plan.impl[0]) : plan_find_kept(&plan);
+    if (!p)
+        p = plan_keep(&plan);
     if (!p)
         return -1;
     atomic_store_explicit(&active, p, memory_order_release);

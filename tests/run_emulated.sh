@@ -32,3 +32,5 @@ echo "== $arch: CLI tests under qemu-$arch"
 tests/cli_test.sh "$build/csum-under-qemu"
 echo "== $arch: pcap tests under qemu-$arch (captures written and read by the emulated tools)"
 tests/pcap_test.sh "$build/csum-under-qemu" "$build/csum-pcapgen-under-qemu" --quick
+echo "== $arch: fuzz corpus replay under qemu-$arch"
+fuzz/replay_corpus.sh "$build"

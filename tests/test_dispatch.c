@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__GLIBC__)
+#  include <malloc.h>
+#endif
 
 int run_child(const char *mode, const char *env1, const char *env2, char *out, size_t outsz,
               char *err, size_t errsz); /* test_api.c */
@@ -50,6 +53,15 @@ void test_dispatch_plans(struct test_ctx *t)
     char tiny[4];
     CHECK(t, csum_dispatch_describe(tiny, sizeof tiny) == strlen(plan) && strlen(tiny) == 3,
           "describe does not truncate like snprintf");
+#if defined(__GLIBC__)
+    /* The same plan set again is the plan kept before: a reload loop must not grow memory.
+     * (Under a sanitizer's allocator mallinfo2 reports nothing, and this is not checked.) */
+    size_t in_use = mallinfo2().uordblks;
+    for (int i = 0; i < 10000; i++)
+        csum_dispatch_set(plan);
+    CHECK(t, in_use == 0 || mallinfo2().uordblks - in_use < 10000,
+          "setting '%s' 10000 times allocated %zu bytes", plan, mallinfo2().uordblks - in_use);
+#endif
 
     /* Every length 0..1100 and around each boundary, several alignments: right answers. */
     unsigned char *buf = alloc_aligned(1200 + 64);

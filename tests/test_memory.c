@@ -6,35 +6,13 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 /* ---- guard pages ----------------------------------------------------------------------- */
 
-/* [PROT_NONE page][data pages][PROT_NONE page], made once and reused. */
-struct guarded {
-    unsigned char *base;
-    unsigned char *data; /* first accessible byte */
-    size_t data_len;     /* accessible bytes, a multiple of the page size */
-    size_t map_len;
-};
-
-static int guarded_map(struct guarded *g, size_t min_len)
-{
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    g->data_len = (min_len + page - 1) / page * page;
-    g->map_len = g->data_len + 2 * page;
-    g->base = mmap(NULL, g->map_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (g->base == MAP_FAILED)
-        return -1;
-    g->data = g->base + page;
-    return mprotect(g->data, g->data_len, PROT_READ | PROT_WRITE);
-}
-
 void test_guard_pages(struct test_ctx *t)
 {
-    struct guarded g;
-    if (guarded_map(&g, 16384) != 0) {
+    struct guarded_buffer g;
+    if (guarded_buffer_map(&g, 16384) != 0) {
         t->skip_reason = "cannot map guard pages";
         return;
     }
@@ -57,7 +35,7 @@ void test_guard_pages(struct test_ctx *t)
         check_against_oracle(t, end - big[i], big[i], 0x1234, "large, end guard");
         check_against_oracle(t, g.data, big[i], 0x1234, "large, start guard");
     }
-    munmap(g.base, g.map_len);
+    guarded_buffer_unmap(&g);
 }
 
 /* ---- 64 MiB ------------------------------------------------------------------------------ */

@@ -1,0 +1,56 @@
+# Installation: `make install PREFIX=/usr/local [DESTDIR=/stage]` runs `cmake --install`.
+#
+#   include/csum.h, csum_version.h     the API (every header in include/)
+#   lib/libcsum.so.1.0.0 (+ .so.1, .so)  shared library, SONAME libcsum.so.1
+#   lib/libcsum.a                       static library (position-independent)
+#   bin/csum, share/man/man1/csum.1     the tool and its manual
+#   lib/pkgconfig/csum.pc               pkg-config --cflags --libs csum
+#   lib/cmake/csum/                     find_package(csum): csum::csum (shared library),
+#                                       csum::csum_static (static library)
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(CSUM_CMAKE_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/csum)
+
+target_include_directories(csum_shared INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+target_include_directories(csum_static INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+install(TARGETS csum_shared csum_static EXPORT csumTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS csum RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
+install(FILES ${CSUM_GENERATED_INCLUDE}/csum_version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+# The manual carries the version, so it is generated too.
+configure_file(man/csum.1.in ${CMAKE_CURRENT_BINARY_DIR}/csum.1 @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/csum.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+
+# CMake package. The exported targets locate themselves relative to the installed files, so a
+# prefix given at install time (cmake --install --prefix) or a moved tree still works.
+install(EXPORT csumTargets NAMESPACE csum:: DESTINATION ${CSUM_CMAKE_PACKAGE_DIR})
+configure_package_config_file(cmake/csumConfig.cmake.in
+                              ${CMAKE_CURRENT_BINARY_DIR}/csumConfig.cmake
+                              INSTALL_DESTINATION ${CSUM_CMAKE_PACKAGE_DIR})
+# A 1.x library satisfies find_package(csum 1.y) for y <= x: the major version follows the ABI.
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/csumConfigVersion.cmake
+                                 COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/csumConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/csumConfigVersion.cmake
+        DESTINATION ${CSUM_CMAKE_PACKAGE_DIR})
+
+# pkg-config. Its paths must name the prefix actually installed to, which
+# `cmake --install --prefix` may choose after configuration: so the template is configured in
+# two steps. Now, everything but the prefix (CSUM_PC_PREFIX is replaced by the placeholder
+# @CMAKE_INSTALL_PREFIX@); at install time, the prefix.
+foreach(dir LIBDIR INCLUDEDIR)
+  if(IS_ABSOLUTE "${CMAKE_INSTALL_${dir}}")
+    set(CSUM_PC_${dir} "${CMAKE_INSTALL_${dir}}")
+  else()
+    set(CSUM_PC_${dir} "\${prefix}/${CMAKE_INSTALL_${dir}}")
+  endif()
+endforeach()
+set(CSUM_PC_PREFIX "@CMAKE_INSTALL_PREFIX@")
+configure_file(cmake/csum.pc.in ${CMAKE_CURRENT_BINARY_DIR}/csum.pc.in @ONLY)
+install(CODE "configure_file(\"${CMAKE_CURRENT_BINARY_DIR}/csum.pc.in\"
+                             \"${CMAKE_CURRENT_BINARY_DIR}/csum.pc\" @ONLY)")
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/csum.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

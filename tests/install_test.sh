@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# What `make install` gives an outside user, checked from outside: install BUILD_DIR into a
+# temporary prefix (and once more staged under DESTDIR), then check the files, the installed
+# library's SONAME and exports, and build and run tests/consumer/consumer.c against the
+# installed copy through pkg-config (shared and static) and through CMake's find_package
+# (csum::csum and csum::csum_static), out of tree.
+# Usage: tests/install_test.sh BUILD_DIR
+set -u
+build=${1:?usage: install_test.sh BUILD_DIR}
+root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/tests/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+unset CSUM_IMPL CSUM_DISPATCH CSUM_CPU_DISABLE PKG_CONFIG_PATH
+export CSUM_DISPATCH_FILE=
+version=$(sed -n 's/^#define CSUM_VERSION_STRING "\(.*\)"$/\1/p' "$build/include/csum_version.h")
+prefix=$tmp/prefix
+
+build=$(cd "$build" && pwd)
+check "install: make install PREFIX=<fresh directory>" -- \
+    make --no-print-directory -C "$root" BUILD="$build" PREFIX="$prefix" install
+libdir=$(dirname "$(find "$prefix" -name libcsum.a | head -n 1)")
+absent=()
+for f in include/csum.h include/csum_version.h bin/csum share/man/man1/csum.1 \
+         "${libdir#"$prefix"/}"/{libcsum.a,libcsum.so,libcsum.so.1,libcsum.so."$version"} \
+         "${libdir#"$prefix"/}"/pkgconfig/csum.pc \
+         "${libdir#"$prefix"/}"/cmake/csum/{csumConfig.cmake,csumConfigVersion.cmake,csumTargets.cmake}; do
+    [ -e "$prefix/$f" ] || absent+=("$f")
+done
+if [ -z "${absent[*]:-}" ]; then
+    ok "install: headers, libraries, tool, manual, csum.pc, CMake package"
+else
+    fail "install: missing ${absent[*]}"
+fi
+check "install: the installed csum runs (csum $version)" -- \
+    sh -c "'$prefix/bin/csum' --version | grep -qx 'csum $version'"
+soname=$(readelf -d "$libdir/libcsum.so.$version" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+stray=$(nm -D --defined-only "$libdir/libcsum.so" | awk '$3 !~ /^csum_/ { print $3 }')
+if [ "$soname" = libcsum.so.1 ] && [ -z "$stray" ]; then
+    ok "install: SONAME libcsum.so.1, only csum_* exported"
+else
+    fail "install: SONAME '$soname' (want libcsum.so.1), non-csum_ exports: '$stray'"
+fi
+
+# ---- pkg-config -----------------------------------------------------------------------------
+if command -v pkg-config >/dev/null; then
+    export PKG_CONFIG_PATH=$libdir/pkgconfig
+    check "pkg-config: csum $version found, prefix $prefix" -- \
+        sh -c "[ \"\$(pkg-config --modversion csum)\" = '$version' ] &&
+               [ \"\$(pkg-config --variable=prefix csum)\" = '$prefix' ]"
+    cflags=$(pkg-config --cflags csum) libs=$(echo $(pkg-config --libs csum))
+    check "pkg-config: consumer linked with $libs (shared) builds and runs" -- \
+        sh -c "cc $cflags '$root/tests/consumer/consumer.c' $libs -Wl,-rpath,'$libdir' \
+                  -o '$tmp/pc-shared' && '$tmp/pc-shared' &&
+               readelf -d '$tmp/pc-shared' | grep -q 'NEEDED.*libcsum.so.1'"
+    check "pkg-config: consumer linked statically builds and runs" -- \
+        sh -c "cc $cflags '$root/tests/consumer/consumer.c' -Wl,-Bstatic $libs -Wl,-Bdynamic \
+                  \$(pkg-config --libs-only-other --static csum) -o '$tmp/pc-static' &&
+               '$tmp/pc-static' && ! readelf -d '$tmp/pc-static' | grep -q 'NEEDED.*libcsum'"
+    unset PKG_CONFIG_PATH
+else
+    fail "pkg-config: not installed"
+fi
+
+# ---- CMake find_package -----------------------------------------------------------------------
+check "cmake: find_package(csum 1.0) configures an outside project" -- \
+    cmake -S "$root/tests/consumer" -B "$tmp/cmake-consumer" -DCMAKE_PREFIX_PATH="$prefix"
+check "cmake: csum::csum and csum::csum_static consumers build" -- \
+    cmake --build "$tmp/cmake-consumer"
+check "cmake: consumer_shared runs, linked to libcsum.so.1" -- \
+    sh -c "'$tmp/cmake-consumer/consumer_shared' &&
+           readelf -d '$tmp/cmake-consumer/consumer_shared' | grep -q 'NEEDED.*libcsum.so.1'"
+check "cmake: consumer_static runs, with no libcsum.so dependency" -- \
+    sh -c "'$tmp/cmake-consumer/consumer_static' &&
+           ! readelf -d '$tmp/cmake-consumer/consumer_static' | grep -q 'NEEDED.*libcsum'"
+check "cmake: find_package(csum 2) is refused (SameMajorVersion)" -- \
+    sh -c "! cmake -S '$root/tests/consumer' -B '$tmp/cmake-v2' -DCMAKE_PREFIX_PATH='$prefix' \
+              -DCSUM_MIN_VERSION=2 >/dev/null 2>&1"
+
+# ---- DESTDIR staging ----------------------------------------------------------------------------
+check "install: make install DESTDIR= stages under DESTDIR/PREFIX; csum.pc names PREFIX" -- \
+    sh -c "make --no-print-directory -C '$root' BUILD='$build' PREFIX=/opt/csum \
+                DESTDIR='$tmp/stage' install >/dev/null &&
+           [ -f '$tmp/stage/opt/csum/bin/csum' ] &&
+           grep -qx 'prefix=/opt/csum' \$(find '$tmp/stage' -name csum.pc)"
+finish install_test

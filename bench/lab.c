@@ -255,6 +255,8 @@ int lab_main(int argc, char **argv)
     if (o.align > 63)
         return bad_usage("%s", "-a takes an alignment 0..63");
 
+    lab_registry_init();
+
     /* Validate -M and --baseline names before spending any time. */
     struct lab_options all = o;
     all.only_impls = NULL;
@@ -265,14 +267,18 @@ int lab_main(int argc, char **argv)
         size_t k = strcspn(p, ",");
         char name[64];
         snprintf(name, sizeof name, "%.*s", (int)(k < 63 ? k : 63), p);
-        if (!lab_subject_find(everything, n_everything, name))
+        if (!lab_subject_find(everything, n_everything, name)) {
+            free(everything);
             return bad_usage(csum_impl_find(name) ? "implementation '%s' is not supported by this CPU"
                                                   : "unknown implementation '%s' (see 'csum bench --list')",
                              name);
+        }
         p += k + (p[k] == ',');
     }
-    if (o.baseline && !lab_subject_find(everything, n_everything, o.baseline))
+    if (o.baseline && !lab_subject_find(everything, n_everything, o.baseline)) {
+        free(everything);
         return bad_usage("unknown baseline '%s' (see 'csum bench --list')", o.baseline);
+    }
 
     if (list) {
         printf("Tables:\n");
@@ -282,6 +288,16 @@ int lab_main(int argc, char **argv)
         for (size_t i = 0; i < n_everything; i++)
             printf("  %-14s %s%s\n", everything[i].name, everything[i].refused ? "REFUSED: " : "",
                    everything[i].refused ? everything[i].why : everything[i].origin);
+        printf("Copy subjects (copy, memops):\n");
+        for (size_t i = 0; lab_copy_subjects[i]; i++)
+            printf("  %-17s %s\n", lab_copy_subjects[i]->name, lab_copy_subjects[i]->origin);
+        printf("Memory operations (memops):\n");
+        for (size_t i = 0; lab_memops[i] && lab_memops[i]->kind != MEMOP_CSUM_COPY; i++)
+            printf("  %s %-12s %s\n", lab_memops[i]->kind == MEMOP_ZERO ? "zero" : "copy",
+                   lab_memops[i]->name, lab_memops[i]->origin);
+        printf("iov subjects (iov):\n");
+        for (size_t i = 0; lab_iov_subjects[i]; i++)
+            printf("  %-17s %s\n", lab_iov_subjects[i]->name, lab_iov_subjects[i]->origin);
         free(everything);
         return 0;
     }

@@ -53,6 +53,7 @@ static void print_help(void)
            "  -V, --version    show the version\n"
            "\n"
            "Environment: CSUM_IMPL=NAME selects an implementation at first use;\n"
+           "CSUM_COPY_IMPL=NAME does the same for csum_partial_copy (see 'csum impls');\n"
            "CSUM_CPU_DISABLE=feat,... hides CPU features (e.g. avx512bw) from dispatch.\n"
            "Exit status: 0 success, 1 a failure was found (mismatch, unreadable file),\n"
            "2 bad usage.\n");

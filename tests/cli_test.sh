@@ -51,6 +51,11 @@ expect_grep "$TMP/out" "^generic " "impls lists generic"
 expect_grep "$TMP/out" "^NAME " "impls prints a header"
 active_rows=$(grep -c '^[^ ]* *yes *\*' "$TMP/out")
 expect_same "$active_rows" 1 "impls marks exactly one supported row active"
+expect_grep "$TMP/out" "^Copy implementations" "impls lists the copy implementations"
+copy_rows=$(awk '/^Copy implementations/ { copy = 1; next } copy && $1 == "generic" && $2 == "yes"' "$TMP/out" | wc -l)
+expect_same "$copy_rows" 1 "impls lists the generic copy implementation as supported"
+CSUM_COPY_IMPL=generic "$CSUM" impls >"$TMP/out" 2>&1
+expect_grep "$TMP/out" "^generic *yes *always" "CSUM_COPY_IMPL=generic is used for every copy length"
 expect_status 0 "--impl generic impls" -- "$CSUM" --impl generic impls
 expect_grep "$TMP/out" "^generic *yes *\*" "--impl generic makes generic active"
 CSUM_IMPL=generic "$CSUM" impls >"$TMP/out" 2>&1
@@ -92,7 +97,7 @@ PY
     expect_same "$("$CSUM" sum "$TMP/random")" "$(cat "$TMP/random.want")" "sum agrees with Python on 3 MiB"
     expect_same "$(cat "$TMP/random" | "$CSUM" sum | cut -d' ' -f1)" "$(cut -d' ' -f1 "$TMP/random.want")" \
         "sum of a pipe (short reads) agrees with Python"
-    for impl in $("$CSUM" impls | awk 'NR > 1 && $2 == "yes" { print $1 }'); do
+    for impl in $("$CSUM" impls | awk '/^$/ { exit } NR > 1 && $2 == "yes" { print $1 }'); do
         expect_same "$("$CSUM" --impl "$impl" sum "$TMP/random")" "$(cat "$TMP/random.want")" "sum with --impl $impl"
     done
 else

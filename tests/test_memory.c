@@ -11,15 +11,7 @@
 
 /* ---- guard pages ----------------------------------------------------------------------- */
 
-/* [PROT_NONE page][data pages][PROT_NONE page], made once and reused. */
-struct guarded {
-    unsigned char *base;
-    unsigned char *data; /* first accessible byte */
-    size_t data_len;     /* accessible bytes, a multiple of the page size */
-    size_t map_len;
-};
-
-static int guarded_map(struct guarded *g, size_t min_len)
+int guarded_map(struct guarded *g, size_t min_len)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     g->data_len = (min_len + page - 1) / page * page;

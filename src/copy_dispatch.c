@@ -9,11 +9,12 @@
  * read-for-ownership traffic and leave the cache to other data (seed 002's trade-off).
  * A selected row gets a plan with that row for every length.
  *
- * The current plan is one atomic pointer; it starts NULL and the first call builds it (from
- * CSUM_COPY_IMPL, else auto) and publishes it with a compare-and-swap, as src/dispatch.c does
- * for csum_partial. Plans live in static storage and are only ever rewritten with the same
- * values, with atomic stores, so racing first callers are harmless. Hot path: two loads, a
- * compare, an indirect call. The library never prints or aborts.
+ * The current plan is one atomic pointer. It starts at a "first use" plan whose function builds
+ * the real one (from CSUM_COPY_IMPL, else auto), publishes it with a compare-and-swap and then
+ * copies, as src/dispatch.c does for csum_partial. Plans live in static storage and are only ever rewritten with the same
+ * values, with atomic stores, so racing first callers are harmless. Hot path: the plan, its
+ * threshold and one function pointer, a compare, an indirect call. The library never prints
+ * or aborts.
  */
 #include "csum_internal.h"
 
@@ -21,8 +22,9 @@
 #include <stdlib.h>
 
 struct copy_plan {
-    _Atomic(const struct csum_copy_impl_entry *) below, above;
     _Atomic size_t threshold; /* copies of at least this many bytes use `above` */
+    _Atomic(csum_partial_copy_fn) below_fn, above_fn; /* the rows' functions: one load less */
+    _Atomic(const struct csum_copy_impl_entry *) below, above;
 };
 
 enum {
@@ -32,8 +34,12 @@ enum {
 #undef CSUM_COPY_ROW
 };
 
+static csum_wsum copy_first_use(void *dst, const void *src, size_t len, csum_wsum sum);
+
+/* Until the first call decides, every length goes to copy_first_use. */
+static struct copy_plan first_use = { SIZE_MAX, copy_first_use, copy_first_use, NULL, NULL };
 static struct copy_plan auto_plan, forced_plan[COPY_ROWS];
-static _Atomic(struct copy_plan *) current_plan; /* NULL until first use */
+static _Atomic(struct copy_plan *) current_plan = &first_use;
 
 enum { MIN_THRESHOLD = 1 << 20 };
 
@@ -60,6 +66,8 @@ static void fill(struct copy_plan *p, const struct csum_copy_impl_entry *below,
 {
     atomic_store_explicit(&p->below, below, memory_order_relaxed);
     atomic_store_explicit(&p->above, above, memory_order_relaxed);
+    atomic_store_explicit(&p->below_fn, below->pub.copy, memory_order_relaxed);
+    atomic_store_explicit(&p->above_fn, above->pub.copy, memory_order_relaxed);
     atomic_store_explicit(&p->threshold, threshold, memory_order_relaxed);
 }
 
@@ -93,26 +101,35 @@ static struct copy_plan *initialize(void)
     struct copy_plan *choice = plan_for_name(getenv("CSUM_COPY_IMPL"));
     if (!choice)
         choice = build_auto(); /* unset, unknown or unsupported: fall back to auto */
-    struct copy_plan *expected = NULL;
+    struct copy_plan *expected = &first_use;
     if (atomic_compare_exchange_strong_explicit(&current_plan, &expected, choice,
                                                 memory_order_acq_rel, memory_order_acquire))
         return choice;
     return expected; /* someone else decided first */
 }
 
-static inline const struct csum_copy_impl_entry *row_for(size_t len)
+/* The current plan, decided (not first_use). */
+static struct copy_plan *plan(void)
 {
     struct copy_plan *p = atomic_load_explicit(&current_plan, memory_order_acquire);
-    if (__builtin_expect(p == NULL, 0))
-        p = initialize();
+    return p != &first_use ? p : initialize();
+}
+
+static inline csum_partial_copy_fn fn_in(struct copy_plan *p, size_t len)
+{
     return len < atomic_load_explicit(&p->threshold, memory_order_relaxed)
-               ? atomic_load_explicit(&p->below, memory_order_relaxed)
-               : atomic_load_explicit(&p->above, memory_order_relaxed);
+               ? atomic_load_explicit(&p->below_fn, memory_order_relaxed)
+               : atomic_load_explicit(&p->above_fn, memory_order_relaxed);
+}
+
+static csum_wsum copy_first_use(void *dst, const void *src, size_t len, csum_wsum sum)
+{
+    return fn_in(plan(), len)(dst, src, len, sum);
 }
 
 csum_partial_copy_fn csum_copy_fn_for(size_t len)
 {
-    return row_for(len)->pub.copy;
+    return fn_in(plan(), len);
 }
 
 csum_wsum csum_partial_copy(void *dst, const void *src, size_t len, csum_wsum sum)
@@ -120,12 +137,15 @@ csum_wsum csum_partial_copy(void *dst, const void *src, size_t len, csum_wsum su
     /* NULL buffers are a caller bug; copy nothing and never crash, as csum_partial does. */
     if (__builtin_expect(dst == NULL || src == NULL, 0))
         return sum;
-    return row_for(len)->pub.copy(dst, src, len, sum);
+    return fn_in(atomic_load_explicit(&current_plan, memory_order_acquire), len)(dst, src, len, sum);
 }
 
 const struct csum_copy_impl *csum_copy_impl_active(size_t len)
 {
-    return &row_for(len)->pub;
+    struct copy_plan *p = plan();
+    return len < atomic_load_explicit(&p->threshold, memory_order_relaxed)
+               ? &atomic_load_explicit(&p->below, memory_order_relaxed)->pub
+               : &atomic_load_explicit(&p->above, memory_order_relaxed)->pub;
 }
 
 int csum_copy_impl_select(const char *name)

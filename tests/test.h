@@ -93,6 +93,6 @@ void test_ones_seed(struct test_ctx *t);
 void test_iov(struct test_ctx *t);
 void test_iov_copy(struct test_ctx *t);
 void test_memops(struct test_ctx *t);
-int copy_selection_child(void); /* test_copy_api.c: child side of the CSUM_COPY_IMPL checks */
+int copy_selection_child(const char *mode); /* test_copy_api.c: child side, "copy" or "copy-race" */
 
 #endif /* CSUM_TEST_H */

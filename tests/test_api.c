@@ -154,8 +154,8 @@ static void *race_thread(void *arg)
 
 int selection_child_main(const char *mode)
 {
-    if (!strcmp(mode, "copy"))
-        return copy_selection_child();
+    if (!strncmp(mode, "copy", 4))
+        return copy_selection_child(mode);
     if (!strcmp(mode, "race")) {
         enum { THREADS = 8 };
         pthread_t th[THREADS];

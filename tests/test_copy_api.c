@@ -5,13 +5,45 @@
  */
 #include "test.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
 
-/* Child side: which rows the library chose for the smallest and the largest copies. */
-int copy_selection_child(void)
+/* Child side of "copy-race": many threads make the very first csum_partial_copy at once. */
+enum { RACE_THREADS = 8, RACE_LEN = 1501 };
+static unsigned char race_src[RACE_LEN], race_dst[RACE_THREADS][RACE_LEN];
+static pthread_barrier_t race_barrier;
+
+static void *race_thread(void *arg)
 {
+    unsigned char *dst = arg;
+    pthread_barrier_wait(&race_barrier);
+    csum_wsum s = csum_partial_copy(dst, race_src, RACE_LEN, 0);
+    return (void *)(uintptr_t)(csum16_network_value(csum_fold(s)) == oracle_checksum(race_src, RACE_LEN, 0) &&
+                               memcmp(dst, race_src, RACE_LEN) == 0);
+}
+
+/* Child side: which rows the library chose for the smallest and the largest copies. */
+int copy_selection_child(const char *mode)
+{
+    if (!strcmp(mode, "copy-race")) {
+        pthread_t th[RACE_THREADS];
+        testdata_fill(race_src, RACE_LEN, 11);
+        pthread_barrier_init(&race_barrier, NULL, RACE_THREADS);
+        for (int i = 0; i < RACE_THREADS; i++)
+            pthread_create(&th[i], NULL, race_thread, race_dst[i]);
+        int all_right = 1;
+        for (int i = 0; i < RACE_THREADS; i++) {
+            void *ok;
+            pthread_join(th[i], &ok);
+            all_right &= ok != NULL;
+        }
+        if (!all_right) {
+            printf("race-mismatch\n");
+            return 1;
+        }
+    }
     printf("%s %s\n", csum_copy_impl_active(0)->name, csum_copy_impl_active(SIZE_MAX)->name);
     return 0;
 }
@@ -131,6 +163,9 @@ static void check_environment(struct test_ctx *t)
         CHECK(t, rc == 0 && !strcmp(out, want) && !err[0], "with %s the child chose '%s' (rc %d), want '%s'",
               fallbacks[i] ? fallbacks[i] : "nothing", out, rc, want);
     }
+    int rc = test_run_child("copy-race", NULL, NULL, out, sizeof out, err, sizeof err);
+    CHECK(t, rc == 0 && !strcmp(out, want) && !err[0], "racing first copies: child said '%s' (rc %d)",
+          out, rc);
     for (size_t i = 0; i < csum_copy_impl_count(); i++) {
         const struct csum_copy_impl *impl = csum_copy_impl_get(i);
         snprintf(env, sizeof env, "CSUM_COPY_IMPL=%s", impl->name);

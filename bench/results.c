@@ -179,8 +179,8 @@ void lab_machine_describe(struct lab_machine *m, const struct lab_options *o)
         fclose(f);
     /* Names like "AMD EPYC" say little under a hypervisor; family/model pin the core. */
     if (family[0])
-        snprintf(m->cpu, sizeof m->cpu, "%s (family %s model %s)", name[0] ? name : "unknown",
-                 family, model);
+        snprintf(m->cpu, sizeof m->cpu, "%.80s (family %.15s model %.15s)", /* fits in 128 */
+                 name[0] ? name : "unknown", family, model);
     else
         snprintf(m->cpu, sizeof m->cpu, "%s", name[0] ? name : "unknown");
     gethostname(m->host, sizeof m->host - 1);

@@ -258,6 +258,8 @@ int lab_main(int argc, char **argv)
     if (o.align > 63)
         return bad_usage("%s", "-a takes an alignment 0..63");
 
+    lab_registry_init();
+
     /* Validate -M and --baseline names before spending any time. */
     struct lab_options all = o;
     all.only_impls = NULL;
@@ -292,6 +294,16 @@ int lab_main(int argc, char **argv)
         for (size_t i = 0; i < n_everything; i++)
             printf("  %-14s %s%s\n", everything[i].name, everything[i].refused ? "REFUSED: " : "",
                    everything[i].refused ? everything[i].why : everything[i].origin);
+        printf("Copy subjects (copy, memops):\n");
+        for (size_t i = 0; lab_copy_subjects[i]; i++)
+            printf("  %-17s %s\n", lab_copy_subjects[i]->name, lab_copy_subjects[i]->origin);
+        printf("Memory operations (memops):\n");
+        for (size_t i = 0; lab_memops[i] && lab_memops[i]->kind != MEMOP_CSUM_COPY; i++)
+            printf("  %s %-12s %s\n", lab_memops[i]->kind == MEMOP_ZERO ? "zero" : "copy",
+                   lab_memops[i]->name, lab_memops[i]->origin);
+        printf("iov subjects (iov):\n");
+        for (size_t i = 0; lab_iov_subjects[i]; i++)
+            printf("  %-17s %s\n", lab_iov_subjects[i]->name, lab_iov_subjects[i]->origin);
         free(everything);
         return 0;
     }

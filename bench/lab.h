@@ -114,8 +114,9 @@ int lab_check_case(csum_partial_fn fn, const unsigned char *p, size_t len,
 extern const struct lab_subject *const lab_peers[];
 
 /* ---- other subjects: copy+checksum, memory operations, scatter-gather (bench/registry.c) -----
- * Each list is NULL-terminated; a table whose list is empty says "not available yet". Adding a
- * subject is one row in bench/registry.c. */
+ * Each list is NULL-terminated and built once by lab_registry_init() (copy subjects come from
+ * the library's copy table, so they are only known at run time); a table whose list is empty
+ * says "not available yet". */
 
 struct iovec;
 
@@ -123,21 +124,30 @@ struct lab_copy_subject { /* fused copy + checksum, csum_partial_copy's signatur
     const char *name, *origin;
     csum_wsum (*fn)(void *dst, const void *src, size_t len, csum_wsum sum);
 };
-extern const struct lab_copy_subject *const lab_copy_subjects[];
+extern const struct lab_copy_subject *lab_copy_subjects[];
 
-enum lab_memop_kind { MEMOP_ZERO, MEMOP_COPY };
-struct lab_memop { /* zeroing (src ignored) or copying */
+enum lab_memop_kind { MEMOP_ZERO, MEMOP_COPY, MEMOP_CSUM_COPY };
+struct lab_memop { /* zeroing (src ignored), copying, or copying with the checksum (fused) */
     const char *name, *origin;
     enum lab_memop_kind kind;
-    void (*fn)(void *dst, const void *src, size_t len);
+    void (*fn)(void *dst, const void *src, size_t len);          /* MEMOP_ZERO, MEMOP_COPY */
+    csum_wsum (*fused)(void *dst, const void *src, size_t len, csum_wsum sum); /* CSUM_COPY */
 };
-extern const struct lab_memop *const lab_memops[];
+extern const struct lab_memop *lab_memops[];
 
 struct lab_iov_subject { /* checksum of the concatenation of the segments */
     const char *name, *origin;
     csum_wsum (*fn)(const struct iovec *iov, size_t n, csum_wsum sum);
 };
-extern const struct lab_iov_subject *const lab_iov_subjects[];
+extern const struct lab_iov_subject *lab_iov_subjects[];
+
+/* Build the three lists (idempotent; lab_main calls it first). */
+void lab_registry_init(void);
+
+/* The memory operations of one kind this CPU runs, in table order (bench/memops.c, and
+ * bench/memops_vector.c for the vector ones); returns how many were written to out. */
+size_t lab_memops_collect(enum lab_memop_kind kind, const struct lab_memop **out, size_t cap);
+size_t lab_memops_vector_collect(enum lab_memop_kind kind, const struct lab_memop **out, size_t cap);
 
 /* A thread on another CPU streaming 128 MiB copies to thrash the caches (copy --busy). */
 int lab_busy_start(int avoid_cpu);

@@ -52,6 +52,7 @@ static void print_help(void)
            "\n"
            "Environment: CSUM_IMPL=NAME selects an implementation at first use;\n"
            "CSUM_DISPATCH=name@from,... sets the length plan ('csum tune' measures one);\n"
+           "CSUM_COPY_IMPL=NAME does the same for csum_partial_copy (see 'csum impls');\n"
            "CSUM_CPU_DISABLE=feat,... hides CPU features (e.g. avx512bw) from dispatch.\n"
            "Exit status: 0 success, 1 a failure was found (mismatch, unreadable file, bad\n"
            "checksum), 2 bad usage (for pcap also an unreadable or malformed capture).\n");

@@ -24,6 +24,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h> /* struct iovec */
 
 #include "csum_version.h"
 
@@ -59,6 +60,46 @@ typedef uint16_t csum_sum16;
  * a constant `len` of 2, 4, 8, 12, 14, 16, 20 or 40 is compiled inline instead (see below).
  */
 CSUM_API csum_wsum csum_partial(const void *buf, size_t len, csum_wsum sum);
+
+/**
+ * Copy `len` bytes from `src` to `dst` and return their ones'-complement sum added to `sum`,
+ * in one pass over the data (the kernel's csum_partial_copy_nocheck, with a seed).
+ *
+ * @param dst  where the bytes go; any alignment. Exactly [dst, dst + len) is written.
+ * @param src  the bytes; any alignment. Exactly [src, src + len) is read.
+ *             The two ranges must not overlap (like memcpy; the result is then undefined).
+ * @param len  number of bytes, any value.
+ * @param sum  running sum to continue, as for csum_partial(). Seeding with 0xffffffff makes
+ *             the result never 0, whatever the data, so a caller can reserve 0 as an error
+ *             value (how Linux's csum_and_copy_*_user() report a fault).
+ * @return     the new unfolded sum, congruent to csum_partial(src, len, sum) modulo 0xffff.
+ *             If `dst` or `src` is NULL nothing is copied and `sum` is returned unchanged.
+ *
+ * Uses the implementation from csum_copy_impl_select() or the CSUM_COPY_IMPL environment
+ * variable, else the fastest one for this CPU and length: copies of at least
+ * csum_copy_nontemporal_threshold() bytes use non-temporal (streaming) stores, which bypass
+ * the caches, so a huge copy does not evict everything else. Streaming stores are ordered
+ * (sfence) before the function returns.
+ */
+CSUM_API csum_wsum csum_partial_copy(void *dst, const void *src, size_t len, csum_wsum sum);
+
+/**
+ * The sum of the concatenation of `n` segments (scatter-gather), added to `sum`: the same
+ * value modulo 0xffff as csum_partial() over one buffer holding the segments back to back.
+ * Segments may have any length and alignment, odd and empty ones included; a segment with
+ * an odd length shifts the byte lanes of everything after it, which is accounted for.
+ * A NULL `iov` (with any `n`) returns `sum`; a segment whose iov_base is NULL counts as empty.
+ */
+CSUM_API csum_wsum csum_iov(const struct iovec *iov, size_t n, csum_wsum sum);
+
+/**
+ * Copy the `n` segments back to back into `dst` and return the sum of the concatenation, as
+ * csum_iov(). `dst` must have room for the total length and must not overlap any segment.
+ * The implementation is chosen once for the total length (a large gather uses streaming
+ * stores even if its segments are small). A NULL `dst` or `iov` copies nothing and returns
+ * `sum`; a segment whose iov_base is NULL counts as empty.
+ */
+CSUM_API csum_wsum csum_iov_copy(void *dst, const struct iovec *iov, size_t n, csum_wsum sum);
 
 /**
  * Fold a 32-bit sum to 16 bits and complement it: the value to store in a checksum field.
@@ -229,6 +270,53 @@ CSUM_API int csum_dispatch_set(const char *plan);
 /** Where the current plan came from: "compiled-in defaults", "CSUM_DISPATCH", a file path,
  *  "one implementation for all lengths" (csum_impl_select or CSUM_IMPL), "csum_dispatch_set". */
 CSUM_API const char *csum_dispatch_source(void);
+
+/** Signature shared by every csum_partial_copy implementation. */
+typedef csum_wsum (*csum_partial_copy_fn)(void *dst, const void *src, size_t len, csum_wsum sum);
+
+/** One compiled-in implementation of csum_partial_copy (a second table, like csum_impl's). */
+struct csum_copy_impl {
+    const char *name;          /**< short name: "generic", "avx512-vnni", "avx512-vnni-nt", ... */
+    const char *description;   /**< one line, including where the algorithm comes from */
+    csum_partial_copy_fn copy; /**< the function itself; call only if csum_copy_impl_supported() */
+    const char *requires;      /**< CPU features it needs, space-separated ("" for none) */
+    int nontemporal;           /**< 1: streaming stores that bypass the caches; "auto" uses it
+                                    only from csum_copy_nontemporal_threshold() bytes up */
+};
+
+/** Number of compiled-in copy implementations, supported by this CPU or not. */
+CSUM_API size_t csum_copy_impl_count(void);
+
+/** The i-th copy implementation in priority order; NULL when i >= count. */
+CSUM_API const struct csum_copy_impl *csum_copy_impl_get(size_t i);
+
+/** The copy implementation called `name`, or NULL (also for NULL). */
+CSUM_API const struct csum_copy_impl *csum_copy_impl_find(const char *name);
+
+/** Nonzero if this CPU (and OS) can run `impl`; 0 for NULL or a pointer not from the table. */
+CSUM_API int csum_copy_impl_supported(const struct csum_copy_impl *impl);
+
+/**
+ * The implementation csum_partial_copy() uses now for a copy of `len` bytes: the selected
+ * one, or under "auto" the first supported temporal row below the threshold and the first
+ * supported non-temporal row from it up.
+ */
+CSUM_API const struct csum_copy_impl *csum_copy_impl_active(size_t len);
+
+/**
+ * Make csum_partial_copy() (and csum_iov_copy()) use the copy implementation `name` for every
+ * length; "auto" restores the choice by CPU and length. Returns 0 on success, -1 if the name
+ * is unknown or this CPU cannot run it (nothing changes then). Safe from any thread.
+ */
+CSUM_API int csum_copy_impl_select(const char *name);
+
+/**
+ * Copies of at least this many bytes use non-temporal stores under "auto". The rule is
+ * glibc's for memcpy (2.33 to 2.37): 3/4 of one logical CPU's share of the last-level cache
+ * (its size divided by the CPUs sharing it, from CPUID), at least 1 MiB; 3 MiB when the
+ * cache cannot be read. SIZE_MAX when no non-temporal row runs on this CPU.
+ */
+CSUM_API size_t csum_copy_nontemporal_threshold(void);
 
 /*
  * Inline fast paths. The functions above are all exported (for FFI and dlsym users, and for

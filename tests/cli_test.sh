@@ -55,6 +55,11 @@ expect_grep "$TMP/out" "^NAME " "impls prints a header"
 expect_grep "$TMP/out" "^dispatch: [a-z0-9-]*@0" "impls shows the dispatch plan"
 last_row=$(awk '$1 == "dispatch:" { n = split($2, r, ","); split(r[n], x, "@"); print x[1] }' "$TMP/out")
 expect_grep "$TMP/out" "^$last_row *yes *\(all\|[0-9]*+\) " "the plan's last row is marked with its range"
+expect_grep "$TMP/out" "^Copy implementations" "impls lists the copy implementations"
+copy_rows=$(awk '/^Copy implementations/ { copy = 1; next } copy && $1 == "generic" && $2 == "yes"' "$TMP/out" | wc -l)
+expect_same "$copy_rows" 1 "impls lists the generic copy implementation as supported"
+CSUM_COPY_IMPL=generic "$CSUM" impls >"$TMP/out" 2>&1
+expect_grep "$TMP/out" "^generic *yes *always" "CSUM_COPY_IMPL=generic is used for every copy length"
 expect_status 0 "--impl generic impls" -- "$CSUM" --impl generic impls
 expect_grep "$TMP/out" "^generic *yes *all " "--impl generic sends every length to generic"
 CSUM_IMPL=generic "$CSUM" impls >"$TMP/out" 2>&1
@@ -98,7 +103,7 @@ PY
     expect_same "$("$CSUM" sum "$TMP/random")" "$(cat "$TMP/random.want")" "sum agrees with Python on 3 MiB"
     expect_same "$(cat "$TMP/random" | "$CSUM" sum | cut -d' ' -f1)" "$(cut -d' ' -f1 "$TMP/random.want")" \
         "sum of a pipe (short reads) agrees with Python"
-    for impl in $("$CSUM" impls | awk 'NR > 1 && $2 == "yes" { print $1 }'); do
+    for impl in $("$CSUM" impls | awk '/^$/ { exit } NR > 1 && $2 == "yes" { print $1 }'); do
         expect_same "$("$CSUM" --impl "$impl" sum "$TMP/random")" "$(cat "$TMP/random.want")" "sum with --impl $impl"
     done
 else

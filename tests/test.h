@@ -15,6 +15,7 @@
 
 struct test_ctx {
     const struct csum_impl *impl; /* NULL for tests that are not per implementation */
+    const struct csum_copy_impl *copy_impl; /* the copy row, for tests run per copy row */
     int quick;                    /* `make check` tier: smaller sweeps */
     int no_huge;                  /* skip the > 4 GiB case (emulators) */
     long failures;                /* checks that failed in this run of the test */
@@ -47,8 +48,15 @@ unsigned char *alloc_aligned(size_t len);
 unsigned char *map_large(size_t len);
 void unmap_large(unsigned char *p, size_t len);
 
+
 /* Bytes of memory the kernel says are available, or 0 if unknown. */
 unsigned long long mem_available(void);
+
+/* Run this binary as "--selection-child MODE" with up to two extra environment entries
+ * (selection variables inherited from the caller are dropped); captures stdout and stderr and
+ * returns the exit status, or -1. */
+int test_run_child(const char *mode, const char *env1, const char *env2, char *out, size_t outsz,
+                   char *err, size_t errsz);
 
 /* Test bodies. */
 void test_api_arithmetic(struct test_ctx *t);
@@ -72,5 +80,16 @@ void test_public_entry(struct test_ctx *t);
 void test_lab_refuses_wrong(struct test_ctx *t);
 void test_proto_helpers(struct test_ctx *t);
 void test_ipv4_batch(struct test_ctx *t);
+void test_copy_api(struct test_ctx *t);
+void test_copy_sweep(struct test_ctx *t);
+void test_copy_guard_pages(struct test_ctx *t);
+void test_copy_large(struct test_ctx *t);
+void test_copy_address_independence(struct test_ctx *t);
+void test_copy_public_entry(struct test_ctx *t);
+void test_ones_seed(struct test_ctx *t);
+void test_iov(struct test_ctx *t);
+void test_iov_copy(struct test_ctx *t);
+void test_memops(struct test_ctx *t);
+int copy_selection_child(const char *mode); /* test_copy_api.c: child side, "copy" or "copy-race" */
 
 #endif /* CSUM_TEST_H */

@@ -154,6 +154,8 @@ static void *race_thread(void *arg)
 
 int selection_child_main(const char *mode)
 {
+    if (!strncmp(mode, "copy", 4))
+        return copy_selection_child(mode);
     if (!strcmp(mode, "race")) {
         enum { THREADS = 8 };
         pthread_t th[THREADS];
@@ -183,8 +185,8 @@ int selection_child_main(const char *mode)
 }
 
 /* Run this binary as a selection child with extra environment; capture stdout and stderr. */
-int run_child(const char *mode, const char *env1, const char *env2, char *out, size_t outsz,
-              char *err, size_t errsz)
+int test_run_child(const char *mode, const char *env1, const char *env2, char *out, size_t outsz,
+                   char *err, size_t errsz)
 {
     int po[2], pe[2];
     if (pipe(po) || pipe(pe))
@@ -196,7 +198,7 @@ int run_child(const char *mode, const char *env1, const char *env2, char *out, s
     size_t k = 0;
     for (size_t i = 0; i < n_env; i++) /* drop any inherited selection variables */
         if (strncmp(environ[i], "CSUM_IMPL=", 10) && strncmp(environ[i], "CSUM_CPU_DISABLE=", 17) &&
-            strncmp(environ[i], "CSUM_DISPATCH", 13))
+            strncmp(environ[i], "CSUM_DISPATCH", 13) && strncmp(environ[i], "CSUM_COPY_IMPL=", 15))
             envp[k++] = environ[i];
     if (env1)
         envp[k++] = (char *)env1;
@@ -244,7 +246,7 @@ static void expect_child(struct test_ctx *t, const char *mode, const char *env1,
                          const char *want_name)
 {
     char out[256], err[256], want[128];
-    int rc = run_child(mode, env1, env2, out, sizeof out, err, sizeof err);
+    int rc = test_run_child(mode, env1, env2, out, sizeof out, err, sizeof err);
     snprintf(want, sizeof want, "%s supported\n", want_name);
     CHECK(t, rc == 0 && !strcmp(out, want), "with %s %s: child said '%s' (rc %d), want '%s'",
           env1 ? env1 : "", env2 ? env2 : "", out, rc, want_name);
@@ -271,7 +273,7 @@ void test_api_selection_env(struct test_ctx *t)
             /* Hide what it needs: it must not be chosen, and the fallback must run. */
             snprintf(disable, sizeof disable, "CSUM_CPU_DISABLE=%s", impl->requires);
             char out[256], err[256], chosen[64] = "";
-            int rc = run_child("race", env, disable, out, sizeof out, err, sizeof err);
+            int rc = test_run_child("race", env, disable, out, sizeof out, err, sizeof err);
             sscanf(out, "%63s", chosen);
             CHECK(t, rc == 0 && strcmp(chosen, impl->name) != 0 && strstr(out, " supported\n"),
                   "with %s and %s the child said '%s' (rc %d)", env, disable, out, rc);

@@ -12,9 +12,6 @@
 #  include <malloc.h>
 #endif
 
-int run_child(const char *mode, const char *env1, const char *env2, char *out, size_t outsz,
-              char *err, size_t errsz); /* test_api.c */
-
 /* Up to four supported rows, for plans that exist on any CPU. */
 static size_t supported_rows(const char **names, size_t max)
 {
@@ -128,7 +125,7 @@ void test_dispatch_auto(struct test_ctx *t)
 static void expect_plan(struct test_ctx *t, const char *env1, const char *env2, const char *want)
 {
     char out[512], err[256];
-    int rc = run_child("plan", env1, env2, out, sizeof out, err, sizeof err);
+    int rc = test_run_child("plan", env1, env2, out, sizeof out, err, sizeof err);
     CHECK(t, rc == 0 && strstr(out, want) == out, "with %s %s: child said '%s' (rc %d), want '%s...'",
           env1 ? env1 : "", env2 ? env2 : "", out, rc, want);
     CHECK(t, err[0] == '\0', "the library printed to stderr: '%s'", err);

@@ -4,7 +4,8 @@
  *   csum-test [--quick] [--no-huge] [-i NAME] [-t TEST] [--list]
  *
  * Library-wide tests run once; per-implementation tests run for every implementation in the
- * table that this CPU supports (unsupported ones are reported as SKIPPED).
+ * table that this CPU supports (unsupported ones are reported as SKIPPED), the csum_partial
+ * table, the copy table, or both.
  */
 #include "test.h"
 
@@ -16,6 +17,8 @@
 
 int selection_child_main(const char *mode); /* test_api.c: child side of the env tests */
 int golden_print(void);                      /* test_golden.c: regenerate golden_vectors.h */
+
+enum { ONCE = 0, PER_IMPL = 1, PER_COPY = 2 }; /* per_impl: which table(s) a test walks */
 
 struct test_def {
     const char *name;
@@ -46,6 +49,16 @@ static const struct test_def tests[] = {
     { "lab-refuses-wrong", 0, test_lab_refuses_wrong, "the lab times nothing that fails the oracle" },
     { "proto-helpers", 0, test_proto_helpers, "IPv4 header, pseudo-headers, UDP zero, RFC 1624 vs oracle" },
     { "ipv4-batch", 0, test_ipv4_batch, "batch = per-header for every variant, mixed ihl, guard pages" },
+    { "ones-seed", PER_IMPL | PER_COPY, test_ones_seed, "seed 0xffffffff never gives 0 (seed 004)" },
+    { "copy-api", ONCE, test_copy_api, "copy table queries, select, thresholds, CSUM_COPY_IMPL, NULL" },
+    { "copy-sweep", PER_COPY, test_copy_sweep, "len 0..4160 x src x dst alignment: sum, copy, neighbours" },
+    { "copy-guard-pages", PER_COPY, test_copy_guard_pages, "src and dst flush against PROT_NONE pages" },
+    { "copy-large", PER_COPY, test_copy_large, "64 MiB of 0xff and of random bytes, odd offsets" },
+    { "copy-address-independence", PER_COPY, test_copy_address_independence, "same bytes, any src/dst address" },
+    { "copy-public-entry", PER_COPY, test_copy_public_entry, "csum_partial_copy through dispatch after select" },
+    { "iov", ONCE, test_iov, "csum_iov over random segmentations (empty, 1-byte, odd)" },
+    { "iov-copy", ONCE, test_iov_copy, "csum_iov_copy: concatenation written, sum, neighbours" },
+    { "memops", ONCE, test_memops, "the lab's zero/copy variants: exact bytes, nothing outside" },
 };
 
 #define N_TESTS (sizeof tests / sizeof tests[0])
@@ -107,15 +120,20 @@ static void install_crash_handler(void)
 }
 
 static void run_one(const struct test_def *def, const struct csum_impl *impl,
-                    const struct test_ctx *opts)
+                    const struct csum_copy_impl *copy_impl, const struct test_ctx *opts)
 {
     struct test_ctx t = *opts;
     t.impl = impl;
+    t.copy_impl = copy_impl;
     t.failures = 0;
     t.skip_reason = NULL;
     char *label = current_label;
-    snprintf(label, sizeof current_label, "%s%s%s%s", def->name, impl ? " [" : "",
-             impl ? impl->name : "", impl ? "]" : "");
+    if (impl)
+        snprintf(label, sizeof current_label, "%s [%s]", def->name, impl->name);
+    else if (copy_impl)
+        snprintf(label, sizeof current_label, "%s [copy %s]", def->name, copy_impl->name);
+    else
+        snprintf(label, sizeof current_label, "%s", def->name);
     fflush(stdout);
     double t0 = now_seconds();
     def->run(&t);
@@ -150,7 +168,7 @@ int main(int argc, char **argv)
         } else if ((!strcmp(a, "-i") || !strcmp(a, "-t")) && i + 1 < argc) {
             const char *v = argv[++i];
             if (a[1] == 'i') {
-                if (!csum_impl_find(v)) {
+                if (!csum_impl_find(v) && !csum_copy_impl_find(v)) {
                     fprintf(stderr, "csum-test: unknown implementation '%s'\n", v);
                     return 2;
                 }
@@ -187,9 +205,14 @@ int main(int argc, char **argv)
             const struct csum_impl *impl = csum_impl_get(i);
             printf("  %-14s %s\n", impl->name, csum_impl_supported(impl) ? "supported" : "not supported here");
         }
+        printf("Copy implementations:\n");
+        for (size_t i = 0; i < csum_copy_impl_count(); i++) {
+            const struct csum_copy_impl *impl = csum_copy_impl_get(i);
+            printf("  %-14s %s\n", impl->name, csum_copy_impl_supported(impl) ? "supported" : "not supported here");
+        }
         printf("Tests:\n");
         for (size_t k = 0; k < N_TESTS; k++)
-            printf("  %-22s %s%s\n", tests[k].name, tests[k].what,
+            printf("  %-25s %s%s\n", tests[k].name, tests[k].what,
                    tests[k].per_impl ? " (per implementation)" : "");
         return 0;
     }
@@ -199,12 +222,20 @@ int main(int argc, char **argv)
     setenv("CSUM_DISPATCH_FILE", "", 1);
     unsetenv("CSUM_DISPATCH");
     install_crash_handler();
-    printf("csum-test: %s suite, %zu implementations compiled in\n",
-           opts.quick ? "quick" : "full", csum_impl_count());
+    printf("csum-test: %s suite, %zu implementations and %zu copy implementations compiled in\n",
+           opts.quick ? "quick" : "full", csum_impl_count(), csum_copy_impl_count());
     for (size_t i = 0; i < csum_impl_count(); i++) {
         const struct csum_impl *impl = csum_impl_get(i);
         if (listed(impl->name, impl_names, n_impl_names) && !csum_impl_supported(impl)) {
             printf("SKIPPED %-36s not supported by this CPU (needs: %s)\n", impl->name,
+                   impl->requires);
+            skipped++;
+        }
+    }
+    for (size_t i = 0; i < csum_copy_impl_count(); i++) {
+        const struct csum_copy_impl *impl = csum_copy_impl_get(i);
+        if (listed(impl->name, impl_names, n_impl_names) && !csum_copy_impl_supported(impl)) {
+            printf("SKIPPED copy %-31s not supported by this CPU (needs: %s)\n", impl->name,
                    impl->requires);
             skipped++;
         }
@@ -215,17 +246,23 @@ int main(int argc, char **argv)
         if (!listed(def->name, test_names, n_test_names))
             continue;
         if (!def->per_impl) {
-            run_one(def, NULL, &opts);
+            run_one(def, NULL, NULL, &opts);
             continue;
         }
-        for (size_t i = 0; i < csum_impl_count(); i++) {
+        for (size_t i = 0; (def->per_impl & PER_IMPL) && i < csum_impl_count(); i++) {
             const struct csum_impl *impl = csum_impl_get(i);
             if (listed(impl->name, impl_names, n_impl_names) && csum_impl_supported(impl))
-                run_one(def, impl, &opts);
+                run_one(def, impl, NULL, &opts);
+        }
+        for (size_t i = 0; (def->per_impl & PER_COPY) && i < csum_copy_impl_count(); i++) {
+            const struct csum_copy_impl *impl = csum_copy_impl_get(i);
+            if (listed(impl->name, impl_names, n_impl_names) && csum_copy_impl_supported(impl))
+                run_one(def, NULL, impl, &opts);
         }
     }
 
     csum_impl_select("auto");
+    csum_copy_impl_select("auto");
     if (skipped)
         printf("%d skipped\n", skipped);
     printf("%d passed, %d failed\n", passed, failed);

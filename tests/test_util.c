@@ -31,7 +31,8 @@ void check_value(struct test_ctx *t, csum_wsum got_sum, uint16_t want, size_t le
     if (got != want)
         test_fail(t, __FILE__, __LINE__,
                   "%s: %s len %zu align %zu initial 0x%08x: got 0x%04x (sum 0x%08x), oracle 0x%04x",
-                  t->impl ? t->impl->name : "csum_partial", what, len, align, (unsigned)initial,
+                  t->impl ? t->impl->name : t->copy_impl ? t->copy_impl->name : "csum_partial",
+                  what, len, align, (unsigned)initial,
                   got, (unsigned)got_sum, want);
 }
 

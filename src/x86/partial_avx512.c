@@ -1,41 +1,14 @@
 /*
- * avx512: the whole-lane/high-word algorithm of x86_lanes.h on 512-bit vectors (AVX-512BW).
- *
- * Never reads outside the buffer: the last partial vector is a masked load (masked-out bytes
- * are neither read nor able to fault), zero-padded like RFC 1071 pads an odd last byte.
+ * avx512: 16-bit words summed with plain AVX-512BW adds and shifts, no carries to track
+ * (whole-lane and high-word accumulators, low words recovered exactly). The loop is in
+ * x86_avx512_sum.h, shared with the AVX-512 copy+checksum row.
  */
-#include <immintrin.h>
+#include "x86_avx512_sum.h"
 
-#include "csum_internal.h"
-#include "x86_avx512_common.h"
-
-#define LANES_VEC __m512i
-#define LANES_BYTES 64
-#define LANES_FUNCTION csum_partial_avx512
-#define V_ZERO() _mm512_setzero_si512()
-#define V_LOAD(p) _mm512_loadu_si512((const void *)(p))
-#define V_ADD32(a, b) _mm512_add_epi32((a), (b))
-#define V_SUB32(a, b) _mm512_sub_epi32((a), (b))
-#define V_SRLI32(a, n) _mm512_srli_epi32((a), (n))
-#define V_SLLI32(a, n) _mm512_slli_epi32((a), (n))
-#define V_ADD64(a, b) _mm512_add_epi64((a), (b))
-#define V_AND(a, b) _mm512_and_si512((a), (b))
-#define V_SRLI64(a, n) _mm512_srli_epi64((a), (n))
-#define V_SET1_64(x) _mm512_set1_epi64(x)
-#include "x86_lanes.h"
-
-static inline uint64_t lanes_tail(struct lanes *l, const unsigned char *p, size_t n)
+static csum_wsum csum_partial_avx512(const void *buf, size_t len, csum_wsum sum)
 {
-    lanes_add(l, avx512_load_tail(p, n));
-    return 0;
+    return avx512_sum(NULL, buf, len, sum, CSUM_STORE_NONE);
 }
-
-static inline uint64_t lanes_reduce(__m512i wide)
-{
-    return (uint64_t)_mm512_reduce_add_epi64(wide);
-}
-
-#include "x86_lanes.h"
 
 const struct csum_impl_entry csum_impl_avx512 = {
     .pub = {

@@ -8,6 +8,14 @@
 #include <immintrin.h>
 #include <stddef.h>
 
+#include "csum_internal.h"
+
+/* The mask of the first `len` (0..63) bytes of a vector. */
+static inline __mmask64 avx512_tail_mask(size_t len)
+{
+    return _bzhi_u64(~0ull, (unsigned)len);
+}
+
 /*
  * The last 1..63 bytes as a zero-padded vector. A masked load neither reads nor faults on the
  * masked-out bytes, so this is safe even when the full 64 bytes would cross into an unmapped
@@ -15,7 +23,35 @@
  */
 static inline __m512i avx512_load_tail(const unsigned char *p, size_t len)
 {
-    return _mm512_maskz_loadu_epi8(_bzhi_u64(~0ull, (unsigned)len), p);
+    return _mm512_maskz_loadu_epi8(avx512_tail_mask(len), p);
+}
+
+/*
+ * The 64 bytes at src + i, also stored at dst + i unless `store` is CSUM_STORE_NONE. A
+ * streaming store (vmovntdq) needs dst + i 64-byte aligned. Offsets rather than pointers, so
+ * the sum-only kernels never compute an address from their NULL dst.
+ */
+CSUM_ALWAYS_INLINE __m512i avx512_move(unsigned char *dst, const unsigned char *src, size_t i,
+                                       enum csum_store store)
+{
+    __m512i v = _mm512_loadu_si512(src + i);
+    if (store == CSUM_STORE_TEMPORAL)
+        _mm512_storeu_si512(dst + i, v);
+    else if (store == CSUM_STORE_STREAM)
+        _mm512_stream_si512((void *)(dst + i), v);
+    return v;
+}
+
+/* The last 1..63 bytes at src + i, zero-padded, and stored at dst + i with the same mask: a
+ * masked store writes nothing, and cannot fault, outside the mask. There is no masked streaming
+ * store, so the tail is always a normal store. */
+CSUM_ALWAYS_INLINE __m512i avx512_move_tail(unsigned char *dst, const unsigned char *src, size_t i,
+                                            size_t len, enum csum_store store)
+{
+    __m512i v = avx512_load_tail(src + i, len);
+    if (store != CSUM_STORE_NONE)
+        _mm512_mask_storeu_epi8(dst + i, avx512_tail_mask(len), v);
+    return v;
 }
 
 /* Sign-extend the 16 32-bit lanes to 64 bits and add them pairwise: 8 64-bit lanes. */

@@ -1,6 +1,7 @@
 /*
- * The whole-lane/high-word algorithm, written once for any vector width (included by
- * partial_avx2.c and partial_avx512.c, each compiled for its ISA).
+ * The whole-lane/high-word summing loop, written once for any vector width: x86_avx2_sum.h and
+ * x86_avx512_sum.h instantiate it, and their loops serve both csum_partial (no stores) and
+ * csum_partial_copy (temporal or streaming stores).
  *
  * Algorithm. Treat each 32-bit lane x = lo + 65536 * hi as a pair of 16-bit words. Keep two
  * 32-bit accumulators per lane: A += x (wraps mod 2^32) and H += x >> 16 (the high words). As
@@ -14,14 +15,17 @@
  * is flushed (reconstructed and widened to 64-bit lanes) every 16384 steps; 64-bit lanes cannot
  * overflow for any size_t length.
  *
- * Use: define the vector type and operations (V_*), LANES_BYTES (bytes per vector) and
- * LANES_FUNCTION (the name of the function to define), then include this file twice. The first
- * inclusion declares struct lanes and its helpers; between the two, the ISA's file defines
- *   uint64_t lanes_tail(struct lanes *l, const unsigned char *p, size_t n): add the last
- *       n < LANES_BYTES bytes without reading past p + n, returning what it sums in scalar
- *       code (or 0);
+ * Use: define the vector type and operations (V_*), LANES_BYTES (bytes per vector),
+ * LANES_FUNCTION (the name of the function to define) and LANES_MOVE(dst, src, i, store) (the
+ * vector at src + i, also stored at dst + i unless store is CSUM_STORE_NONE), then include this
+ * file twice. The first inclusion declares struct lanes and its helpers; between the two, the
+ * ISA's header defines
+ *   uint64_t lanes_tail(struct lanes *l, unsigned char *dst, const unsigned char *src, size_t i,
+ *                       size_t n, enum csum_store store): add (and move) the last
+ *       n < LANES_BYTES bytes at src + i without touching a byte past them, returning what it
+ *       sums in scalar code (or 0);
  *   uint64_t lanes_reduce(LANES_VEC wide): the sum of the 64-bit lanes;
- * the second inclusion defines LANES_FUNCTION itself.
+ * the second inclusion defines LANES_FUNCTION(dst, src, len, sum, store).
  */
 #ifndef LANES_DECLARED
 #define LANES_DECLARED
@@ -48,43 +52,59 @@ static inline LANES_VEC lanes_reconstruct(struct lanes l)
     return V_ADD64(lanes_widen_u32(low), lanes_widen_u32(l.high));
 }
 
-#else /* second inclusion: the function itself */
+#else /* second inclusion: the loop itself */
 
 enum { LANES_STEPS_PER_FLUSH = 16384 };
 
-static csum_wsum LANES_FUNCTION(const void *buf, size_t len, csum_wsum sum)
+CSUM_ALWAYS_INLINE csum_wsum LANES_FUNCTION(unsigned char *dst, const unsigned char *p,
+                                            size_t len, csum_wsum sum, enum csum_store store)
 {
-    const unsigned char *p = buf;
     const struct lanes zero = { V_ZERO(), V_ZERO() };
     const size_t B = LANES_BYTES;
     LANES_VEC wide = V_ZERO(); /* 64-bit lanes */
+    size_t i = 0;
 
-    while (len >= 4 * B) {
-        size_t steps = len / (4 * B) < LANES_STEPS_PER_FLUSH ? len / (4 * B) : LANES_STEPS_PER_FLUSH;
+    while (len - i >= 4 * B) {
+        size_t steps = (len - i) / (4 * B);
+        if (steps > LANES_STEPS_PER_FLUSH)
+            steps = LANES_STEPS_PER_FLUSH;
         struct lanes l0 = zero, l1 = zero, l2 = zero, l3 = zero;
-        for (size_t i = 0; i < steps; i++, p += 4 * B) {
-            lanes_add(&l0, V_LOAD(p));
-            lanes_add(&l1, V_LOAD(p + B));
-            lanes_add(&l2, V_LOAD(p + 2 * B));
-            lanes_add(&l3, V_LOAD(p + 3 * B));
+        for (size_t k = 0; k < steps; k++, i += 4 * B) {
+            lanes_add(&l0, LANES_MOVE(dst, p, i, store));
+            lanes_add(&l1, LANES_MOVE(dst, p, i + B, store));
+            lanes_add(&l2, LANES_MOVE(dst, p, i + 2 * B, store));
+            lanes_add(&l3, LANES_MOVE(dst, p, i + 3 * B, store));
         }
-        len -= steps * 4 * B;
         wide = V_ADD64(wide, V_ADD64(V_ADD64(lanes_reconstruct(l0), lanes_reconstruct(l1)),
                                      V_ADD64(lanes_reconstruct(l2), lanes_reconstruct(l3))));
     }
     struct lanes r0 = zero, r1 = zero;
     if (len & (2 * B)) {
-        lanes_add(&r0, V_LOAD(p));
-        lanes_add(&r1, V_LOAD(p + B));
-        p += 2 * B;
+        lanes_add(&r0, LANES_MOVE(dst, p, i, store));
+        lanes_add(&r1, LANES_MOVE(dst, p, i + B, store));
+        i += 2 * B;
     }
     if (len & B) {
-        lanes_add(&r0, V_LOAD(p));
-        p += B;
+        lanes_add(&r0, LANES_MOVE(dst, p, i, store));
+        i += B;
     }
-    uint64_t rest = (len & (B - 1)) ? lanes_tail(&r1, p, len & (B - 1)) : 0;
+    uint64_t rest = (len & (B - 1)) ? lanes_tail(&r1, dst, p, i, len & (B - 1), store) : 0;
     wide = V_ADD64(wide, V_ADD64(lanes_reconstruct(r0), lanes_reconstruct(r1)));
     return csum_fold64(csum_add64(csum_add64(lanes_reduce(wide), rest), sum));
 }
 
+/* Done: one instantiation per translation unit. */
+#undef LANES_VEC
+#undef LANES_BYTES
+#undef LANES_FUNCTION
+#undef LANES_MOVE
+#undef V_ZERO
+#undef V_ADD32
+#undef V_SUB32
+#undef V_SRLI32
+#undef V_SLLI32
+#undef V_ADD64
+#undef V_AND
+#undef V_SRLI64
+#undef V_SET1_64
 #endif

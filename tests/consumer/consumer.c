@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/uio.h>
 
 static int failures;
 
@@ -136,6 +137,40 @@ int main(void)
     check(csum_ipv6_magic(new6, dst6, sizeof udp, 17, csum_partial(udp, sizeof udp, 0)) == 0,
           "csum_replace16");
     check(csum_udp_fixup(0) == CSUM_MANGLED_0 && csum_udp_fixup(0x1234) == 0x1234, "csum_udp_fixup");
+
+    /* Copy and checksum in one pass; scatter-gather. */
+    unsigned char copy[8], flat[8];
+    static const unsigned char zeros[8] = { 0 };
+    check(stored_value(csum_fold(csum_partial_copy(copy, rfc, sizeof rfc, 0))) == 0x220d &&
+              memcmp(copy, rfc, sizeof rfc) == 0, "csum_partial_copy");
+    check(csum_partial_copy(copy, zeros, sizeof zeros, 0xffffffffu) != 0,
+          "csum_partial_copy seeded with ~0 never returns 0");
+    unsigned char msg[8]; /* iov_base is not const */
+    memcpy(msg, rfc, sizeof msg);
+    struct iovec iov[2];
+    iov[0].iov_base = msg;
+    iov[0].iov_len = 3;
+    iov[1].iov_base = msg + 3;
+    iov[1].iov_len = 5;
+    check(stored_value(csum_fold(csum_iov(iov, 2, 0))) == 0x220d, "csum_iov");
+    check(stored_value(csum_fold(csum_iov_copy(flat, iov, 2, 0))) == 0x220d &&
+              memcmp(flat, rfc, sizeof rfc) == 0, "csum_iov_copy");
+    size_t n_copy = csum_copy_impl_count();
+    check(n_copy > 0 && csum_copy_impl_get(n_copy) == NULL, "csum_copy_impl_count, _get");
+    for (size_t i = 0; i < n_copy; i++) {
+        const struct csum_copy_impl *impl = csum_copy_impl_get(i);
+        check(csum_copy_impl_find(impl->name) == impl, "csum_copy_impl_find");
+        if (csum_copy_impl_supported(impl)) {
+            memset(copy, 0, sizeof copy);
+            check(stored_value(csum_fold(impl->copy(copy, rfc, sizeof rfc, 0))) == 0x220d &&
+                      memcmp(copy, rfc, sizeof rfc) == 0, impl->name);
+        }
+    }
+    check(csum_copy_impl_select("generic") == 0 &&
+              strcmp(csum_copy_impl_active(sizeof rfc)->name, "generic") == 0,
+          "csum_copy_impl_select, csum_copy_impl_active");
+    check(csum_copy_impl_select("auto") == 0 && csum_copy_nontemporal_threshold() > 0,
+          "csum_copy_impl_select auto, csum_copy_nontemporal_threshold");
 
     if (failures)
         return 1;

@@ -1,0 +1,43 @@
+/*
+ * The avx512 summing loop (x86_lanes.h on 512-bit vectors), shared by csum_partial's avx512
+ * row and the AVX-512 copy+checksum row. Include only from files compiled with AVX-512 F/BW
+ * and BMI2.
+ *
+ * Never reads (or writes) outside the buffers: the last partial vector is a masked load (and
+ * masked store); masked-out bytes are neither accessed nor able to fault.
+ */
+#ifndef CSUM_X86_AVX512_SUM_H
+#define CSUM_X86_AVX512_SUM_H
+
+#include "x86_avx512_common.h"
+
+#define LANES_VEC __m512i
+#define LANES_BYTES 64
+#define LANES_FUNCTION avx512_sum
+#define LANES_MOVE avx512_move
+#define V_ZERO() _mm512_setzero_si512()
+#define V_ADD32(a, b) _mm512_add_epi32((a), (b))
+#define V_SUB32(a, b) _mm512_sub_epi32((a), (b))
+#define V_SRLI32(a, n) _mm512_srli_epi32((a), (n))
+#define V_SLLI32(a, n) _mm512_slli_epi32((a), (n))
+#define V_ADD64(a, b) _mm512_add_epi64((a), (b))
+#define V_AND(a, b) _mm512_and_si512((a), (b))
+#define V_SRLI64(a, n) _mm512_srli_epi64((a), (n))
+#define V_SET1_64(x) _mm512_set1_epi64(x)
+#include "x86_lanes.h"
+
+CSUM_ALWAYS_INLINE uint64_t lanes_tail(struct lanes *l, unsigned char *dst, const unsigned char *p,
+                                       size_t i, size_t n, enum csum_store store)
+{
+    lanes_add(l, avx512_move_tail(dst, p, i, n, store));
+    return 0;
+}
+
+static inline uint64_t lanes_reduce(__m512i wide)
+{
+    return (uint64_t)_mm512_reduce_add_epi64(wide);
+}
+
+#include "x86_lanes.h"
+
+#endif /* CSUM_X86_AVX512_SUM_H */

@@ -1,0 +1,151 @@
+/*
+ * Scatter-gather: csum_iov and csum_iov_copy over thousands of random segmentations (empty,
+ * 1-byte, odd and long segments, each from its own place and alignment) against the oracle on
+ * the concatenation; csum_iov_copy must write exactly the concatenation, under every copy row;
+ * and one gather large enough for the non-temporal row.
+ */
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+enum { POOL = 1 << 16, MAX_TOTAL = 3000, MAX_SEGMENTS = 700, AROUND = 64, CANARY = 0x5a };
+
+struct gather {
+    struct iovec iov[MAX_SEGMENTS];
+    size_t n, total;
+    unsigned char flat[MAX_TOTAL]; /* the concatenation */
+    csum_wsum init;
+};
+
+static size_t below(uint64_t *rng, size_t n)
+{
+    return n ? (size_t)(testdata_next(rng) % n) : 0;
+}
+
+/* A random segmentation of a random total, each segment taken from a random place in pool. */
+static void random_gather(struct gather *g, const unsigned char *pool, uint64_t *rng)
+{
+    const int shape = (int)below(rng, 5);
+    size_t total = below(rng, 8) == 0 ? below(rng, 4) : below(rng, MAX_TOTAL + 1);
+    g->n = g->total = 0;
+    while (g->total < total && g->n < MAX_SEGMENTS - 1) {
+        size_t left = total - g->total, len;
+        switch (shape) {
+        case 0: len = 1; break;                                  /* all single bytes */
+        case 1: len = below(rng, 8); break;                      /* tiny, empty ones included */
+        case 2: len = 1 + 2 * below(rng, 40); break;             /* odd lengths */
+        case 3: len = below(rng, 4) ? below(rng, left + 1) : 0; break; /* few big, some empty */
+        default: len = below(rng, 3) == 0 ? 1 + below(rng, 7) : below(rng, 300); break;
+        }
+        if (len > left)
+            len = left;
+        if (g->n < MAX_SEGMENTS - 2 && below(rng, 50) == 0) { /* a NULL segment: empty */
+            g->iov[g->n].iov_base = NULL;
+            g->iov[g->n++].iov_len = 1 + below(rng, 9);
+        }
+        const unsigned char *p = pool + below(rng, POOL - len);
+        g->iov[g->n].iov_base = (void *)p;
+        g->iov[g->n++].iov_len = len;
+        memcpy(g->flat + g->total, p, len);
+        g->total += len;
+    }
+    static const csum_wsum inits[] = { 0, 0xffffffffu, 1 };
+    g->init = below(rng, 2) ? inits[below(rng, 3)] : (csum_wsum)testdata_next(rng);
+}
+
+void test_iov(struct test_ctx *t)
+{
+    unsigned char *pool = alloc_aligned(POOL);
+    struct gather *g = malloc(sizeof *g);
+    testdata_fill(pool, POOL, 0x10f);
+    uint64_t rng = 4004;
+    const int rounds = t->quick ? 3000 : 30000;
+    for (int r = 0; r < rounds; r++) {
+        random_gather(g, pool, &rng);
+        csum_wsum got = csum_iov(g->iov, g->n, g->init);
+        check_value(t, got, oracle_checksum(g->flat, g->total, g->init), g->total, g->n, g->init,
+                    "csum_iov (align = segment count)");
+        CHECK(t, g->init != 0xffffffffu || got != 0, "csum_iov seeded with 0xffffffff gave 0");
+    }
+    free(g);
+    free(pool);
+}
+
+static void iov_copy_rounds(struct test_ctx *t, const unsigned char *pool, struct gather *g,
+                            unsigned char *dstbuf, int rounds, uint64_t *rng, const char *row)
+{
+    unsigned char *dst = dstbuf + AROUND;
+    for (int r = 0; r < rounds; r++) {
+        random_gather(g, pool, rng);
+        memset(dstbuf, CANARY, MAX_TOTAL + 2 * AROUND);
+        csum_wsum got = csum_iov_copy(dst, g->iov, g->n, g->init);
+        if (csum16_network_value(csum_fold(got)) != oracle_checksum(g->flat, g->total, g->init))
+            CHECK(t, 0, "csum_iov_copy (%s): wrong sum, %zu bytes in %zu segments, initial 0x%08x", row,
+                  g->total, g->n, (unsigned)g->init);
+        CHECK(t, memcmp(dst, g->flat, g->total) == 0, "csum_iov_copy (%s): dst is not the concatenation "
+              "(%zu bytes in %zu segments)", row, g->total, g->n);
+        int untouched = 1;
+        for (size_t k = 0; k < AROUND; k++)
+            untouched &= dstbuf[k] == CANARY && dst[g->total + k] == CANARY;
+        CHECK(t, untouched, "csum_iov_copy (%s): wrote outside dst (%zu bytes in %zu segments)", row,
+              g->total, g->n);
+    }
+}
+
+/* A gather above the non-temporal threshold, so "auto" streams it. */
+static void large_gather(struct test_ctx *t)
+{
+    const size_t threshold = csum_copy_nontemporal_threshold();
+    if (threshold == SIZE_MAX || t->quick)
+        return; /* no streaming row here, or the quick suite */
+    const size_t total = threshold + 4097;
+    unsigned char *src = map_large(total), *dst = map_large(total + 64);
+    struct iovec *iov = malloc(4096 * sizeof *iov);
+    if (!src || !dst || !iov) {
+        CHECK(t, 0, "cannot map %zu bytes for the large gather", total);
+    } else {
+        testdata_fill(src, total, 0x1a5e);
+        memset(dst, CANARY, total + 64);
+        uint64_t rng = 77;
+        size_t n = 0, off = 0;
+        while (off < total && n < 4095) {
+            size_t len = 1 + below(&rng, 1 << 13);
+            if (len > total - off)
+                len = total - off;
+            iov[n].iov_base = src + off;
+            iov[n++].iov_len = len;
+            off += len;
+        }
+        iov[n].iov_base = src + off;
+        iov[n++].iov_len = total - off;
+        CHECK(t, csum_copy_impl_active(total)->nontemporal, "auto does not stream %zu bytes", total);
+        check_value(t, csum_iov_copy(dst, iov, n, 0x77), oracle_checksum(src, total, 0x77), total, 0,
+                    0x77, "csum_iov_copy above the non-temporal threshold");
+        CHECK(t, memcmp(dst, src, total) == 0 && dst[total] == CANARY, "large gather: wrong copy");
+    }
+    free(iov);
+    unmap_large(src, total);
+    unmap_large(dst, total + 64);
+}
+
+void test_iov_copy(struct test_ctx *t)
+{
+    unsigned char *pool = alloc_aligned(POOL), *dstbuf = alloc_aligned(MAX_TOTAL + 2 * AROUND);
+    struct gather *g = malloc(sizeof *g);
+    testdata_fill(pool, POOL, 0x20f);
+    uint64_t rng = 4005;
+    const int rounds = t->quick ? 1000 : 10000;
+    iov_copy_rounds(t, pool, g, dstbuf, rounds, &rng, "auto");
+    for (size_t i = 0; i < csum_copy_impl_count(); i++) {
+        const struct csum_copy_impl *impl = csum_copy_impl_get(i);
+        if (csum_copy_impl_select(impl->name) == 0)
+            iov_copy_rounds(t, pool, g, dstbuf, rounds / 4, &rng, impl->name);
+    }
+    csum_copy_impl_select("auto");
+    large_gather(t);
+    free(g);
+    free(pool);
+    free(dstbuf);
+}

@@ -2,8 +2,9 @@
  * sizes: every subject at every length 1..64, then powers of two and packet sizes up to
  * 64 KiB, then buffers sized for L2, L3 and DRAM; ticks per call, bytes per tick, GB/s, and the
  * percentage of the roofline (the same loads with no arithmetic) at that size. The roofline is
- * a limit, so it is its best batch (minimum), while subjects are shown by their median: at
- * the L1/L2 boundary whole runs of the load loop are bimodal, and a median there is no limit.
+ * a limit, so it is its best batch (minimum) over two measurements, one before and one after
+ * the subjects, while subjects are shown by their median: at the L1/L2 boundary whole runs of
+ * the load loop are bimodal, and a median there is no limit.
  */
 #include "lab.h"
 
@@ -105,16 +106,14 @@ void table_sizes(const struct lab_env *env)
                 snprintf(label, sizeof label, "%zu", len);
             lab_out("%-11s", label);
 
-            /* The roofline first: it is the reference for this size. */
+            /* The roofline, the reference for this size: measured before and after the
+             * subjects, and the better of the two kept, so that one disturbed measurement
+             * cannot lower the limit everything is compared with. */
             struct lab_csum_case rc = { roof.fn, p, len, 0 };
-            struct lab_stats rst;
+            struct lab_stats rst, again;
             lab_measure(o, env->clk, lab_csum_body((enum lab_mode)mode), &rc, &rst);
-            struct lab_result *rr = lab_result_add("sizes", "roofline", cases[k].level,
-                                                   (enum lab_mode)mode, len, align, &rst);
-            if (rr)
-                rr->roofline_pct = 100;
+            size_t first = lab_result_count();
 
-            double best_bpt = 0, best_pct = 0;
             for (size_t i = 0; i < env->n_subjects; i++) {
                 const struct lab_subject *s = &env->subjects[i];
                 if (s->refused)
@@ -125,8 +124,19 @@ void table_sizes(const struct lab_env *env)
                     lab_out(" %12s", "refused");
                     continue;
                 }
-                r->roofline_pct = 100.0 * rst.ticks_min / r->st.ticks_median;
                 lab_out(" %12.1f", r->st.ticks_median);
+            }
+            lab_measure(o, env->clk, lab_csum_body((enum lab_mode)mode), &rc, &again);
+            if (again.ticks_min < rst.ticks_min)
+                rst = again;
+            struct lab_result *rr = lab_result_add("sizes", "roofline", cases[k].level,
+                                                   (enum lab_mode)mode, len, align, &rst);
+            if (rr)
+                rr->roofline_pct = 100;
+            double best_bpt = 0, best_pct = 0;
+            for (size_t i = first; i + 1 < lab_result_count(); i++) {
+                struct lab_result *r = lab_result_get(i);
+                r->roofline_pct = 100.0 * rst.ticks_min / r->st.ticks_median;
                 if (r->bytes_per_tick > best_bpt) {
                     best_bpt = r->bytes_per_tick;
                     best_pct = r->roofline_pct;

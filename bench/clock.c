@@ -169,6 +169,19 @@ void lab_clock_init(struct lab_clock *clk, int quick)
     }
     clk->ticks_per_ns = best;
 
+    /* The counter's step: the smallest nonzero difference between back-to-back reads. */
+    clk->granularity = UINT64_MAX;
+    for (int r = 0, seen = 0; r < 100000 && seen < 64; r++) {
+        uint64_t a = lab_ticks(), b = lab_ticks();
+        if (b > a) {
+            seen++;
+            if (b - a < clk->granularity)
+                clk->granularity = b - a;
+        }
+    }
+    if (clk->granularity == UINT64_MAX)
+        clk->granularity = 1;
+
     /* Core cycles per tick: the fastest of several add-chain runs (a run slowed by an
      * interruption only understates the clock). Warm up first so the core is at speed. */
     const uint64_t iters = quick ? 20000 : 100000;

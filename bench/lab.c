@@ -334,8 +334,8 @@ int lab_main(int argc, char **argv)
     lab_machine_describe(&env.machine, &o);
     env.n_subjects = lab_subjects(&o, &env.subjects);
 
-    lab_out("csum lab: %s, pinned to CPU %d; %s at %.3f GHz; core ~%.2f GHz (%s)\n",
-            env.machine.cpu, o.cpu, clk.tick_name, clk.ticks_per_ns,
+    lab_out("csum lab: %s, pinned to CPU %d; %s at %.3f GHz, step %llu; core ~%.2f GHz (%s)\n",
+            env.machine.cpu, o.cpu, clk.tick_name, clk.ticks_per_ns, (unsigned long long)clk.granularity,
             clk.ticks_per_ns * clk.cycles_per_tick,
             clk.cycles_measured ? "perf_event" : "est. from a 1-cycle add chain");
     lab_out("counters: %s; address layout: %s\n",

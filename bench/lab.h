@@ -28,6 +28,8 @@ uint64_t lab_ticks(void);
 struct lab_clock {
     const char *tick_name;   /* "TSC ticks", "CNTVCT ticks" or "ns" */
     double ticks_per_ns;     /* calibrated against CLOCK_MONOTONIC_RAW */
+    uint64_t granularity;    /* smallest step the counter takes, in ticks (a VM's TSC may
+                                advance in steps: single-call timings are that coarse) */
     double cycles_per_tick;  /* core cycles per tick: from perf, or the 1-cycle add chain */
     int cycles_measured;     /* 1: perf_event cycles; 0: estimated from the add chain */
     int counters;            /* perf counters (instructions, branch-misses) usable */

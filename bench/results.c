@@ -243,8 +243,9 @@ void lab_write_json(FILE *f, const struct lab_options *o, const struct lab_clock
                "\"l3_bytes\": %ld,\n    \"tick\": ",
             m.cpus, m.pinned_cpu, m.l1d, m.l2, m.l3);
     json_string(f, clk->tick_name);
-    fprintf(f, ", \"ticks_per_ns\": %.6f, \"cycles_per_tick\": %.4f, \"cycles\": ",
-            clk->ticks_per_ns, clk->cycles_per_tick);
+    fprintf(f, ", \"ticks_per_ns\": %.6f, \"tick_granularity\": %llu, \"cycles_per_tick\": %.4f, "
+               "\"cycles\": ",
+            clk->ticks_per_ns, (unsigned long long)clk->granularity, clk->cycles_per_tick);
     json_string(f, clk->cycles_measured ? "perf_event" : "estimated (1-cycle add chain)");
     fprintf(f, ", \"counters\": %s},\n  \"method\": {\"batches\": %d, \"batch_ms\": %g, "
                "\"quick\": %s, \"text\": [",
@@ -345,6 +346,9 @@ void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clo
                "(%s)\n",
             clk->tick_name, clk->ticks_per_ns, clk->ticks_per_ns * clk->cycles_per_tick,
             clk->cycles_per_tick, clk->cycles_measured ? "perf_event" : "est. from a 1-cycle add chain");
+    fprintf(f, "- **Tick granularity:** %llu ticks (%.1f ns): the shortest step between two reads; "
+               "single-call distributions are this coarse, batch timings are not\n",
+            (unsigned long long)clk->granularity, (double)clk->granularity / clk->ticks_per_ns);
     fprintf(f, "- **Counters:** %s\n", clk->counters ? "perf_event (instructions, branch-misses)"
                                                       : "n/a on this machine");
     fprintf(f, "- **Compiler:** %s\n- **Run:** %s, %d batches of ≥ %g ms per measurement\n\n",

@@ -136,7 +136,8 @@ void table_copy(const struct lab_env *env)
     }
     char what[160];
     snprintf(what, sizeof what, "ns; batch median per call, ratio to memcpy, then %llu single "
-             "calls timed one by one (include the timer)", (unsigned long long)calls);
+             "calls timed one by one (include the timer; resolution %.1f ns)",
+             (unsigned long long)calls, (double)env->clk->granularity / env->clk->ticks_per_ns);
     lab_table_title(env, "copy (seed 001)", what);
     lab_out("%-7s %-22s %-5s %9s %7s %9s %9s %9s %9s %9s %9s\n", "len", "subject", "load",
             "median", "ratio", "min", "avg", "max", "p50", "p99", "p99.9");

@@ -25,13 +25,19 @@ def plot_sizes(doc, out_dir, mode):
         if r["impl"] not in impls:
             impls.append(r["impl"])
     fig, ax = plt.subplots(figsize=(11, 6))
-    for impl in impls:
+    palette = plt.get_cmap("tab20").colors
+    for k, impl in enumerate(impls):
         pts = sorted((r["len"], r["bytes_per_tick"]) for r in data
                      if r["impl"] == impl and r["bytes_per_tick"] is not None)
         if not pts:
             continue
         xs, ys = zip(*pts)
-        style = dict(color="black", linestyle="--", linewidth=2) if impl == "roofline" else dict(marker=".")
+        if impl == "roofline":  # the load limit, at its best batch
+            style = dict(color="black", linestyle="--", linewidth=2)
+        elif impl == "csum_partial":  # what users call: the one line that matters most
+            style = dict(color="crimson", linewidth=3, marker=".")
+        else:
+            style = dict(color=palette[k % len(palette)], linewidth=1, marker=".", markersize=3)
         ax.plot(xs, ys, label=impl, **style)
     levels = {r["variant"]: r["len"] for r in data if r["variant"] in ("L2", "L3", "DRAM")}
     for name, x in levels.items():

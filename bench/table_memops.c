@@ -57,7 +57,9 @@ void table_memops(const struct lab_env *env)
                 struct memop_ctx c = { op, dst[k], src[k], cases[k].len };
                 struct lab_stats st;
                 lab_measure(env->o, env->clk, body_memop, &c, &st);
-                struct lab_result *r = lab_result_add("memops", op->name, cases[k].level,
+                char variant[32]; /* the names repeat across kinds: "avx512 zero", "avx512 copy" */
+                snprintf(variant, sizeof variant, "%s, %s", kinds[op->kind], cases[k].level);
+                struct lab_result *r = lab_result_add("memops", op->name, variant,
                                                       MODE_THROUGHPUT, cases[k].len, 0, &st);
                 lab_out(" %11.3g B/s", r ? r->gbps * 1e9 : 0);
             }

@@ -89,7 +89,7 @@ static void usage(FILE *f)
             "  --json | --csv    results on stdout as JSON or CSV (tables go to stderr)\n"
             "  --out DIR         also write DIR/report.md, results.json, results.csv\n"
             "  --cpu N           pin to CPU N (default: the last online CPU)\n"
-            "  --quick           fewer batches and cases (about 30 s for everything)\n"
+            "  --quick           fewer batches and cases (under 30 s for everything)\n"
             "  --list            list tables and the implementations that would be timed\n"
             "  -h, --help        this help\n"
             "Method: docs/METHOD.md. Ticks are the TSC (x86) or CNTVCT (arm64), not cycles.\n");

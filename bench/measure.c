@@ -59,6 +59,8 @@ void lab_measure(const struct lab_options *o, const struct lab_clock *clk, lab_b
         lab_counters_open(&ctr);
     double per_op[64];
     int n = o->batches < 64 ? o->batches : 64;
+    if (o->quick && iters == 1 && n > 5)
+        n = 5; /* --quick: a call that outlasts a batch (400 MB, DRAM) needs fewer of them */
     for (int b = 0; b < n; b++) {
         if (clk->counters)
             lab_counters_start(&ctr);

@@ -66,9 +66,11 @@ void table_sizes(const struct lab_env *env)
     struct lab_subject roof = { .name = "roofline", .origin = "loads only" };
     roof.fn = lab_roofline(&roof_name);
     if (o->quick)
-        lab_note("sizes", "--quick: fewer lengths and no DRAM-sized case");
+        lab_note("sizes", "--quick: fewer lengths, latency mode only unless --throughput, no "
+                          "DRAM-sized case");
 
-    const unsigned modes = lab_modes(env, MODE_LATENCY | MODE_THROUGHPUT);
+    const unsigned modes =
+        lab_modes(env, o->quick && !o->modes ? MODE_LATENCY : MODE_LATENCY | MODE_THROUGHPUT);
     for (unsigned mode = MODE_LATENCY; mode <= MODE_THROUGHPUT; mode <<= 1) {
         if (!(modes & mode))
             continue;

@@ -18,7 +18,9 @@
 
 enum { INLINE_BELOW = 64 };
 
-/* The sum of a short segment, copied to dst. */
+/* The sum of a short segment, copied to dst. Not sum_generic.h's loop: its four accumulators
+ * and their combination cost more than the work below 64 bytes (the lab's iov table: 130
+ * against 88 ticks for sixteen 1-byte segments). The tail is the shared helper. */
 CSUM_ALWAYS_INLINE csum_wsum small_copy_sum(unsigned char *dst, const unsigned char *p, size_t n)
 {
     uint64_t s = 0;

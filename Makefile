@@ -23,27 +23,19 @@ $(BUILD)/CMakeCache.txt:
 build: $(BUILD)/CMakeCache.txt
 	$(CMAKE) --build $(BUILD) --parallel
 
+# The suites are registered with CTest (CMakeLists.txt): `ctest --test-dir build -N -L full`
+# lists them, `ctest --test-dir build -R NAME` runs one. Two at a time, output on failure.
+CTEST      ?= ctest --output-on-failure --parallel 2 --test-dir
+
 check: build ## fast suite for the edit loop (< 1 min)
-	$(BUILD)/csum-test --quick
-	tests/cli_test.sh $(BUILD)/csum
-	tests/pcap_test.sh $(BUILD)/csum $(BUILD)/csum-pcapgen --quick
+	$(CTEST) $(BUILD) -L check
 
 test: build ## full suite (< 10 min)
-	$(BUILD)/csum-test
-	tests/cli_test.sh $(BUILD)/csum
-	tests/pcap_test.sh $(BUILD)/csum $(BUILD)/csum-pcapgen
-	fuzz/replay_corpus.sh $(BUILD)
-	tests/header_test.sh $(BUILD)
-	tests/symbols_test.sh $(BUILD)
-	tests/man_test.sh $(BUILD)
-	tests/install_test.sh $(BUILD)
+	$(CTEST) $(BUILD) -L full
 
 test-asan: ## full suite under AddressSanitizer + UndefinedBehaviorSanitizer
 	$(MAKE) BUILD=build-asan BUILD_TYPE=Debug CMAKE_ARGS="-DCSUM_SANITIZE=ON $(CMAKE_ARGS)" build
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build-asan/csum-test
-	tests/cli_test.sh build-asan/csum
-	tests/pcap_test.sh build-asan/csum build-asan/csum-pcapgen
-	ASAN_OPTIONS=detect_leaks=1 fuzz/replay_corpus.sh build-asan
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(CTEST) build-asan -L sanitize
 
 # Extra options for the lab, e.g. BENCH_ARGS="--quick" or BENCH_ARGS="lenalign -M x86-herbert".
 BENCH_ARGS ?=

@@ -3,7 +3,7 @@
 #   include/csum.h, csum_version.h     the API (every header in include/)
 #   lib/libcsum.so.1.0.0 (+ .so.1, .so)  shared library, SONAME libcsum.so.1
 #   lib/libcsum.a                       static library (position-independent)
-#   bin/csum, share/man/man1/csum.1     the tool and its manual
+#   bin/csum, share/man/man1/csum.1     the tool and its manual (with CSUM_BUILD_PROGRAMS)
 #   lib/pkgconfig/csum.pc               pkg-config --cflags --libs csum
 #   lib/cmake/csum/                     find_package(csum): csum::csum (shared library),
 #                                       csum::csum_static (static library)
@@ -17,13 +17,11 @@ target_include_directories(csum_static INTERFACE $<INSTALL_INTERFACE:${CMAKE_INS
 install(TARGETS csum_shared csum_static EXPORT csumTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(TARGETS csum RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
-install(FILES ${CSUM_GENERATED_INCLUDE}/csum_version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-
-# The manual carries the version, so it is generated too.
-configure_file(man/csum.1.in ${CMAKE_CURRENT_BINARY_DIR}/csum.1 @ONLY)
-install(FILES ${CMAKE_CURRENT_BINARY_DIR}/csum.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+if(CSUM_BUILD_PROGRAMS)
+  install(TARGETS csum RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/csum.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+endif()
 
 # CMake package. The exported targets locate themselves relative to the installed files, so a
 # prefix given at install time (cmake --install --prefix) or a moved tree still works.

@@ -13,7 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 unset CSUM_IMPL CSUM_DISPATCH CSUM_CPU_DISABLE PKG_CONFIG_PATH
 export CSUM_DISPATCH_FILE=
-version=$(sed -n 's/^#define CSUM_VERSION_STRING "\(.*\)"$/\1/p' "$build/include/csum_version.h")
+version=$(csum_source_version)
 prefix=$tmp/prefix
 
 build=$(cd "$build" && pwd)

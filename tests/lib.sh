@@ -13,3 +13,8 @@ finish() {
     printf '%s: %d passed, %d failed\n' "$1" "$passed" "$failed"
     [ "$failed" -eq 0 ]
 }
+# The version set in include/csum_version.h, as "MAJOR.MINOR.PATCH".
+csum_source_version() {
+    sed -n 's/^#define CSUM_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' \
+        "$(dirname "${BASH_SOURCE[0]}")/../include/csum_version.h" | paste -sd.
+}

@@ -9,7 +9,7 @@ build=${1:?usage: symbols_test.sh BUILD_DIR}
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/tests/lib.sh"
 so=$build/libcsum.so
-version=$(sed -n 's/^#define CSUM_VERSION_STRING "\(.*\)"$/\1/p' "$build/include/csum_version.h")
+version=$(csum_source_version)
 
 soname=$(readelf -d "$so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 if [ "$soname" = libcsum.so.1 ]; then ok "symbols: SONAME $soname"; else fail "symbols: SONAME is '$soname', want libcsum.so.1"; fi

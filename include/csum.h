@@ -215,18 +215,30 @@ CSUM_API void csum_replace16(csum_sum16 *check, const void *from16, const void *
 /** Signature shared by every csum_partial implementation. */
 typedef csum_wsum (*csum_partial_fn)(const void *buf, size_t len, csum_wsum sum);
 
-/** One compiled-in implementation of csum_partial. */
+/**
+ * One compiled-in implementation of csum_partial. The library hands out pointers to these;
+ * never allocate one (fields may be added at the end in a later minor version).
+ */
 struct csum_impl {
-    const char *name;         /**< short name: "generic", "avx512", "x86-adx", ... */
+    const char *name;         /**< short name: "generic", "avx512", "x86-scalar", "linux-6.8" */
     const char *description;  /**< one line, including where the algorithm comes from */
     csum_partial_fn partial;  /**< the function itself; call only if csum_impl_supported() */
     const char *requires;     /**< CPU features it needs, space-separated ("" for none) */
+    int reference;            /**< 1: a reference implementation, a historical algorithm (Linux's,
+                                   earlier kernel proposals) kept so it can be compared with;
+                                   never chosen by the automatic dispatch plan. 0: a product
+                                   implementation, one the automatic plan may choose. */
 };
 
 /** Number of compiled-in implementations, supported by this CPU or not. */
 CSUM_API size_t csum_impl_count(void);
 
-/** The i-th implementation in priority order (fastest first); NULL when i >= count. */
+/**
+ * The i-th implementation; NULL when i >= count. Product implementations come first, widest
+ * instruction set first, then the reference implementations. The order is not a speed
+ * ranking: which implementation runs for which length is the dispatch plan
+ * (csum_dispatch_describe()).
+ */
 CSUM_API const struct csum_impl *csum_impl_get(size_t i);
 
 /** The implementation called `name`, or NULL (also for NULL). */
@@ -239,9 +251,10 @@ CSUM_API int csum_impl_supported(const struct csum_impl *impl);
 CSUM_API const struct csum_impl *csum_impl_active(void);
 
 /**
- * Make csum_partial() use the implementation called `name`; "auto" picks the best one for
- * this CPU. Returns 0 on success, -1 if the name is unknown or this CPU cannot run it (the
- * active implementation is then unchanged). Safe to call from any thread at any time.
+ * Make csum_partial() use the implementation called `name` for every length (a reference
+ * implementation too: the caller asked for it by name); "auto" restores the automatic plan.
+ * Returns 0 on success, -1 if the name is unknown or this CPU cannot run it (the active
+ * implementation is then unchanged). Safe to call from any thread at any time.
  */
 CSUM_API int csum_impl_select(const char *name);
 
@@ -252,29 +265,49 @@ CSUM_API int csum_impl_select(const char *name);
  * CSUM_DISPATCH environment variable. Writes at most `size` bytes, NUL-terminated when size > 0,
  * and returns the length of the whole text (like snprintf).
  *
- * The "auto" plan comes from CSUM_DISPATCH, else the file named by CSUM_DISPATCH_FILE (default
- * $XDG_CONFIG_HOME/csum/dispatch or ~/.config/csum/dispatch, written by `csum tune --write`),
- * else compiled-in thresholds measured by the csum developers. csum_impl_active() names the
+ * The automatic plan comes from CSUM_DISPATCH, else the plan file (csum_dispatch_file(),
+ * written by `csum tune --write`), else a compiled-in plan measured by the csum developers on
+ * a CPU of this kind, made of product implementations only. csum_impl_active() names the
  * implementation of the last range (the one used for the longest buffers).
  */
 CSUM_API size_t csum_dispatch_describe(char *buf, size_t size);
 
 /**
  * Replace the dispatch plan: "auto", or up to four ranges "name@from[,name@from...]" whose
- * first range starts at 0 and whose starts increase; every name must be supported by this CPU.
- * Returns 0, or -1 with the plan unchanged. Safe from any thread; each distinct plan costs a
- * small allocation that is kept for the life of the process (another thread may be using it).
+ * first range starts at 0 and whose starts increase (decimal, each below SIZE_MAX); every name
+ * must be supported by this CPU. Returns 0, or -1 with the plan unchanged. Safe from any
+ * thread; each distinct plan costs a small allocation that is kept for the life of the process
+ * (another thread may be using it).
  */
 CSUM_API int csum_dispatch_set(const char *plan);
 
-/** Where the current plan came from: "compiled-in defaults", "CSUM_DISPATCH", a file path,
- *  "one implementation for all lengths" (csum_impl_select or CSUM_IMPL), "csum_dispatch_set". */
+/**
+ * Where the current plan came from, and why: "compiled-in defaults" (followed by the CPU class
+ * the plan was measured on, e.g. "compiled-in defaults: AMD Zen 3 (family 25), measured
+ * 2026-11-23"), "CSUM_DISPATCH", the plan file's path, "one implementation for all lengths"
+ * (csum_impl_select or CSUM_IMPL), "csum_dispatch_set". When CSUM_DISPATCH, the plan file or
+ * CSUM_IMPL was set but not used, the text ends with the reason in parentheses, e.g.
+ * "(CSUM_DISPATCH ignored: no implementation 'avx3')". Valid until the plan changes.
+ */
 CSUM_API const char *csum_dispatch_source(void);
+
+/**
+ * The plan file the automatic plan is read from: CSUM_DISPATCH_FILE when set (set but empty:
+ * no file), else $XDG_CONFIG_HOME/csum/dispatch, else $HOME/.config/csum/dispatch. Writes at
+ * most `size` bytes, NUL-terminated when size > 0, and returns the length of the whole path
+ * (like snprintf), or 0 when there is no plan file (the file itself need not exist).
+ * Environment variables are not read in set-uid or set-gid programs (secure_getenv).
+ */
+CSUM_API size_t csum_dispatch_file(char *buf, size_t size);
 
 /** Signature shared by every csum_partial_copy implementation. */
 typedef csum_wsum (*csum_partial_copy_fn)(void *dst, const void *src, size_t len, csum_wsum sum);
 
-/** One compiled-in implementation of csum_partial_copy (a second table, like csum_impl's). */
+/**
+ * One compiled-in implementation of csum_partial_copy. Every copy implementation belongs to a
+ * csum_partial implementation of the same name (the "-nt" ones: streaming stores), and shares
+ * its summing code; the library hands out pointers to these, never allocate one.
+ */
 struct csum_copy_impl {
     const char *name;          /**< short name: "generic", "avx512-vnni", "avx512-vnni-nt", ... */
     const char *description;   /**< one line, including where the algorithm comes from */

@@ -19,7 +19,7 @@
 #endif
 
 static const char *const feature_names[CSUM_CPU_FEATURE_COUNT] = {
-#define CSUM_X(id, name) name,
+#define CSUM_X(name) #name,
     CSUM_CPU_FEATURE_LIST(CSUM_X)
 #undef CSUM_X
 };
@@ -54,31 +54,59 @@ static uint32_t detect(void)
     if (__get_cpuid_max(0, NULL) < 7)
         return 0;
     __cpuid_count(7, 0, a, b, c, d);
-    if (b & (1u << 8))  f |= CSUM_CPU_BMI2;
-    if (b & (1u << 19)) f |= CSUM_CPU_ADX;
-    if (b & (1u << 9))  f |= CSUM_CPU_ERMS;
-    if (d & (1u << 4))  f |= CSUM_CPU_FSRM;
+    if (b & (1u << 8))  f |= CSUM_CPU_bmi2;
+    if (b & (1u << 19)) f |= CSUM_CPU_adx;
+    if (b & (1u << 9))  f |= CSUM_CPU_erms;
+    if (d & (1u << 4))  f |= CSUM_CPU_fsrm;
     if (os_avx && (b & (1u << 5)))
-        f |= CSUM_CPU_AVX2;
+        f |= CSUM_CPU_avx2;
     if (os_avx512) {
-        if (b & (1u << 16)) f |= CSUM_CPU_AVX512F;
-        if (b & (1u << 30)) f |= CSUM_CPU_AVX512BW;
-        if (b & (1u << 31)) f |= CSUM_CPU_AVX512VL;
-        if (c & (1u << 11)) f |= CSUM_CPU_AVX512VNNI;
+        if (b & (1u << 16)) f |= CSUM_CPU_avx512f;
+        if (b & (1u << 30)) f |= CSUM_CPU_avx512bw;
+        if (b & (1u << 31)) f |= CSUM_CPU_avx512vl;
+        if (c & (1u << 11)) f |= CSUM_CPU_avx512vnni;
     }
     return f;
 }
+
+void csum_cpu_identify(struct csum_cpu_id *id)
+{
+    unsigned a, b, c, d;
+    memset(id, 0, sizeof *id);
+    if (!__get_cpuid(0, &a, &b, &c, &d))
+        return;
+    memcpy(id->vendor, &b, 4);
+    memcpy(id->vendor + 4, &d, 4);
+    memcpy(id->vendor + 8, &c, 4);
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return;
+    /* The display family and model (Intel SDM vol. 2A, CPUID leaf 1; AMD APM vol. 3). */
+    unsigned base_family = (a >> 8) & 0xf, base_model = (a >> 4) & 0xf;
+    id->family = base_family == 0xf ? base_family + ((a >> 20) & 0xff) : base_family;
+    id->model = base_family == 0x6 || base_family == 0xf ? base_model | (((a >> 16) & 0xf) << 4)
+                                                          : base_model;
+}
 #elif defined(__aarch64__)
+void csum_cpu_identify(struct csum_cpu_id *id)
+{
+    memset(id, 0, sizeof *id); /* plans for arm64 are keyed by features alone */
+}
+
 static uint32_t detect(void)
 {
 #  if defined(__linux__)
     /* Advanced SIMD is architecturally mandatory on AArch64; ask anyway. */
-    return (getauxval(AT_HWCAP) & HWCAP_ASIMD) ? CSUM_CPU_NEON : 0;
+    return (getauxval(AT_HWCAP) & HWCAP_ASIMD) ? CSUM_CPU_neon : 0;
 #  else
-    return CSUM_CPU_NEON;
+    return CSUM_CPU_neon;
 #  endif
 }
 #else
+void csum_cpu_identify(struct csum_cpu_id *id)
+{
+    memset(id, 0, sizeof *id);
+}
+
 static uint32_t detect(void)
 {
     return 0;

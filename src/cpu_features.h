@@ -1,36 +1,40 @@
 /*
- * CPU features the implementations depend on, detected once.
+ * CPU features the kernels depend on, detected once.
  *
- * The list is written once as an X-macro (zstd/xxHash style): the enum, the bit masks and the
- * names printed by `csum impls` all come from it.
+ * The list is written once as an X-macro (zstd/xxHash style): the bit numbers, the masks, the
+ * names printed by `csum impls` and accepted by CSUM_CPU_DISABLE all come from it. Names are
+ * spelled as the compilers spell the target option (`avx512vnni` is both gcc's and clang's
+ * target("avx512vnni")), so src/isa.h can turn a kernel's feature list into its compiler
+ * target as well as its run-time gate. erms, fsrm and neon enable no compiler target: an ISA
+ * that lists them does not compile on x86 (the target string would be rejected).
  */
 #ifndef CSUM_CPU_FEATURES_H
 #define CSUM_CPU_FEATURES_H
 
 #include <stdint.h>
 
-/* X(identifier, name as printed) */
 #define CSUM_CPU_FEATURE_LIST(X) \
-    X(BMI2,       "bmi2")        \
-    X(ADX,        "adx")         \
-    X(ERMS,       "erms")        \
-    X(FSRM,       "fsrm")        \
-    X(AVX2,       "avx2")        \
-    X(AVX512F,    "avx512f")     \
-    X(AVX512BW,   "avx512bw")    \
-    X(AVX512VL,   "avx512vl")    \
-    X(AVX512VNNI, "avx512vnni")  \
-    X(NEON,       "neon")
+    X(bmi2)                      \
+    X(adx)                       \
+    X(erms)                      \
+    X(fsrm)                      \
+    X(avx2)                      \
+    X(avx512f)                   \
+    X(avx512bw)                  \
+    X(avx512vl)                  \
+    X(avx512vnni)                \
+    X(neon)
 
 enum csum_cpu_feature_bit {
-#define CSUM_X(id, name) CSUM_CPU_BIT_##id,
+#define CSUM_X(name) CSUM_CPU_BIT_##name,
     CSUM_CPU_FEATURE_LIST(CSUM_X)
 #undef CSUM_X
     CSUM_CPU_FEATURE_COUNT
 };
 
+/* CSUM_CPU_avx2 etc.: the mask of one feature. */
 enum csum_cpu_feature_mask {
-#define CSUM_X(id, name) CSUM_CPU_##id = 1u << CSUM_CPU_BIT_##id,
+#define CSUM_X(name) CSUM_CPU_##name = 1u << CSUM_CPU_BIT_##name,
     CSUM_CPU_FEATURE_LIST(CSUM_X)
 #undef CSUM_X
 };
@@ -43,5 +47,13 @@ uint32_t csum_cpu_features(void);
 
 /* Printable name of feature bit `bit`, or NULL when out of range. */
 const char *csum_cpu_feature_name(unsigned bit);
+
+/* What this CPU is, for choosing a measured dispatch plan (src/dispatch_defaults.h). */
+struct csum_cpu_id {
+    char vendor[13]; /* "GenuineIntel", "AuthenticAMD", ... ("" when unknown) */
+    unsigned family; /* display family (base + extended) */
+    unsigned model;  /* display model (extended model included) */
+};
+void csum_cpu_identify(struct csum_cpu_id *id);
 
 #endif /* CSUM_CPU_FEATURES_H */

@@ -1,5 +1,6 @@
 /*
- * Pieces shared by the implementations and the dispatcher. Not installed.
+ * Pieces shared by the kernels, the dispatcher and the helpers: unaligned loads, tails, folds.
+ * Not installed. The kernel table's types are in kernel.h.
  */
 #ifndef CSUM_INTERNAL_H
 #define CSUM_INTERNAL_H
@@ -11,41 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
-/*
- * A row of the implementation table. `pub` comes first so a `const struct csum_impl *`
- * handed to the user converts back to its row.
- */
-struct csum_impl_entry {
-    struct csum_impl pub;
-    uint32_t cpu_features; /* CSUM_CPU_* bits that must all be present */
-};
-
-/* Each implementation file defines one of these; src/impl_list.h names them all. */
-#define CSUM_IMPL_ROW(id) extern const struct csum_impl_entry csum_impl_##id;
-#include "impl_list.h"
-#undef CSUM_IMPL_ROW
-
-const struct csum_impl_entry *csum_impl_entry_of(const struct csum_impl *impl);
-int csum_impl_entry_supported(const struct csum_impl_entry *e);
-
-/* A row of the copy table (src/copy_list.h), the same shape as a csum_partial row. */
-struct csum_copy_impl_entry {
-    struct csum_copy_impl pub;
-    uint32_t cpu_features; /* CSUM_CPU_* bits that must all be present */
-};
-
-#define CSUM_COPY_ROW(id) extern const struct csum_copy_impl_entry csum_copy_impl_##id;
-#include "copy_list.h"
-#undef CSUM_COPY_ROW
-
-const struct csum_copy_impl_entry *csum_copy_impl_entry_of(const struct csum_copy_impl *impl);
-int csum_copy_impl_entry_supported(const struct csum_copy_impl_entry *e);
-
 /* Bytes of the last-level cache that one logical CPU can count on (src/cache_info.c). */
 size_t csum_llc_share(void);
-
-/* The copy function csum_partial_copy() would call now for `len` bytes (src/copy_dispatch.c). */
-csum_partial_copy_fn csum_copy_fn_for(size_t len);
 
 /*
  * What a summing kernel does with its destination. The kernels are written once and shared by

@@ -1,69 +1,45 @@
 /*
- * Runtime dispatch: which implementation csum_partial() calls, by CPU and by length.
+ * Runtime dispatch, one engine for the three dispatched operations: csum_partial (by length),
+ * csum_partial_copy (by length) and csum_ipv4_header_batch (by number of headers).
  *
- * A *plan* maps length ranges to table rows: e.g. x86-scalar below 128 bytes (no vector setup
- * to pay for), avx512-vnni from 128 on. Plans are immutable once published through one atomic
- * pointer, so the hot path is one load, at most three well-predicted compares and a tail call:
- * no lock, no reference counting.
+ * A plan (src/plan.h) maps size ranges to kernel entry points: e.g. x86-scalar below 128 bytes
+ * (no vector set-up to pay for), avx512-vnni from 128 on. Plans are immutable once published
+ * through one atomic pointer per operation, so a call is one load, at most three
+ * well-predicted compares and a tail call: no lock, no reference counting. Published plans are
+ * kept for the life of the process (another thread may still be using one); publishing a plan
+ * equal to one kept before reuses it, so re-setting a configuration allocates nothing.
  *
- * The active plan starts as a private "first use" plan whose function builds the real one —
- * CSUM_IMPL (one row for every length), else the "auto" plan — publishes it with a
- * compare-and-swap, and then calls it. Racing first callers compute the same plan; an explicit
- * csum_impl_select() or csum_dispatch_set() that happened first is never overwritten.
+ * Each operation starts at a private "first use" plan whose functions choose the real plan —
+ * the operation's force variable (CSUM_IMPL, CSUM_COPY_IMPL, CSUM_BATCH_IMPL: one entry for
+ * every size), else the automatic plan — publish it with a compare-and-swap and then run it.
+ * Racing first callers compute the same plan; an explicit choice (csum_impl_select(),
+ * csum_dispatch_set(), csum_copy_impl_select()) made before is never overwritten.
  *
- * The auto plan comes from, in order: the CSUM_DISPATCH environment variable, the file named by
- * CSUM_DISPATCH_FILE (default: $XDG_CONFIG_HOME/csum/dispatch, else ~/.config/csum/dispatch,
- * as written by `csum tune --write`), the compiled-in defaults (src/dispatch_defaults.h). Text
- * that is malformed or names a row this CPU cannot run is ignored: the next source is used.
- * Nothing is ever printed.
+ * The automatic plans:
+ *  - csum_partial: CSUM_DISPATCH, else the plan file (csum_dispatch_file(), written by
+ *    `csum tune --write`), else the compiled-in plan for this CPU (src/dispatch_defaults.c).
+ *    Text that is malformed or names a row this CPU cannot run is ignored (the next source is
+ *    used) and the reason is kept in csum_dispatch_source();
+ *  - csum_partial_copy: the first supported product row with normal stores, and from
+ *    csum_copy_nontemporal_threshold() bytes up the first with streaming stores;
+ *  - csum_ipv4_header_batch: header by header (generic) below BATCH_MIN headers, the first
+ *    supported product row with a batch entry from there.
+ * Environment variables are read with secure_getenv (not in set-uid programs). Nothing is ever
+ * printed.
  */
 #define _GNU_SOURCE
-#include "csum_internal.h"
-#include "dispatch_defaults.h"
+#include "plan.h"
+#include "arch_hooks.h" /* the architecture's inline short path, if it has one */
 
-#if defined(__x86_64__)
-/* Short buffers are the common case (headers), and there a second indirect jump costs about
- * a tick: when the plan's first range is x86-scalar, its code runs right here instead. */
-#  include "x86/x86_scalar.h"
-#  define INLINE_FIRST_ROW csum_impl_scalar
-#  define INLINE_FIRST_MAX 256 /* x86_scalar_partial_short's range */
-#  define inline_first_partial x86_scalar_partial_short
-#endif
-
-#include <ctype.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { MAX_RANGES = 4, MAX_PLAN_TEXT = 256 };
-
-struct csum_plan {
-    size_t from[MAX_RANGES];                  /* range k covers [from[k], from[k+1]); unused: SIZE_MAX */
-    csum_partial_fn fn[MAX_RANGES];           /* unused ranges repeat the last function */
-    const struct csum_impl_entry *impl[MAX_RANGES];
-    unsigned n;                               /* ranges in use, 1..MAX_RANGES */
-    size_t inline_below;                      /* lengths below this run inline_first_partial in
-                                                 place (0: never) */
-    const char *source;                       /* where it came from, for csum_dispatch_source() */
-    struct csum_plan *next_allocated;         /* keeps every allocated plan reachable */
-};
-
-static csum_wsum partial_first_use(const void *buf, size_t len, csum_wsum sum);
-
-static const struct csum_plan first_use = {
-    .from = { 0, SIZE_MAX, SIZE_MAX, SIZE_MAX },
-    .fn = { partial_first_use, partial_first_use, partial_first_use, partial_first_use },
-    .n = 1,
-    .source = "not chosen yet",
-};
-
-static _Atomic(const struct csum_plan *) active = &first_use;
-static _Atomic(struct csum_plan *) allocated;       /* every plan ever made, never freed */
-static _Atomic(struct csum_plan *) auto_plan;       /* built once */
-static _Atomic(struct csum_plan *) single_plans[64]; /* one per table row, built on demand
-                                                      (the table has far fewer rows) */
-
-/* ---- building plans ------------------------------------------------------------------------ */
+/* Below this many headers the batch runs header by header: a SIMD step costs more (the lab's
+ * batch table: about 12 ticks for a batch of one through the AVX-512 kernel, 4 alone). */
+enum { BATCH_MIN = 8 };
+/* Streaming copies never below this, whatever the cache (glibc's floor for memcpy). */
+enum { NONTEMPORAL_MIN = 1 << 20 };
 
 static const char *env(const char *name)
 {
@@ -74,157 +50,150 @@ static const char *env(const char *name)
 #endif
 }
 
-static void plan_init(struct csum_plan *p, const char *source)
-{
-    memset(p, 0, sizeof *p);
-    for (unsigned k = 1; k < MAX_RANGES; k++)
-        p->from[k] = SIZE_MAX;
-    p->source = source;
-}
+/* ---- first use ----------------------------------------------------------------------------- */
 
-/* Append a range; merges with the previous one when it is the same row. */
-static int plan_add(struct csum_plan *p, size_t from, const struct csum_impl_entry *e)
-{
-    if (p->n && p->impl[p->n - 1] == e)
-        return 0;
-    if (p->n == MAX_RANGES || (p->n == 0 && from != 0) || (p->n && from <= p->from[p->n - 1]))
-        return -1;
-    p->from[p->n] = from;
-    p->impl[p->n] = e;
-    p->n++;
-    return 0;
-}
+static csum_wsum partial_first_use(const void *buf, size_t len, csum_wsum sum);
+static csum_wsum copy_first_use(void *dst, const void *src, size_t len, csum_wsum sum);
+static void batch_first_use(const void *const *hdrs, size_t n, csum_sum16 *out);
 
-static void plan_finish(struct csum_plan *p)
-{
-#ifdef INLINE_FIRST_ROW
-    if (p->impl[0] == &INLINE_FIRST_ROW)
-        p->inline_below = p->from[1] < INLINE_FIRST_MAX + 1 ? p->from[1] : INLINE_FIRST_MAX + 1;
-#endif
-    for (unsigned k = 0; k < MAX_RANGES; k++) {
-        const struct csum_impl_entry *e = p->impl[k < p->n ? k : p->n - 1];
-        p->fn[k] = e->pub.partial;
-        if (k >= p->n)
-            p->impl[k] = e;
+#define FIRST_USE(member, function)                                                          \
+    {                                                                                        \
+        .from = { 0, SIZE_MAX, SIZE_MAX, SIZE_MAX },                                         \
+        .fn = { { .member = function }, { .member = function }, { .member = function },      \
+                { .member = function } },                                                    \
+        .n = 1, .source = "not chosen yet",                                                  \
     }
+static const struct csum_plan first_use[CSUM_OP_COUNT] = {
+    [CSUM_OP_PARTIAL] = FIRST_USE(partial, partial_first_use),
+    [CSUM_OP_COPY] = FIRST_USE(copy, copy_first_use),
+    [CSUM_OP_IPV4_BATCH] = FIRST_USE(batch, batch_first_use),
+};
+
+static _Atomic(const struct csum_plan *) active[CSUM_OP_COUNT] = {
+    &first_use[CSUM_OP_PARTIAL], &first_use[CSUM_OP_COPY], &first_use[CSUM_OP_IPV4_BATCH],
+};
+static _Atomic(const struct csum_plan *) auto_plans[CSUM_OP_COUNT]; /* built once each */
+
+/* ---- keeping plans --------------------------------------------------------------------------- */
+
+struct kept_plan {
+    struct csum_plan plan;
+    char source[]; /* plan.source points here */
+};
+
+static _Atomic(struct csum_plan *) kept; /* every plan ever published, never freed */
+
+static int same_plan(const struct csum_plan *a, const struct csum_plan *b, const char *source)
+{
+    if (a->op != b->op || a->n != b->n || a->inline_below != b->inline_below ||
+        strcmp(a->source, source) != 0)
+        return 0;
+    for (unsigned k = 0; k < a->n; k++)
+        if (a->from[k] != b->from[k] || a->entry[k].view != b->entry[k].view)
+            return 0;
+    return 1;
 }
 
-/* A heap copy that lives forever (published plans may be in use by other threads). */
-static struct csum_plan *plan_keep(const struct csum_plan *p)
+/*
+ * A plan equal to p with this source that lives forever: one kept before, or a new heap copy.
+ * The arch's inline short path is set here, for every plan that starts with its kernel. NULL
+ * when out of memory.
+ */
+static const struct csum_plan *keep(struct csum_plan *p, const char *source)
 {
-    struct csum_plan *copy = malloc(sizeof *copy);
+#ifdef CSUM_ARCH_SHORT_KERNEL
+    if (p->op == CSUM_OP_PARTIAL && p->entry[0].kernel == &CSUM_ARCH_SHORT_KERNEL)
+        p->inline_below = p->from[1] < CSUM_ARCH_SHORT_MAX + 1 ? p->from[1] : CSUM_ARCH_SHORT_MAX + 1;
+#endif
+    for (struct csum_plan *k = atomic_load(&kept); k; k = k->next_kept)
+        if (same_plan(k, p, source))
+            return k;
+    size_t source_size = strlen(source) + 1;
+    struct kept_plan *copy = malloc(sizeof *copy + source_size);
     if (!copy)
         return NULL;
-    *copy = *p;
-    struct csum_plan *head = atomic_load(&allocated);
+    copy->plan = *p;
+    memcpy(copy->source, source, source_size);
+    copy->plan.source = copy->source;
+    struct csum_plan *head = atomic_load(&kept);
     do
-        copy->next_allocated = head;
-    while (!atomic_compare_exchange_weak(&allocated, &head, copy));
-    return copy;
+        copy->plan.next_kept = head;
+    while (!atomic_compare_exchange_weak(&kept, &head, &copy->plan));
+    return &copy->plan;
 }
 
-/* A plan kept before with the same ranges and source, so that setting one plan again and again
- * (a configuration reload) allocates nothing. Kept plans are immutable once on the list. */
-static struct csum_plan *plan_find_kept(const struct csum_plan *p)
+/* The plan that runs one entry for every size. */
+static const struct csum_plan *single_plan(enum csum_op op, const struct csum_op_entry *e,
+                                           const char *source)
 {
-    for (struct csum_plan *k = atomic_load(&allocated); k; k = k->next_allocated)
-        if (k->n == p->n && k->source == p->source && !memcmp(k->from, p->from, sizeof p->from) &&
-            !memcmp(k->impl, p->impl, sizeof p->impl))
-            return k;
-    return NULL;
+    struct csum_plan p;
+    csum_plan_init(&p, op);
+    csum_plan_add(&p, 0, e);
+    csum_plan_finish(&p);
+    return keep(&p, source);
 }
 
-static const struct csum_impl_entry *supported_row(const char *name, size_t len)
+/* The supported entry of `op` called `name`, reference rows included (an explicit choice). */
+static int supported_entry(enum csum_op op, const char *name, struct csum_op_entry *e)
 {
-    char buf[64];
-    if (len == 0 || len >= sizeof buf)
-        return NULL;
-    memcpy(buf, name, len);
-    buf[len] = '\0';
-    const struct csum_impl_entry *e = csum_impl_entry_of(csum_impl_find(buf));
-    return csum_impl_entry_supported(e) ? e : NULL;
+    for (size_t i = 0; name && csum_op_entry_at(op, i, e) == 0; i++)
+        if (strcmp(e->name, name) == 0)
+            return csum_kernel_supported(e->kernel) ? 0 : -1;
+    return -1;
 }
 
-/* Parse "name@from,name@from..." (a lone "name" means name@0). 0 on success. */
-static int plan_parse(struct csum_plan *p, const char *text, const char *source)
+/* The first supported product entry of `op` that `accept` likes (table order), or -1. */
+static int first_product(enum csum_op op, int (*accept)(const struct csum_op_entry *),
+                         struct csum_op_entry *e)
 {
-    plan_init(p, source);
-    const char *s = text;
-    while (*s) {
-        while (isspace((unsigned char)*s))
-            s++;
-        size_t name_len = strcspn(s, "@, \t\r\n");
-        const struct csum_impl_entry *e = supported_row(s, name_len);
-        if (!e)
-            return -1;
-        s += name_len;
-        size_t from = 0;
-        if (*s == '@') {
-            char *end;
-            unsigned long long v = strtoull(s + 1, &end, 10);
-            if (end == s + 1 || !isdigit((unsigned char)s[1]))
-                return -1;
-            from = (size_t)v;
-            s = end;
-        }
-        if (plan_add(p, from, e) != 0)
-            return -1;
-        while (isspace((unsigned char)*s))
-            s++;
-        if (*s == ',') {
-            s++;
-            if (s[strspn(s, " \t\r\n")] == '\0')
-                return -1; /* a comma promises another range */
-        } else if (*s) {
-            return -1;
-        }
-    }
-    if (p->n == 0)
-        return -1;
-    plan_finish(p);
-    return 0;
+    for (size_t i = 0; csum_op_entry_at(op, i, e) == 0; i++)
+        if (!e->kernel->sum.reference && csum_kernel_supported(e->kernel) && accept(e))
+            return 0;
+    return -1;
 }
 
-/* The first supported row (table order is priority order): the fallback of fallbacks. */
-static const struct csum_impl_entry *best_supported(void)
+static int normal_stores(const struct csum_op_entry *e)
 {
-    for (size_t i = 0; i < csum_impl_count(); i++) {
-        const struct csum_impl_entry *e = csum_impl_entry_of(csum_impl_get(i));
-        if (csum_impl_entry_supported(e))
-            return e;
-    }
-    return &csum_impl_generic; /* needs nothing, so never reached in practice */
+    return !((const struct csum_copy_impl *)e->view)->nontemporal;
 }
 
-static void plan_from_defaults(struct csum_plan *p)
+static int streaming_stores(const struct csum_op_entry *e)
 {
-    for (size_t i = 0; i < sizeof csum_dispatch_defaults / sizeof csum_dispatch_defaults[0]; i++)
-        if (plan_parse(p, csum_dispatch_defaults[i], "compiled-in defaults") == 0)
-            return;
-    plan_init(p, "compiled-in defaults"); /* unreachable: "generic@0" always parses */
-    plan_add(p, 0, best_supported());
-    plan_finish(p);
+    return ((const struct csum_copy_impl *)e->view)->nontemporal;
 }
 
-static int read_plan_file(char *text, size_t size, const char **source)
+static int not_generic(const struct csum_op_entry *e)
 {
-    static char path[1024];
-    const char *named = env("CSUM_DISPATCH_FILE");
-    if (named) {
-        if (!*named)
-            return -1; /* set but empty: no file */
-        snprintf(path, sizeof path, "%s", named);
-    } else if (env("XDG_CONFIG_HOME") && *env("XDG_CONFIG_HOME")) {
-        snprintf(path, sizeof path, "%s/csum/dispatch", env("XDG_CONFIG_HOME"));
-    } else if (env("HOME") && *env("HOME")) {
-        snprintf(path, sizeof path, "%s/.config/csum/dispatch", env("HOME"));
-    } else {
-        return -1;
-    }
+    return e->kernel != &csum_kernel_generic;
+}
+
+/* ---- the plan file --------------------------------------------------------------------------- */
+
+size_t csum_dispatch_file(char *buf, size_t size)
+{
+    const char *named = env("CSUM_DISPATCH_FILE"), *xdg = env("XDG_CONFIG_HOME"),
+               *home = env("HOME");
+    int n;
+    if (named)
+        n = *named ? snprintf(buf, size, "%s", named) : 0; /* set but empty: no file */
+    else if (xdg && *xdg)
+        n = snprintf(buf, size, "%s/csum/dispatch", xdg);
+    else if (home && *home)
+        n = snprintf(buf, size, "%s/.config/csum/dispatch", home);
+    else
+        n = 0;
+    if (n == 0 && size)
+        buf[0] = '\0';
+    return n > 0 ? (size_t)n : 0;
+}
+
+/* The first line of the file that is not a comment or blank, into text. 0, or -1 when the file
+ * cannot be read (why says so) or holds no plan. */
+static int read_plan_file(const char *path, char *text, size_t size, char *why, size_t why_size)
+{
     FILE *f = fopen(path, "r");
     if (!f)
-        return -1;
-    /* The first line that is not a comment. */
+        return -1; /* no file is the normal case: nothing to report */
     int ok = -1;
     while (fgets(text, (int)size, f))
         if (text[0] != '#' && text[strspn(text, " \t\r\n")] != '\0') {
@@ -233,126 +202,234 @@ static int read_plan_file(char *text, size_t size, const char **source)
             break;
         }
     fclose(f);
-    *source = path;
+    if (ok != 0)
+        snprintf(why, why_size, "no plan in the file");
     return ok;
 }
 
-static struct csum_plan *get_auto_plan(void)
+/* ---- the automatic plans --------------------------------------------------------------------- */
+
+/* Appends " (WHAT ignored: WHY)" to a source text. */
+static void note_ignored(char *source, size_t size, const char *what, const char *why)
 {
-    struct csum_plan *p = atomic_load_explicit(&auto_plan, memory_order_acquire);
-    if (p)
-        return p;
-    struct csum_plan plan;
-    char text[MAX_PLAN_TEXT];
-    const char *from_env = env("CSUM_DISPATCH"), *file_source = NULL;
-    if (!(from_env && plan_parse(&plan, from_env, "CSUM_DISPATCH") == 0) &&
-        !(read_plan_file(text, sizeof text, &file_source) == 0 &&
-          plan_parse(&plan, text, file_source) == 0))
-        plan_from_defaults(&plan);
-    struct csum_plan *made = plan_keep(&plan), *expected = NULL;
-    if (!made) { /* out of memory: run the best row alone, from static storage */
-        static struct csum_plan emergency;
-        plan_init(&emergency, "fallback (out of memory)");
-        plan_add(&emergency, 0, best_supported());
-        plan_finish(&emergency);
-        made = &emergency;
+    size_t len = strlen(source);
+    if (len < size)
+        snprintf(source + len, size - len, " (%.256s ignored: %.200s)", what, why);
+}
+
+static const struct csum_plan *build_auto_partial(void)
+{
+    struct csum_plan p;
+    char why[160], notes[512] = "", source[4096 + 600];
+    const char *forced = env("CSUM_IMPL");
+    struct csum_op_entry e;
+    if (forced && *forced && strcmp(forced, "auto") != 0 && supported_entry(CSUM_OP_PARTIAL, forced, &e) != 0) {
+        snprintf(why, sizeof why, csum_impl_find(forced) ? "this CPU cannot run '%.64s'"
+                                                         : "no implementation '%.64s'", forced);
+        note_ignored(notes, sizeof notes, "CSUM_IMPL", why);
     }
-    if (!atomic_compare_exchange_strong(&auto_plan, &expected, made))
-        return expected; /* another thread won; ours stays on the allocated list */
-    return made;
+
+    const char *from_env = env("CSUM_DISPATCH");
+    if (from_env) {
+        if (csum_plan_parse(&p, CSUM_OP_PARTIAL, from_env, 1, why, sizeof why) == 0) {
+            snprintf(source, sizeof source, "CSUM_DISPATCH%s", notes);
+            return keep(&p, source);
+        }
+        note_ignored(notes, sizeof notes, "CSUM_DISPATCH", why);
+    }
+
+    char path[4096], text[CSUM_PLAN_TEXT_MAX];
+    size_t path_len = csum_dispatch_file(path, sizeof path);
+    if (path_len > 0 && path_len < sizeof path) {
+        why[0] = '\0';
+        if (read_plan_file(path, text, sizeof text, why, sizeof why) == 0 &&
+            csum_plan_parse(&p, CSUM_OP_PARTIAL, text, 1, why, sizeof why) == 0) {
+            snprintf(source, sizeof source, "%s%s", path, notes);
+            return keep(&p, source);
+        }
+        if (why[0])
+            note_ignored(notes, sizeof notes, path, why);
+    }
+
+    char measured[160];
+    const char *plan_text = csum_dispatch_default_plan(measured, sizeof measured);
+    if (csum_plan_parse(&p, CSUM_OP_PARTIAL, plan_text, 0, why, sizeof why) != 0) {
+        /* Unreachable unless a compiled-in plan is wrong (the tests parse them all): generic
+         * for every length. */
+        supported_entry(CSUM_OP_PARTIAL, "generic", &e);
+        csum_plan_init(&p, CSUM_OP_PARTIAL);
+        csum_plan_add(&p, 0, &e);
+        csum_plan_finish(&p);
+        note_ignored(notes, sizeof notes, plan_text, why);
+    }
+    snprintf(source, sizeof source, "compiled-in defaults%s%s%s", measured[0] ? ": " : "",
+             measured, notes);
+    return keep(&p, source);
 }
 
-static const struct csum_plan *single_plan(const struct csum_impl_entry *e)
+/* The threshold of the automatic copy plan (see csum.h). */
+size_t csum_copy_nontemporal_threshold(void)
 {
-    size_t row = 0;
-    while (row < csum_impl_count() && csum_impl_entry_of(csum_impl_get(row)) != e)
-        row++;
-    if (row >= sizeof single_plans / sizeof single_plans[0])
-        return NULL;
-    struct csum_plan *p = atomic_load_explicit(&single_plans[row], memory_order_acquire);
+    struct csum_op_entry e;
+    if (first_product(CSUM_OP_COPY, streaming_stores, &e) != 0)
+        return SIZE_MAX;
+    size_t t = csum_llc_share() / 4 * 3;
+    return t < NONTEMPORAL_MIN ? NONTEMPORAL_MIN : t;
+}
+
+static const struct csum_plan *build_auto_copy(void)
+{
+    struct csum_plan p;
+    struct csum_op_entry below, above;
+    csum_plan_init(&p, CSUM_OP_COPY);
+    first_product(CSUM_OP_COPY, normal_stores, &below); /* generic runs anywhere */
+    csum_plan_add(&p, 0, &below);
+    if (first_product(CSUM_OP_COPY, streaming_stores, &above) == 0)
+        csum_plan_add(&p, csum_copy_nontemporal_threshold(), &above);
+    csum_plan_finish(&p);
+    return keep(&p, "compiled-in defaults");
+}
+
+static const struct csum_plan *build_auto_batch(void)
+{
+    struct csum_plan p;
+    struct csum_op_entry e;
+    csum_plan_init(&p, CSUM_OP_IPV4_BATCH);
+    supported_entry(CSUM_OP_IPV4_BATCH, "generic", &e);
+    csum_plan_add(&p, 0, &e);
+    if (first_product(CSUM_OP_IPV4_BATCH, not_generic, &e) == 0)
+        csum_plan_add(&p, BATCH_MIN, &e);
+    csum_plan_finish(&p);
+    return keep(&p, "compiled-in defaults");
+}
+
+static const struct csum_plan *(*const build_auto[CSUM_OP_COUNT])(void) = {
+    [CSUM_OP_PARTIAL] = build_auto_partial,
+    [CSUM_OP_COPY] = build_auto_copy,
+    [CSUM_OP_IPV4_BATCH] = build_auto_batch,
+};
+
+/* The last resort when a plan cannot be kept (out of memory): generic for every size, from
+ * static storage. */
+static const struct csum_plan *emergency_plan(enum csum_op op)
+{
+    static struct csum_plan plans[CSUM_OP_COUNT];
+    static _Atomic int built[CSUM_OP_COUNT];
+    if (!atomic_load(&built[op])) {
+        struct csum_plan p;
+        struct csum_op_entry e;
+        csum_plan_init(&p, op);
+        supported_entry(op, "generic", &e);
+        csum_plan_add(&p, 0, &e);
+        csum_plan_finish(&p);
+        p.source = "generic (out of memory)";
+        plans[op] = p; /* racing builders write the same bytes */
+        atomic_store(&built[op], 1);
+    }
+    return &plans[op];
+}
+
+static const struct csum_plan *auto_plan(enum csum_op op)
+{
+    const struct csum_plan *p = atomic_load_explicit(&auto_plans[op], memory_order_acquire);
     if (p)
         return p;
-    struct csum_plan plan;
-    plan_init(&plan, "one implementation for all lengths");
-    plan_add(&plan, 0, e);
-    plan_finish(&plan);
-    struct csum_plan *made = plan_keep(&plan), *expected = NULL;
-    if (!made)
-        return NULL;
-    if (!atomic_compare_exchange_strong(&single_plans[row], &expected, made))
-        return expected;
-    return made;
+    p = build_auto[op]();
+    if (!p)
+        return emergency_plan(op);
+    const struct csum_plan *expected = NULL;
+    if (!atomic_compare_exchange_strong(&auto_plans[op], &expected, p))
+        return expected; /* another thread won; ours stays on the kept list */
+    return p;
 }
 
-/* ---- choosing and calling ------------------------------------------------------------------ */
+/* ---- choosing ----------------------------------------------------------------------------- */
 
-static const struct csum_plan *initialize(void)
+static const char *const force_variable[CSUM_OP_COUNT] = {
+    [CSUM_OP_PARTIAL] = "CSUM_IMPL",
+    [CSUM_OP_COPY] = "CSUM_COPY_IMPL",
+    [CSUM_OP_IPV4_BATCH] = "CSUM_BATCH_IMPL",
+};
+
+/* The plan a name asks for: "auto", or one supported entry for every size; NULL otherwise. */
+static const struct csum_plan *plan_for_name(enum csum_op op, const char *name, const char *source)
 {
-    const char *name = env("CSUM_IMPL");
-    const struct csum_impl_entry *e = name && strcmp(name, "auto") != 0
-                                          ? csum_impl_entry_of(csum_impl_find(name)) : NULL;
-    const struct csum_plan *choice = csum_impl_entry_supported(e) ? single_plan(e) : NULL;
+    struct csum_op_entry e;
+    if (name && strcmp(name, "auto") == 0)
+        return auto_plan(op);
+    if (supported_entry(op, name, &e) != 0)
+        return NULL;
+    const struct csum_plan *p = single_plan(op, &e, source);
+    return p ? p : emergency_plan(op);
+}
+
+static const struct csum_plan *initialize(enum csum_op op)
+{
+    const struct csum_plan *choice =
+        plan_for_name(op, env(force_variable[op]),
+                      op == CSUM_OP_PARTIAL ? "one implementation for all lengths"
+                                            : force_variable[op]);
     if (!choice)
-        choice = get_auto_plan(); /* unset, "auto", unknown or unsupported */
-    const struct csum_plan *expected = &first_use;
-    if (atomic_compare_exchange_strong_explicit(&active, &expected, choice, memory_order_acq_rel,
-                                                memory_order_acquire))
+        choice = auto_plan(op); /* unset, "auto", unknown or unsupported */
+    const struct csum_plan *expected = &first_use[op];
+    if (atomic_compare_exchange_strong_explicit(&active[op], &expected, choice,
+                                                memory_order_acq_rel, memory_order_acquire))
         return choice;
     return expected; /* someone else decided first */
 }
 
-static const struct csum_plan *current(void)
+/* The operation's plan, decided. */
+static const struct csum_plan *current(enum csum_op op)
 {
-    const struct csum_plan *p = atomic_load_explicit(&active, memory_order_acquire);
-    return p == &first_use ? initialize() : p;
+    const struct csum_plan *p = atomic_load_explicit(&active[op], memory_order_acquire);
+    return p == &first_use[op] ? initialize(op) : p;
 }
 
-/* The first plan's only function: choose the real plan, then dispatch through it. */
+static int publish(enum csum_op op, const struct csum_plan *p)
+{
+    if (!p)
+        return -1;
+    atomic_store_explicit(&active[op], p, memory_order_release);
+    return 0;
+}
+
+/* ---- csum_partial ---------------------------------------------------------------------------- */
+
 static csum_wsum partial_first_use(const void *buf, size_t len, csum_wsum sum)
 {
-    initialize();
+    current(CSUM_OP_PARTIAL);
     return csum_partial(buf, len, sum);
 }
 
 csum_wsum csum_partial(const void *buf, size_t len, csum_wsum sum)
 {
-    const struct csum_plan *p = atomic_load_explicit(&active, memory_order_acquire);
+    const struct csum_plan *p = atomic_load_explicit(&active[CSUM_OP_PARTIAL], memory_order_acquire);
     /* A NULL buffer with a nonzero length is a caller bug; treat it as empty, never crash. */
     if (__builtin_expect(buf == NULL, 0))
         return sum;
-#ifdef INLINE_FIRST_ROW
+#ifdef CSUM_ARCH_SHORT_KERNEL
     if (len < p->inline_below)
-        return inline_first_partial(buf, len, sum);
+        return csum_arch_short_partial(buf, len, sum);
 #endif
     if (len < p->from[1])
-        return p->fn[0](buf, len, sum);
+        return p->fn[0].partial(buf, len, sum);
     if (len < p->from[2])
-        return p->fn[1](buf, len, sum);
+        return p->fn[1].partial(buf, len, sum);
     if (len < p->from[3])
-        return p->fn[2](buf, len, sum);
-    return p->fn[3](buf, len, sum);
+        return p->fn[2].partial(buf, len, sum);
+    return p->fn[3].partial(buf, len, sum);
 }
 
 const struct csum_impl *csum_impl_active(void)
 {
-    const struct csum_plan *p = current();
-    return &p->impl[p->n - 1]->pub; /* the row that handles the longest buffers */
+    const struct csum_plan *p = current(CSUM_OP_PARTIAL);
+    return p->entry[p->n - 1].view; /* the row that handles the longest buffers */
 }
 
 int csum_impl_select(const char *name)
 {
-    const struct csum_plan *p = NULL;
-    if (name && strcmp(name, "auto") == 0) {
-        p = get_auto_plan();
-    } else {
-        const struct csum_impl_entry *e = csum_impl_entry_of(csum_impl_find(name));
-        if (csum_impl_entry_supported(e))
-            p = single_plan(e);
-    }
-    if (!p)
-        return -1;
-    atomic_store_explicit(&active, p, memory_order_release);
-    return 0;
+    return publish(CSUM_OP_PARTIAL,
+                   plan_for_name(CSUM_OP_PARTIAL, name, "one implementation for all lengths"));
 }
 
 int csum_dispatch_set(const char *text)
@@ -361,33 +438,97 @@ int csum_dispatch_set(const char *text)
         return -1;
     if (strcmp(text, "auto") == 0)
         return csum_impl_select("auto");
-    struct csum_plan plan;
-    if (plan_parse(&plan, text, "csum_dispatch_set") != 0)
+    struct csum_plan p;
+    char why[160];
+    if (csum_plan_parse(&p, CSUM_OP_PARTIAL, text, 1, why, sizeof why) != 0)
         return -1;
-    const struct csum_plan *p = plan.n == 1 ? single_plan(plan.impl[0]) : plan_find_kept(&plan);
-    if (!p)
-        p = plan_keep(&plan);
-    if (!p)
-        return -1;
-    atomic_store_explicit(&active, p, memory_order_release);
-    return 0;
+    return publish(CSUM_OP_PARTIAL,
+                   keep(&p, p.n == 1 ? "one implementation for all lengths" : "csum_dispatch_set"));
 }
 
 size_t csum_dispatch_describe(char *buf, size_t size)
 {
-    const struct csum_plan *p = current();
-    char text[MAX_PLAN_TEXT];
-    size_t len = 0;
-    text[0] = '\0';
-    for (unsigned k = 0; k < p->n && len < sizeof text; k++)
-        len += (size_t)snprintf(text + len, sizeof text - len, "%s%s@%zu", k ? "," : "",
-                                p->impl[k]->pub.name, p->from[k]);
-    if (size)
-        snprintf(buf, size, "%s", text);
-    return strlen(text);
+    return csum_plan_format(current(CSUM_OP_PARTIAL), buf, size);
 }
 
 const char *csum_dispatch_source(void)
 {
-    return current()->source;
+    return current(CSUM_OP_PARTIAL)->source;
+}
+
+/* ---- csum_partial_copy ------------------------------------------------------------------------ */
+
+static csum_wsum copy_first_use(void *dst, const void *src, size_t len, csum_wsum sum)
+{
+    current(CSUM_OP_COPY);
+    return csum_partial_copy(dst, src, len, sum);
+}
+
+static inline csum_partial_copy_fn copy_fn(const struct csum_plan *p, size_t len)
+{
+    return len < p->from[1]   ? p->fn[0].copy
+           : len < p->from[2] ? p->fn[1].copy
+           : len < p->from[3] ? p->fn[2].copy
+                              : p->fn[3].copy;
+}
+
+csum_wsum csum_partial_copy(void *dst, const void *src, size_t len, csum_wsum sum)
+{
+    /* NULL buffers are a caller bug; copy nothing and never crash, as csum_partial does. */
+    if (__builtin_expect(dst == NULL || src == NULL, 0))
+        return sum;
+    return copy_fn(atomic_load_explicit(&active[CSUM_OP_COPY], memory_order_acquire), len)(
+        dst, src, len, sum);
+}
+
+csum_partial_copy_fn csum_copy_fn_for(size_t len)
+{
+    return copy_fn(current(CSUM_OP_COPY), len);
+}
+
+const struct csum_copy_impl *csum_copy_impl_active(size_t len)
+{
+    const struct csum_plan *p = current(CSUM_OP_COPY);
+    unsigned k = 0;
+    while (k + 1 < p->n && len >= p->from[k + 1])
+        k++;
+    return p->entry[k].view;
+}
+
+int csum_copy_impl_select(const char *name)
+{
+    return publish(CSUM_OP_COPY, plan_for_name(CSUM_OP_COPY, name, "csum_copy_impl_select"));
+}
+
+/* ---- csum_ipv4_header_batch ------------------------------------------------------------------ */
+
+static void batch_first_use(const void *const *hdrs, size_t n, csum_sum16 *out)
+{
+    current(CSUM_OP_IPV4_BATCH);
+    csum_ipv4_header_batch(hdrs, n, out);
+}
+
+void csum_ipv4_header_batch(const void *const *hdrs, size_t n, csum_sum16 *out)
+{
+    const struct csum_plan *p = atomic_load_explicit(&active[CSUM_OP_IPV4_BATCH], memory_order_acquire);
+    if (n < p->from[1])
+        p->fn[0].batch(hdrs, n, out);
+    else if (n < p->from[2])
+        p->fn[1].batch(hdrs, n, out);
+    else if (n < p->from[3])
+        p->fn[2].batch(hdrs, n, out);
+    else
+        p->fn[3].batch(hdrs, n, out);
+}
+
+int csum_ipv4_batch_select(const char *name)
+{
+    return publish(CSUM_OP_IPV4_BATCH,
+                   plan_for_name(CSUM_OP_IPV4_BATCH, name, "csum_ipv4_batch_select"));
+}
+
+const char *csum_ipv4_batch_describe(char *buf, size_t size)
+{
+    csum_plan_format(current(CSUM_OP_IPV4_BATCH), buf, size);
+    return buf;
 }

@@ -14,7 +14,7 @@
  * with end-around carry: there the indirect call and a vector row's set-up and reduction cost
  * more than the work (seed 004's benchmark has 16 segments of 1 byte up to 1 KiB).
  */
-#include "csum_internal.h"
+#include "plan.h"
 
 enum { INLINE_BELOW = 64 };
 

@@ -4,6 +4,7 @@
  * come from CSUM_DISPATCH / CSUM_DISPATCH_FILE / the defaults in that order (child processes).
  */
 #include "test.h"
+#include "plan.h" /* the compiled-in plans */
 
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,8 @@ void test_dispatch_plans(struct test_ctx *t)
     expect_rejected(t, "generic@");
     expect_rejected(t, "generic@-1");
     expect_rejected(t, "generic@0x10");
+    expect_rejected(t, "generic@0,x86-scalar@99999999999999999999999"); /* overflows size_t */
+    expect_rejected(t, "generic@00,generic@18446744073709551616");
     char bad[300];
     if (n >= 2) {
         snprintf(bad, sizeof bad, "%s@0,%s@64,%s@32", rows[0], rows[1], rows[0]); /* not increasing */
@@ -100,8 +103,27 @@ void test_dispatch_plans(struct test_ctx *t)
         expect_rejected(t, bad); /* five ranges */
     }
     CHECK(t, csum_dispatch_set("auto") == 0 && csum_impl_select("auto") == 0, "auto");
-    CHECK(t, !strcmp(csum_dispatch_source(), "compiled-in defaults"),
+    CHECK(t, !strncmp(csum_dispatch_source(), "compiled-in defaults: ", 22),
           "the hermetic auto plan comes from '%s'", csum_dispatch_source());
+
+    /* Every compiled-in plan names product rows of this architecture only, in at most four
+     * increasing ranges from 0 (those this CPU runs must also be accepted as they are). */
+    for (size_t i = 0; i < csum_dispatch_default_count(); i++) {
+        const char *text = csum_dispatch_default_at(i);
+        char copy[256], *save = NULL;
+        snprintf(copy, sizeof copy, "%s", text);
+        int runs_here = 1;
+        for (char *r = strtok_r(copy, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
+            r[strcspn(r, "@")] = '\0';
+            const struct csum_impl *impl = csum_impl_find(r);
+            CHECK(t, impl && !impl->reference, "compiled-in plan '%s': '%s' is not a product row",
+                  text, r);
+            runs_here &= impl && csum_impl_supported(impl);
+        }
+        if (runs_here)
+            CHECK(t, csum_dispatch_set(text) == 0, "compiled-in plan '%s' is rejected", text);
+    }
+    csum_impl_select("auto");
 }
 
 /* The auto plan through the public entry: every length 0..4160 at a few alignments. */
@@ -131,8 +153,32 @@ static void expect_plan(struct test_ctx *t, const char *env1, const char *env2, 
     CHECK(t, err[0] == '\0', "the library printed to stderr: '%s'", err);
 }
 
+/* The child's plan source contains `reason`. */
+static void expect_reason(struct test_ctx *t, const char *env1, const char *env2, const char *reason)
+{
+    char out[1024], err[256];
+    int rc = test_run_child("plan", env1, env2, out, sizeof out, err, sizeof err);
+    CHECK(t, rc == 0 && strstr(out, reason), "with %s %s: child said '%s' (rc %d), want '...%s...'",
+          env1 ? env1 : "", env2 ? env2 : "", out, rc, reason);
+}
+
+/* The plan file's path, as the child sees it. */
+static void expect_file(struct test_ctx *t, const char *env1, const char *env2, const char *want)
+{
+    char out[1024], err[256];
+    int rc = test_run_child("file", env1, env2, out, sizeof out, err, sizeof err);
+    CHECK(t, rc == 0 && !strcmp(out, want), "with %s %s: plan file '%s' (rc %d), want '%s'",
+          env1 ? env1 : "", env2 ? env2 : "", out, rc, want);
+}
+
 void test_dispatch_sources(struct test_ctx *t)
 {
+    /* Where the plan file is: the one rule the library and `csum tune --write` share. */
+    expect_file(t, "CSUM_DISPATCH_FILE=/x/plan", "HOME=/home/u", "/x/plan\n");
+    expect_file(t, "CSUM_DISPATCH_FILE=", "HOME=/home/u", "(none)\n");
+    expect_file(t, "XDG_CONFIG_HOME=/xdg", "HOME=/home/u", "/xdg/csum/dispatch\n");
+    expect_file(t, "XDG_CONFIG_HOME=", "HOME=/home/u", "/home/u/.config/csum/dispatch\n");
+
     char defaults[256], single[160], env[300], file_env[300], path[] = "/tmp/csum-test-plan-XXXXXX";
     csum_impl_select("auto");
     csum_dispatch_describe(defaults, sizeof defaults);
@@ -142,6 +188,16 @@ void test_dispatch_sources(struct test_ctx *t)
     expect_plan(t, "CSUM_DISPATCH=generic@0", NULL, "generic@0 (CSUM_DISPATCH)");
     expect_plan(t, "CSUM_DISPATCH=nonsense@@", NULL, defaults);       /* malformed: ignored */
     expect_plan(t, "CSUM_DISPATCH=no-such-impl@0", NULL, defaults);
+    /* ... and the reason is given by csum_dispatch_source(). */
+    char want_why[300];
+    snprintf(want_why, sizeof want_why, "%s (compiled-in defaults: ", defaults);
+    expect_plan(t, "CSUM_DISPATCH=generic@0,avx2@99999999999999999999999", NULL, want_why);
+    expect_reason(t, "CSUM_DISPATCH=generic@0,avx2@99999999999999999999999", NULL,
+                  "(CSUM_DISPATCH ignored: ");
+    expect_reason(t, "CSUM_DISPATCH=no-such-impl@0", NULL,
+                  "(CSUM_DISPATCH ignored: no implementation 'no-such-impl')");
+    expect_reason(t, "CSUM_IMPL=no-such-impl", NULL,
+                  "(CSUM_IMPL ignored: no implementation 'no-such-impl')");
     expect_plan(t, "CSUM_DISPATCH=generic@0", "CSUM_IMPL=generic", "generic@0 (one implementation");
 
     int fd = mkstemp(path);

@@ -7,8 +7,7 @@
  */
 #include "test.h"
 
-#include "cpu_features.h"
-#include "proto/ipv4_batch.h"
+#include "kernel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -308,14 +307,13 @@ static void check_batch_run(struct test_ctx *t, const char *name, csum_ipv4_batc
     free(out);
 }
 
-/* Every batch variant this CPU runs, plus the public entry point. */
+/* Every kernel's batch this CPU runs, plus the public entry point. */
 static void check_batch_all(struct test_ctx *t, const void *const *hdrs, size_t n, const char *what)
 {
-    for (size_t v = 0; v < csum_ipv4_batch_variant_count; v++) {
-        const struct csum_ipv4_batch_variant *var = &csum_ipv4_batch_variants[v];
-        if ((csum_cpu_features() & var->cpu_features) == var->cpu_features)
-            check_batch_run(t, var->name, var->fn, hdrs, n, what);
-    }
+    const struct csum_kernel *k;
+    for (size_t i = 0; (k = csum_kernel_at(i)) != NULL; i++)
+        if (k->ipv4_batch && csum_kernel_supported(k))
+            check_batch_run(t, k->sum.name, k->ipv4_batch, hdrs, n, what);
     check_batch_run(t, "csum_ipv4_header_batch", csum_ipv4_header_batch, hdrs, n, what);
 }
 

@@ -1,11 +1,10 @@
 /*
- * Pieces shared by the protocol helpers (src/proto/) and their SIMD variants (src/x86/).
+ * Pieces shared by the protocol helpers (src/proto/) and the kernels' IPv4 header batches.
  */
 #ifndef CSUM_PROTO_INTERNAL_H
 #define CSUM_PROTO_INTERNAL_H
 
 #include "csum_internal.h"
-#include "proto/ipv4_batch.h"
 
 /*
  * The unfolded sum of an IPv4 header of ihl (5..15) 32-bit words. Headers are short and of
@@ -23,13 +22,6 @@ static inline csum_wsum csum_ipv4_header_sum(const unsigned char *iph, unsigned 
     return csum_fold64(s);
 }
 
-/* The IHL nibble of a header's first byte, or 0 when it is not a valid length (5..15). */
-static inline unsigned csum_ipv4_valid_ihl(const unsigned char *iph)
-{
-    unsigned ihl = iph[0] & 15u;
-    return ihl >= 5 ? ihl : 0;
-}
-
 /*
  * A host-order number as the 32-bit big-endian field that carries it in a packet, read back
  * as a host-order word: what csum_partial would add for those four bytes (htonl).
@@ -43,8 +35,8 @@ static inline uint32_t csum_be32_field(uint32_t v)
 #endif
 }
 
-/* The batch variants (listed in ipv4_batch.h's table). */
+/* csum_ipv4_header_batch header by header (src/proto/ipv4_header.c): the generic kernel's batch,
+ * and the SIMD batches' way with a few leftover headers. */
 void csum_ipv4_header_batch_generic(const void *const *hdrs, size_t n, csum_sum16 *out);
-void csum_ipv4_header_batch_avx512(const void *const *hdrs, size_t n, csum_sum16 *out);
 
 #endif /* CSUM_PROTO_INTERNAL_H */

@@ -1,12 +1,14 @@
 /*
  * The avx2 summing loop, shared by csum_partial's avx2 row and the AVX2 copy+checksum rows
- * (temporal and streaming stores). Include only from files compiled with AVX2.
+ * (temporal and streaming stores). Include only inside the avx2 target region (src/isa.h).
  *
  * The algorithm and its lane-overflow bound are x86_lanes.h's, here on 256-bit vectors.
  *
- * Never reads (or writes) outside the buffers: AVX2 has no byte-masked load, so the last 1..31
- * bytes are moved as whole 32-bit elements with vpmaskmovd (masked-out elements are not
- * accessed and cannot fault, for loads and stores alike) plus at most three bytes in scalar code.
+ * Never reads (or writes) outside the buffers, on any x86 implementation: the last 1..31 bytes
+ * are moved by in-bounds loads and stores only, 16 bytes (one xmm), 8 bytes, then 4/2/1. Not
+ * vpmaskmovd: Intel documents that its masked-out elements never fault, but AMD's manual
+ * leaves it implementation-dependent and QEMU faults on them, so a masked tail reaching into an
+ * unmapped page is not safe everywhere.
  */
 #ifndef CSUM_X86_AVX2_SUM_H
 #define CSUM_X86_AVX2_SUM_H
@@ -43,21 +45,27 @@ CSUM_ALWAYS_INLINE __m256i avx2_move(unsigned char *dst, const unsigned char *sr
 #define V_SET1_64(x) _mm256_set1_epi64x(x)
 #include "x86_lanes.h"
 
-/* The last 1..31 bytes: whole 32-bit elements with vpmaskmovd (load and, when copying, store),
- * then at most three bytes in scalar code. */
+/* The last 1..31 bytes, in bounds: 16 bytes as a vector (upper half zero), then 8 bytes and the
+ * 0..7-byte pieces in scalar code (returned). Each piece is stored as it is loaded when copying;
+ * streaming or not, the tail is a normal store. */
 CSUM_ALWAYS_INLINE uint64_t lanes_tail(struct lanes *l, unsigned char *dst, const unsigned char *p,
                                        size_t i, size_t n, enum csum_store store)
 {
-    if (n >= 4) {
-        const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-        const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n / 4)), index);
-        __m256i v = _mm256_maskload_epi32((const int *)(const void *)(p + i), mask);
+    if (n & 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
         if (store != CSUM_STORE_NONE)
-            _mm256_maskstore_epi32((int *)(void *)(dst + i), mask, v);
-        lanes_add(l, v);
+            _mm_storeu_si128((__m128i *)(void *)(dst + i), v);
+        lanes_add(l, _mm256_zextsi128_si256(v));
+        i += 16;
     }
-    size_t whole = n & ~(size_t)3;
-    return csum_tail_copy_sum7(csum_dst_at(dst, i + whole), p + i + whole, n & 3);
+    uint64_t rest = 0;
+    if (n & 8) {
+        rest = csum_load64(p + i);
+        if (store != CSUM_STORE_NONE)
+            csum_store64(dst + i, rest);
+        i += 8;
+    }
+    return csum_add64(rest, csum_tail_copy_sum7(csum_dst_at(dst, i), p + i, n & 7));
 }
 
 static inline uint64_t lanes_reduce(__m256i wide)

@@ -1,6 +1,6 @@
 /*
- * Helpers shared by the AVX-512 implementations. Include only from files compiled with
- * AVX-512 (F, BW) and BMI2 enabled.
+ * Helpers shared by the AVX-512 implementations. Include only inside the target
+ * region of an AVX-512 kernel (src/isa.h).
  */
 #ifndef CSUM_X86_AVX512_COMMON_H
 #define CSUM_X86_AVX512_COMMON_H

@@ -1,7 +1,7 @@
 /*
  * The avx512 summing loop (x86_lanes.h on 512-bit vectors), shared by csum_partial's avx512
- * row and the AVX-512 copy+checksum row. Include only from files compiled with AVX-512 F/BW
- * and BMI2.
+ * row and the AVX-512 copy+checksum row. Include only inside the target region of
+ * an AVX-512 kernel (src/isa.h).
  *
  * Never reads (or writes) outside the buffers: the last partial vector is a masked load (and
  * masked store); masked-out bytes are neither accessed nor able to fault.

@@ -1,7 +1,7 @@
 /*
  * The avx512-vnni summing loop, shared by csum_partial's avx512-vnni row and the AVX-512 VNNI
- * copy+checksum rows (temporal and streaming stores). Include only from files compiled with
- * AVX-512 F/BW/VNNI and BMI2.
+ * copy+checksum rows (temporal and streaming stores). Include only inside the
+ * avx512_vnni target region (src/isa.h).
  *
  * Algorithm. vpdpwssd multiplies pairs of *signed* 16-bit words and adds both products to a
  * 32-bit lane. Checksum words are unsigned, so each word is first shifted into signed range

@@ -77,6 +77,8 @@ int main(void)
     check(csum_dispatch_set("generic@0") == 0 && csum_dispatch_source() != NULL, "csum_dispatch_set");
     check(csum_dispatch_describe(plan, sizeof plan) == strlen("generic@0") &&
           strcmp(plan, "generic@0") == 0, "csum_dispatch_describe");
+    size_t file_len = csum_dispatch_file(plan, sizeof plan);
+    check(file_len == strlen(plan), "csum_dispatch_file");
     check(csum_dispatch_set("auto") == 0, "csum_dispatch_set auto");
     check(stored_value(csum_fold(csum_partial(rfc, runtime_len, 0))) == 0x220d, "auto again");
 

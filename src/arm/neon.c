@@ -15,9 +15,10 @@
  * Never reads outside the buffer: full 16-byte vectors only, then an 8-byte load and the
  * 0..7-byte scalar tail shared by every implementation.
  */
-#include <arm_neon.h>
+#define CSUM_KERNEL_ISA neon
+#include "kernel.h"
 
-#include "csum_internal.h"
+#include <arm_neon.h>
 
 enum { STEPS_PER_FLUSH = 16384 };
 
@@ -72,13 +73,9 @@ static csum_wsum csum_partial_neon(const void *buf, size_t len, csum_wsum sum)
     return csum_fold64(csum_add64(total, sum));
 }
 
-const struct csum_impl_entry csum_impl_neon = {
-    .pub = {
-        .name = "neon",
-        .description = "arm64 NEON: pairwise add-accumulate-long of 16-bit words (UADALP) into "
+const struct csum_kernel csum_kernel_neon = {
+    CSUM_KERNEL_NAME("neon"),
+    .sum.partial = csum_partial_neon,
+    .sum.description = "arm64 NEON: pairwise add-accumulate-long of 16-bit words (UADALP) into "
                        "eight 32-bit accumulators, widened to 64 bits",
-        .partial = csum_partial_neon,
-        .requires = "neon",
-    },
-    .cpu_features = CSUM_CPU_NEON,
 };

@@ -13,7 +13,9 @@
  * both paths end with a canonical 16-bit fold (see x86_fold32_to16), which costs the even path
  * three instructions. The original's tail never read past the end, so it is kept as it was.
  */
-#include "x86_adc.h"
+#define CSUM_KERNEL_ISA baseline
+#include "kernel.h"
+#include "x86/x86_adc.h"
 
 #include <stdint.h>
 
@@ -65,13 +67,9 @@ X86_ROW_ENTRY static csum_wsum csum_partial_x86_2002(const void *buf, size_t len
     return x86_add_ec32(sum, sum_bytes_2002(buf, len));
 }
 
-const struct csum_impl_entry csum_impl_x86_2002 = {
-    .pub = {
-        .name = "x86-2002",
-        .description = "Linux x86-64 2002-2016 (seed 000 \"old\"): align odd/2/4 first, 64-byte "
+const struct csum_kernel csum_kernel_x86_2002 = {
+    CSUM_REFERENCE_NAME("x86-2002"),
+    .sum.partial = csum_partial_x86_2002,
+    .sum.description = "Linux x86-64 2002-2016 (seed 000 \"old\"): align odd/2/4 first, 64-byte "
                        "add/adc loop, 8-byte loop, 4/2/1 tail; ends in a canonical 16-bit fold",
-        .partial = csum_partial_x86_2002,
-        .requires = "",
-    },
-    .cpu_features = 0,
 };

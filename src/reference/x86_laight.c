@@ -13,7 +13,9 @@
  * Not tried: Laight's 3-instruction variant (rotating the counter's high bits into %cx) and
  * `loop`, which seed 000 reports as slow on Intel and fast on recent AMD.
  */
-#include "x86_adc.h"
+#define CSUM_KERNEL_ISA baseline
+#include "kernel.h"
+#include "x86/x86_adc.h"
 
 /* acc + the `quads` (even, >= 2) quadwords that end at `end`, in one carry chain. */
 static inline uint64_t adc_loop_flag_neutral(uint64_t acc, const unsigned char *end,
@@ -54,13 +56,9 @@ X86_ROW_ENTRY static csum_wsum csum_partial_laight(const void *buf, size_t len, 
     return x86_fold64_rotate(acc);
 }
 
-const struct csum_impl_entry csum_impl_laight = {
-    .pub = {
-        .name = "x86-laight",
-        .description = "Laight's flag-neutral loop (seed 000 review): 2 adc per iteration, "
+const struct csum_kernel csum_kernel_x86_laight = {
+    CSUM_REFERENCE_NAME("x86-laight"),
+    .sum.partial = csum_partial_laight,
+    .sum.description = "Laight's flag-neutral loop (seed 000 review): 2 adc per iteration, "
                        "lea/jrcxz counter keeps one carry chain; in-bounds tail",
-        .partial = csum_partial_laight,
-        .requires = "",
-    },
-    .cpu_features = 0,
 };

@@ -9,7 +9,9 @@
  * 8 bytes two ways. The 1..7-byte tail (in-bounds: backward load or 4/2/1 pieces) is split into
  * its 32-bit halves. The four accumulators and the initial sum meet in one 32-bit chain.
  */
-#include "x86_adc.h"
+#define CSUM_KERNEL_ISA baseline
+#include "kernel.h"
+#include "x86/x86_adc.h"
 
 X86_ROW_ENTRY static csum_wsum csum_partial_32bit4(const void *buf, size_t len, csum_wsum sum)
 {
@@ -50,13 +52,9 @@ X86_ROW_ENTRY static csum_wsum csum_partial_32bit4(const void *buf, size_t len, 
     return x86_add_ec32(x86_add3_ec32(a, b, c), d);
 }
 
-const struct csum_impl_entry csum_impl_32bit4 = {
-    .pub = {
-        .name = "x86-32bit4",
-        .description = "four independent 32-bit add/adc chains, no 64->32 fold (seed 003 "
+const struct csum_kernel csum_kernel_x86_32bit4 = {
+    CSUM_REFERENCE_NAME("x86-32bit4"),
+    .sum.partial = csum_partial_32bit4,
+    .sum.description = "four independent 32-bit add/adc chains, no 64->32 fold (seed 003 "
                        "\"32 bit only\" step, any length); in-bounds tail",
-        .partial = csum_partial_32bit4,
-        .requires = "",
-    },
-    .cpu_features = 0,
 };

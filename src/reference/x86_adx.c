@@ -11,7 +11,11 @@
  * both flags for the next block. 32- and 16-byte remainders use the same pairing, 8 bytes and
  * the 1..7-byte tail (in-bounds: backward load or 4/2/1 pieces) plain add/adc.
  */
-#include "x86_adc.h"
+#define CSUM_KERNEL_ISA adx
+#include "kernel.h"
+
+CSUM_TARGET_BEGIN
+#include "x86/x86_adc.h"
 
 #define ADX_PAIR(off_a, off_b)                  \
     "adcx " #off_a "(%[src]), %[a]\n\t"         \
@@ -53,13 +57,11 @@ X86_ROW_ENTRY static csum_wsum csum_partial_adx(const void *buf, size_t len, csu
     return x86_finish_two(a, b, p, len, whole);
 }
 
-const struct csum_impl_entry csum_impl_adx = {
-    .pub = {
-        .name = "x86-adx",
-        .description = "two carry chains with adcx/adox per 64/32/16 bytes (seed 003 \"ADX\" "
+CSUM_TARGET_END
+
+const struct csum_kernel csum_kernel_x86_adx = {
+    CSUM_REFERENCE_NAME("x86-adx"),
+    .sum.partial = csum_partial_adx,
+    .sum.description = "two carry chains with adcx/adox per 64/32/16 bytes (seed 003 \"ADX\" "
                        "step, any length); in-bounds tail",
-        .partial = csum_partial_adx,
-        .requires = "adx",
-    },
-    .cpu_features = CSUM_CPU_ADX,
 };

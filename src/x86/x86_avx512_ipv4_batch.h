@@ -1,6 +1,6 @@
 /*
- * csum_ipv4_header_batch with AVX-512 (F + BW, BMI2): 16 headers per step, SIMD across
- * packets rather than within one.
+ * csum_ipv4_header_batch for the avx512 kernel (src/x86/avx512.c, inside its target region):
+ * 16 headers per step, SIMD across packets rather than within one.
  *
  * Each header is read with a byte-masked load whose mask covers exactly its ihl * 4 bytes
  * (nothing for an invalid ihl), so headers of mixed lengths share one code path and a header
@@ -13,6 +13,9 @@
  * adds for 16 horizontal sums, the transpose-and-add reduction used wherever many horizontal
  * sums are needed at once (e.g. several dot products in BLAS kernels).
  */
+#ifndef CSUM_X86_AVX512_IPV4_BATCH_H
+#define CSUM_X86_AVX512_IPV4_BATCH_H
+
 #include "proto/proto_internal.h"
 
 #include <immintrin.h>
@@ -162,7 +165,7 @@ static __attribute__((noinline)) void batch_tail(const void *const *hdrs, size_t
  * 16-lane step is about 35 ticks, one header alone about 4: measured in the lab's batch table). */
 enum { TAIL_GROUP_MIN = 8 };
 
-void csum_ipv4_header_batch_avx512(const void *const *hdrs, size_t n, csum_sum16 *out)
+static void avx512_ipv4_batch(const void *const *hdrs, size_t n, csum_sum16 *out)
 {
     size_t i = 0;
     for (; i + 16 <= n; i += 16)
@@ -172,3 +175,5 @@ void csum_ipv4_header_batch_avx512(const void *const *hdrs, size_t n, csum_sum16
     else
         csum_ipv4_header_batch_generic(hdrs + i, n - i, out + i);
 }
+
+#endif /* CSUM_X86_AVX512_IPV4_BATCH_H */

@@ -14,7 +14,9 @@
  * they are re-read in bounds by a backward 8-byte load when the buffer has 8 bytes or more,
  * else assembled from 4/2/1-byte loads.
  */
-#include "x86_adc.h"
+#define CSUM_KERNEL_ISA baseline
+#include "kernel.h"
+#include "x86/x86_adc.h"
 
 X86_ROW_ENTRY static csum_wsum csum_partial_linux68(const void *buf, size_t len, csum_wsum sum)
 {
@@ -46,13 +48,9 @@ X86_ROW_ENTRY static csum_wsum csum_partial_linux68(const void *buf, size_t len,
     return x86_fold64_rotate(acc);
 }
 
-const struct csum_impl_entry csum_impl_linux68 = {
-    .pub = {
-        .name = "linux-6.8",
-        .description = "Linux 6.8 (Goldstein 2023): two 40-byte adc chains per 80 bytes, 40-byte "
+const struct csum_kernel csum_kernel_linux_6_8 = {
+    CSUM_REFERENCE_NAME("linux-6.8"),
+    .sum.partial = csum_partial_linux68,
+    .sum.description = "Linux 6.8 (Goldstein 2023): two 40-byte adc chains per 80 bytes, 40-byte "
                        "early return, 32/16/8 bisection; in-bounds tail instead of zeropad",
-        .partial = csum_partial_linux68,
-        .requires = "",
-    },
-    .cpu_features = 0,
 };

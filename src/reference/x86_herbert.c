@@ -17,7 +17,9 @@
  * address) because libcsum is built -fPIC, and is `notrack` so that it stays legal if indirect
  * branch tracking (CET IBT) is ever enforced on the process.
  */
-#include "x86_adc.h"
+#define CSUM_KERNEL_ISA baseline
+#include "kernel.h"
+#include "x86/x86_adc.h"
 
 static uint64_t sum_bytes_herbert(const unsigned char *p, size_t len)
 {
@@ -42,13 +44,9 @@ X86_ROW_ENTRY static csum_wsum csum_partial_herbert(const void *buf, size_t len,
     return x86_fold64_add(sum_bytes_herbert(buf, len), sum);
 }
 
-const struct csum_impl_entry csum_impl_herbert = {
-    .pub = {
-        .name = "x86-herbert",
-        .description = "Herbert 2016 v5 (seed 000 \"new\"): no alignment, 64-byte loop, computed "
+const struct csum_kernel csum_kernel_x86_herbert = {
+    CSUM_REFERENCE_NAME("x86-herbert"),
+    .sum.partial = csum_partial_herbert,
+    .sum.description = "Herbert 2016 v5 (seed 000 \"new\"): no alignment, 64-byte loop, computed "
                        "jump into an adc run, backward 8-byte tail; <8 bytes by 4/2/1 loads",
-        .partial = csum_partial_herbert,
-        .requires = "",
-    },
-    .cpu_features = 0,
 };

@@ -8,7 +8,9 @@
  * remainders are split the same way, 8 bytes and the 1..7-byte tail (in-bounds: backward load
  * or 4/2/1 pieces) go to one accumulator each. The accumulators are added at the end.
  */
-#include "x86_adc.h"
+#define CSUM_KERNEL_ISA baseline
+#include "kernel.h"
+#include "x86/x86_adc.h"
 
 X86_ROW_ENTRY static csum_wsum csum_partial_2stream(const void *buf, size_t len, csum_wsum sum)
 {
@@ -33,13 +35,9 @@ X86_ROW_ENTRY static csum_wsum csum_partial_2stream(const void *buf, size_t len,
     return x86_finish_two(a, b, p, len, whole);
 }
 
-const struct csum_impl_entry csum_impl_2stream = {
-    .pub = {
-        .name = "x86-2stream",
-        .description = "two independent plain add/adc chains per 64/32/16 bytes (seed 003 "
+const struct csum_kernel csum_kernel_x86_2stream = {
+    CSUM_REFERENCE_NAME("x86-2stream"),
+    .sum.partial = csum_partial_2stream,
+    .sum.description = "two independent plain add/adc chains per 64/32/16 bytes (seed 003 "
                        "\"two streams\" step, any length); in-bounds tail",
-        .partial = csum_partial_2stream,
-        .requires = "",
-    },
-    .cpu_features = 0,
 };

@@ -14,7 +14,9 @@
  * even-address path ends with the same canonical 16-bit fold as the odd one, so the result
  * does not depend on the address.
  */
-#include "x86_adc.h"
+#define CSUM_KERNEL_ISA baseline
+#include "kernel.h"
+#include "x86/x86_adc.h"
 
 #include <stdint.h>
 
@@ -41,13 +43,9 @@ X86_ROW_ENTRY static csum_wsum csum_partial_dumazet(const void *buf, size_t len,
     return odd ? x86_swab16(r16) : r16;
 }
 
-const struct csum_impl_entry csum_impl_dumazet = {
-    .pub = {
-        .name = "x86-dumazet",
-        .description = "Dumazet 2021 (Linux 5.17, seed 003 baseline): odd-address rotation, "
+const struct csum_kernel csum_kernel_x86_dumazet = {
+    CSUM_REFERENCE_NAME("x86-dumazet"),
+    .sum.partial = csum_partial_dumazet,
+    .sum.description = "Dumazet 2021 (Linux 5.17, seed 003 baseline): odd-address rotation, "
                        "64-byte adc loop, 32/16/8 bisection; in-bounds tail, 16-bit result",
-        .partial = csum_partial_dumazet,
-        .requires = "",
-    },
-    .cpu_features = 0,
 };

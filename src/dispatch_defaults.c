@@ -1,0 +1,80 @@
+/*
+ * The compiled-in dispatch plans: which product row handles which lengths when nothing else
+ * was asked for. This is the one place these thresholds live.
+ *
+ * Plans are keyed by what the CPU is (vendor, family, model) and what it has (features): the
+ * first row that matches is used. A row with a vendor was measured on a machine of that class,
+ * and says when and with which command; the rows without one are for CPUs never measured and
+ * follow from the features alone. `csum impls` shows which row applies and why (it is the text
+ * csum_dispatch_source() gives after "compiled-in defaults: ").
+ *
+ * The arm64 plan is not measured on hardware (the arm64 suite runs under qemu): NEON handles
+ * every length, with scalar loads for short tails.
+ */
+#include "plan.h"
+
+#include <stdio.h>
+
+struct default_plan {
+    const char *vendor;     /* CPUID vendor string; NULL: any CPU */
+    unsigned family;        /* display family; 0: any */
+    unsigned model_lo, model_hi; /* display model range (inclusive), when family is set */
+    uint32_t features;      /* CSUM_CPU_* bits that must all be present */
+    const char *plan;       /* CSUM_DISPATCH syntax */
+    const char *why;        /* the class and how it was measured, or why this plan */
+};
+
+static const struct default_plan plans[] = {
+#if defined(__x86_64__)
+    /* x86-scalar is fastest up to ~100 bytes; avx512 from 128 (its short tail is the
+     * cheapest); avx512-vnni from 256: the lab's sizes table and `csum tune`, 2026-11-21. */
+    { "AuthenticAMD", 26, 0x00, 0xff,
+      CSUM_CPU_avx512f | CSUM_CPU_avx512bw | CSUM_CPU_avx512vl | CSUM_CPU_avx512vnni | CSUM_CPU_bmi2,
+      "x86-scalar@0,avx512@128,avx512-vnni@256",
+      "AMD Zen 5 (family 26), measured 2026-11-21 with csum tune and csum bench sizes" },
+    { NULL, 0, 0, 0,
+      CSUM_CPU_avx512f | CSUM_CPU_avx512bw | CSUM_CPU_avx512vl | CSUM_CPU_avx512vnni | CSUM_CPU_bmi2,
+      "x86-scalar@0,avx512@128,avx512-vnni@256",
+      "by features (AVX-512 VNNI), the Zen 5 thresholds" },
+    { NULL, 0, 0, 0, CSUM_CPU_avx512f | CSUM_CPU_avx512bw | CSUM_CPU_avx512vl | CSUM_CPU_bmi2,
+      "x86-scalar@0,avx512@128", "by features (AVX-512BW without VNNI)" },
+    { NULL, 0, 0, 0, CSUM_CPU_avx2, "x86-scalar@0,avx2@1536", "by features (AVX2)" },
+    { NULL, 0, 0, 0, 0, "x86-scalar@0", "by features (x86-64 baseline)" },
+#endif
+#if defined(__aarch64__)
+    { NULL, 0, 0, 0, CSUM_CPU_neon, "neon@0", "by features (arm64 NEON), not measured on hardware" },
+#endif
+    { NULL, 0, 0, 0, 0, "generic@0", "portable C" },
+};
+
+static int matches(const struct default_plan *d, const struct csum_cpu_id *id, uint32_t have)
+{
+    if ((have & d->features) != d->features)
+        return 0;
+    if (d->vendor && strcmp(d->vendor, id->vendor) != 0)
+        return 0;
+    return d->family == 0 ||
+           (d->family == id->family && id->model >= d->model_lo && id->model <= d->model_hi);
+}
+
+const char *csum_dispatch_default_plan(char *why, size_t why_size)
+{
+    struct csum_cpu_id id;
+    csum_cpu_identify(&id);
+    const uint32_t have = csum_cpu_features();
+    size_t i = 0;
+    while (i + 1 < sizeof plans / sizeof plans[0] && !matches(&plans[i], &id, have))
+        i++; /* the last row matches any CPU */
+    snprintf(why, why_size, "%s", plans[i].why);
+    return plans[i].plan;
+}
+
+size_t csum_dispatch_default_count(void)
+{
+    return sizeof plans / sizeof plans[0];
+}
+
+const char *csum_dispatch_default_at(size_t i)
+{
+    return i < csum_dispatch_default_count() ? plans[i].plan : NULL;
+}

@@ -1,0 +1,20 @@
+/*
+ * What the architecture-neutral dispatcher (src/dispatch.c) may run in place, x86-64's part.
+ * The build puts exactly one arch_hooks.h on the include path: this one on x86-64,
+ * src/generic/arch_hooks.h elsewhere.
+ *
+ * Short buffers are the common case (headers), and there a second indirect jump costs about a
+ * tick: when a plan's first range is x86-scalar, csum_partial runs its short path right in the
+ * dispatcher for lengths up to CSUM_ARCH_SHORT_MAX (x86_scalar.h: straight-line code, no calls,
+ * baseline instructions only).
+ */
+#ifndef CSUM_ARCH_HOOKS_H
+#define CSUM_ARCH_HOOKS_H
+
+#include "x86_scalar.h"
+
+#define CSUM_ARCH_SHORT_KERNEL csum_kernel_x86_scalar
+#define CSUM_ARCH_SHORT_MAX 256
+#define csum_arch_short_partial x86_scalar_partial_short
+
+#endif /* CSUM_ARCH_HOOKS_H */

@@ -1,0 +1,42 @@
+/*
+ * avx2: the avx512 row's algorithm on 256-bit vectors, for CPUs without AVX-512 (whole-lane and
+ * high-word 32-bit accumulators, x86_lanes.h). The loop is in x86_avx2_sum.h, written once for
+ * the sum and both copies; the streaming copy stores with vmovntdq from dst's first 64-byte
+ * boundary on, then sfence (x86_copy_stream.h). Tails use in-bounds loads only.
+ */
+#define CSUM_KERNEL_ISA avx2
+#include "kernel.h"
+
+#include <immintrin.h>
+
+CSUM_TARGET_BEGIN
+#include "x86_avx2_sum.h"
+#include "x86_copy_stream.h"
+
+static csum_wsum csum_partial_avx2(const void *buf, size_t len, csum_wsum sum)
+{
+    return avx2_sum(NULL, buf, len, sum, CSUM_STORE_NONE);
+}
+
+static csum_wsum csum_partial_copy_avx2(void *dst, const void *src, size_t len, csum_wsum sum)
+{
+    return avx2_sum(dst, src, len, sum, CSUM_STORE_TEMPORAL);
+}
+
+static csum_wsum csum_partial_copy_avx2_nt(void *dst, const void *src, size_t len, csum_wsum sum)
+{
+    return x86_copy_stream(avx2_sum, dst, src, len, sum);
+}
+CSUM_TARGET_END
+
+const struct csum_kernel csum_kernel_avx2 = {
+    CSUM_KERNEL_NAME("avx2"),
+    .sum.partial = csum_partial_avx2,
+    .sum.description = "AVX2: whole-lane and high-word 32-bit accumulators (as avx512, 32 B "
+                       "vectors); in-bounds 16/8/4/2/1-byte tail",
+    .copy.copy = csum_partial_copy_avx2,
+    .copy.description = "AVX2: the avx2 sum storing each vector it loads; in-bounds tail",
+    .copy_nt.copy = csum_partial_copy_avx2_nt,
+    .copy_nt.description = "AVX2 sum with non-temporal 32-byte stores (vmovntdq) from dst's "
+                           "first line boundary, sfence; for copies larger than the cache",
+};

@@ -1,0 +1,37 @@
+/*
+ * avx512: 16-bit words summed with plain AVX-512BW adds and shifts, no carries to track
+ * (whole-lane and high-word accumulators, low words recovered exactly: x86_lanes.h), for
+ * AVX-512 CPUs with or without VNNI. The loop is in x86_avx512_sum.h, written once for the sum
+ * and the copy; tails are byte-masked loads and stores, which never touch masked-out bytes.
+ * Its IPv4 header batch (x86_avx512_ipv4_batch.h) sums 16 headers per step.
+ */
+#define CSUM_KERNEL_ISA avx512
+#include "kernel.h"
+
+#include <immintrin.h>
+
+CSUM_TARGET_BEGIN
+#include "x86_avx512_sum.h"
+#include "x86_avx512_ipv4_batch.h"
+
+static csum_wsum csum_partial_avx512(const void *buf, size_t len, csum_wsum sum)
+{
+    return avx512_sum(NULL, buf, len, sum, CSUM_STORE_NONE);
+}
+
+static csum_wsum csum_partial_copy_avx512(void *dst, const void *src, size_t len, csum_wsum sum)
+{
+    return avx512_sum(dst, src, len, sum, CSUM_STORE_TEMPORAL);
+}
+CSUM_TARGET_END
+
+const struct csum_kernel csum_kernel_avx512 = {
+    CSUM_KERNEL_NAME("avx512"),
+    .sum.partial = csum_partial_avx512,
+    .sum.description = "AVX-512BW: whole-lane and high-word 32-bit accumulators, low words "
+                       "recovered exactly (3 simple ops/64 B); masked-load tail",
+    .copy.copy = csum_partial_copy_avx512,
+    .copy.description = "AVX-512BW: the avx512 sum storing each vector it loads; masked-load "
+                        "and masked-store tail",
+    .ipv4_batch = avx512_ipv4_batch,
+};

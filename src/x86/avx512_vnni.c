@@ -1,0 +1,45 @@
+/*
+ * avx512-vnni: 16-bit words summed with a dot-product instruction (sign-flipped words dotted
+ * with ones by vpdpwssd, bias added back). The loop is in x86_avx512_vnni_sum.h, written once
+ * for the sum and both copies; the streaming copy stores with vmovntdq from dst's first 64-byte
+ * boundary on, then sfence (x86_copy_stream.h). Tails are byte-masked loads and stores.
+ */
+#define CSUM_KERNEL_ISA avx512_vnni
+#include "kernel.h"
+
+#include <immintrin.h>
+
+CSUM_TARGET_BEGIN
+#include "x86_avx512_vnni_sum.h"
+#include "x86_copy_stream.h"
+
+static csum_wsum csum_partial_avx512_vnni(const void *buf, size_t len, csum_wsum sum)
+{
+    return avx512_vnni_sum(NULL, buf, len, sum, CSUM_STORE_NONE);
+}
+
+static csum_wsum csum_partial_copy_avx512_vnni(void *dst, const void *src, size_t len,
+                                               csum_wsum sum)
+{
+    return avx512_vnni_sum(dst, src, len, sum, CSUM_STORE_TEMPORAL);
+}
+
+static csum_wsum csum_partial_copy_avx512_vnni_nt(void *dst, const void *src, size_t len,
+                                                  csum_wsum sum)
+{
+    return x86_copy_stream(avx512_vnni_sum, dst, src, len, sum);
+}
+CSUM_TARGET_END
+
+const struct csum_kernel csum_kernel_avx512_vnni = {
+    CSUM_KERNEL_NAME("avx512-vnni"),
+    .sum.partial = csum_partial_avx512_vnni,
+    .sum.description = "AVX-512 VNNI: sign-flipped words dotted with ones (vpdpwssd), bias "
+                       "added back; masked-load tail",
+    .copy.copy = csum_partial_copy_avx512_vnni,
+    .copy.description = "AVX-512 VNNI: the avx512-vnni sum storing each vector it loads; "
+                        "masked-load and masked-store tail",
+    .copy_nt.copy = csum_partial_copy_avx512_vnni_nt,
+    .copy_nt.description = "AVX-512 VNNI sum with non-temporal 64-byte stores (vmovntdq) from "
+                           "dst's first line boundary, sfence; for copies larger than the cache",
+};

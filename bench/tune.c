@@ -37,21 +37,6 @@ static void usage(FILE *f)
                "  --cpu N         pin to CPU N (default: the last online CPU)\n");
 }
 
-static int default_path(char *path, size_t size)
-{
-    const char *named = getenv("CSUM_DISPATCH_FILE");
-    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-    if (named && *named)
-        snprintf(path, size, "%s", named);
-    else if (xdg && *xdg)
-        snprintf(path, size, "%s/csum/dispatch", xdg);
-    else if (home && *home)
-        snprintf(path, size, "%s/.config/csum/dispatch", home);
-    else
-        return -1;
-    return 0;
-}
-
 /* mkdir -p of the directory part of `path`. */
 static void make_parent_dirs(const char *path)
 {
@@ -93,8 +78,11 @@ int lab_tune_main(int argc, char **argv)
             if (i + 1 < argc && argv[i + 1][0] != '-') {
                 write_to = argv[++i];
             } else {
-                if (default_path(path, sizeof path) != 0) {
-                    fprintf(stderr, "csum: tune: no HOME or XDG_CONFIG_HOME: give --write a FILE\n");
+                /* The file the library reads: one rule, csum_dispatch_file(). */
+                size_t n = csum_dispatch_file(path, sizeof path);
+                if (n == 0 || n >= sizeof path) {
+                    fprintf(stderr, "csum: tune: the library reads no plan file (CSUM_DISPATCH_FILE "
+                                    "is empty, or no HOME): give --write a FILE\n");
                     return 2;
                 }
                 write_to = path;

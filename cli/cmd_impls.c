@@ -1,13 +1,18 @@
 /*
- * csum impls: the implementation tables as this CPU sees them: csum_partial's, then
- * csum_partial_copy's (with the length from which copies use non-temporal stores).
+ * csum impls: the kernel table as this CPU sees it. csum_partial's product implementations
+ * (what the automatic plan chooses from), its reference implementations (historical
+ * algorithms, for comparison), the dispatch plan with where it came from and why, and
+ * csum_partial_copy's implementations. Fits in 100 columns: descriptions are wrapped under
+ * their row.
  */
 #include "cli.h"
 #include "csum.h"
 
-#include <stdlib.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+enum { WIDTH = 100, INDENT = 4 };
 
 /* "12 MiB", "768 KiB" or "1000 B". */
 static const char *size_text(size_t n, char *buf, size_t bufsz)
@@ -21,6 +26,74 @@ static const char *size_text(size_t n, char *buf, size_t bufsz)
     return buf;
 }
 
+/* `text` word-wrapped to WIDTH columns from column `col` of the current line (0: a new line),
+ * every further line starting with `indent` spaces. */
+static void print_wrapped(const char *text, int indent, int col)
+{
+    while (*text) {
+        size_t word = strcspn(text, " ");
+        if (col > indent && col + 1 + (int)word > WIDTH) {
+            putchar('\n');
+            col = 0;
+        }
+        if (col == 0)
+            col = printf("%*s", indent, "");
+        else if (col > indent)
+            col += printf(" ");
+        col += printf("%.*s", (int)word, text);
+        text += word;
+        text += strspn(text, " ");
+    }
+    if (col)
+        putchar('\n');
+}
+
+static void print_row(const char *name, int supported, const char *used, const char *requires,
+                      const char *description)
+{
+    printf("%-15s %-4s %-11s %s\n", name, supported ? "yes" : "no", used,
+           requires[0] ? requires : "-");
+    print_wrapped(description, INDENT, 0);
+}
+
+/* The lengths row `name` handles in `plan` ("name@from,name@from,..."): "0-127", "256+",
+ * "all", or "" when it has no range. */
+static void plan_range(const char *plan, const char *name, char *out, size_t size)
+{
+    out[0] = '\0';
+    for (const char *p = plan; *p;) {
+        const char *at = strchr(p, '@');
+        if (!at)
+            return;
+        unsigned long long from = strtoull(at + 1, NULL, 10);
+        const char *next = strchr(at, ',');
+        if ((size_t)(at - p) == strlen(name) && !strncmp(p, name, (size_t)(at - p))) {
+            if (next)
+                snprintf(out, size, "%llu-%llu", from,
+                         strtoull(strchr(next + 1, '@') + 1, NULL, 10) - 1);
+            else
+                snprintf(out, size, from ? "%llu+" : "all", from);
+        }
+        p = next ? next + 1 : at + strlen(at);
+    }
+}
+
+static void print_partial_group(const char *plan, int reference)
+{
+    printf("%scsum_partial: %s\n", reference ? "\n" : "",
+           reference ? "reference implementations (historical algorithms, for comparison only)"
+                     : "product implementations (the automatic plan chooses among these)");
+    printf("%-15s %-4s %-11s %s\n", "NAME", "CPU", "LENGTHS", "REQUIRES");
+    for (size_t i = 0; i < csum_impl_count(); i++) {
+        const struct csum_impl *impl = csum_impl_get(i);
+        char range[48];
+        if (impl->reference != reference)
+            continue;
+        plan_range(plan, impl->name, range, sizeof range);
+        print_row(impl->name, csum_impl_supported(impl), range, impl->requires, impl->description);
+    }
+}
+
 static void print_copy_table(void)
 {
     const size_t threshold = csum_copy_nontemporal_threshold();
@@ -29,20 +102,19 @@ static void print_copy_table(void)
     if (small == large) {
         snprintf(below, sizeof below, "always");
         from[0] = '\0';
-        printf("\nCopy implementations (csum_partial_copy):\n");
+        printf("\ncsum_partial_copy: implementations (LENGTHS: the copies each one is used for)\n");
     } else {
         size_text(threshold, t, sizeof t);
         snprintf(below, sizeof below, "< %s", t);
         snprintf(from, sizeof from, ">= %s", t);
-        printf("\nCopy implementations (csum_partial_copy); non-temporal stores from %s up:\n", t);
+        printf("\ncsum_partial_copy: implementations (streaming stores from %s up)\n", t);
     }
-    printf("%-14s %-9s %-9s %-22s %s\n", "NAME", "SUPPORTED", "USED", "REQUIRES", "DESCRIPTION");
+    printf("%-15s %-4s %-11s %s\n", "NAME", "CPU", "LENGTHS", "REQUIRES");
     for (size_t i = 0; i < csum_copy_impl_count(); i++) {
         const struct csum_copy_impl *impl = csum_copy_impl_get(i);
-        printf("%-14s %-9s %-9s %-22s %s\n", impl->name,
-               csum_copy_impl_supported(impl) ? "yes" : "no",
-               impl == small ? below : impl == large ? from : "",
-               impl->requires[0] ? impl->requires : "-", impl->description);
+        print_row(impl->name, csum_copy_impl_supported(impl),
+                  impl == small ? below : impl == large ? from : "", impl->requires,
+                  impl->description);
     }
 }
 
@@ -51,42 +123,34 @@ int cmd_impls(int argc, char **argv)
     if (argc > 1) {
         if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
             printf("Usage: csum impls\n"
-                   "List every compiled-in implementation in priority order: whether this CPU\n"
-                   "supports it, which lengths csum_partial sends to it now (ACTIVE: the dispatch\n"
-                   "plan, e.g. 0-127 and 128+), what it needs, and where its algorithm comes from.\n"
-                   "A second table lists csum_partial_copy's implementations and the copy lengths\n"
-                   "each one is used for (USED). CSUM_COPY_IMPL=NAME forces one copy\n"
-                   "implementation for every length.\n");
+                   "List every compiled-in implementation: csum_partial's product implementations\n"
+                   "(those the automatic dispatch plan chooses from), then its reference\n"
+                   "implementations (historical algorithms, kept for comparison), with whether this\n"
+                   "CPU runs each (CPU), which lengths csum_partial sends to it now (LENGTHS, from\n"
+                   "the dispatch plan, e.g. 0-127 and 128+), what it needs and where its algorithm\n"
+                   "comes from. Then the dispatch plan, where it came from and why (a setting that\n"
+                   "was ignored is named with the reason), the plan file 'csum tune --write'\n"
+                   "stores, and csum_partial_copy's implementations with the copy lengths each one\n"
+                   "is used for. CSUM_COPY_IMPL=NAME forces one copy implementation for every length.\n");
             return EXIT_OK;
         }
         return usage_error("impls: unexpected argument '%s'", argv[1]);
     }
-    /* The ACTIVE column shows the lengths each row of the dispatch plan handles. */
-    char plan[256];
+    char plan[256], file[4096];
     csum_dispatch_describe(plan, sizeof plan);
-    printf("%-14s %-9s %-10s %-22s %s\n", "NAME", "SUPPORTED", "ACTIVE", "REQUIRES", "DESCRIPTION");
-    for (size_t i = 0; i < csum_impl_count(); i++) {
-        const struct csum_impl *impl = csum_impl_get(i);
-        char range[32] = "";
-        const char *p = plan;
-        size_t name_len = strlen(impl->name);
-        while (*p) { /* "name@from,name@from,..." */
-            const char *at = strchr(p, '@');
-            unsigned long long from = strtoull(at + 1, NULL, 10);
-            const char *next = strchr(at, ',');
-            if ((size_t)(at - p) == name_len && !strncmp(p, impl->name, name_len)) {
-                if (next)
-                    snprintf(range, sizeof range, "%llu-%llu", from,
-                             strtoull(strchr(next + 1, '@') + 1, NULL, 10) - 1);
-                else
-                    snprintf(range, sizeof range, from ? "%llu+" : "all", from);
-            }
-            p = next ? next + 1 : at + strlen(at);
-        }
-        printf("%-14s %-9s %-10s %-22s %s\n", impl->name, csum_impl_supported(impl) ? "yes" : "no",
-               range, impl->requires[0] ? impl->requires : "-", impl->description);
+    print_partial_group(plan, 0);
+    print_partial_group(plan, 1);
+
+    printf("\ndispatch: %s\n", plan);
+    print_wrapped(csum_dispatch_source(), 8, printf("  from: "));
+    if (csum_dispatch_file(file, sizeof file)) {
+        FILE *f = fopen(file, "r");
+        printf("  plan file: %s (%s)\n", file, f ? "present" : "none");
+        if (f)
+            fclose(f);
+    } else {
+        printf("  plan file: none (CSUM_DISPATCH_FILE is empty, or no HOME)\n");
     }
-    printf("\ndispatch: %s (%s)\n", plan, csum_dispatch_source());
     print_copy_table();
     return EXIT_OK;
 }

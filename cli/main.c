@@ -15,11 +15,11 @@ struct command {
 };
 
 static const struct command commands[] = {
-    { "impls",  cmd_impls,  "list implementations: name, supported, active, description" },
+    { "impls",  cmd_impls,  "list implementations, the dispatch plan and why it applies" },
     { "verify", cmd_verify, "compare every supported implementation with the reference oracle" },
     { "sum",    cmd_sum,    "print the Internet checksum of each FILE (or stdin)" },
     { "bench",  cmd_bench,  "the lab: time every implementation side by side ('csum bench --help')" },
-    { "tune",   cmd_tune,   "measure this host and store the best implementation per length range" },
+    { "tune",   cmd_tune,   "measure this host, print a dispatch plan (--write stores it)" },
     { "pcap",   cmd_pcap,   "verify or fix the checksums in a pcap/pcapng capture" },
 };
 
@@ -52,7 +52,9 @@ static void print_help(void)
            "\n"
            "Environment: CSUM_IMPL=NAME selects an implementation at first use;\n"
            "CSUM_DISPATCH=name@from,... sets the length plan ('csum tune' measures one);\n"
+           "CSUM_DISPATCH_FILE=FILE names the plan file ('' for none);\n"
            "CSUM_COPY_IMPL=NAME does the same for csum_partial_copy (see 'csum impls');\n"
+           "CSUM_BATCH_IMPL=NAME forces csum_ipv4_header_batch's implementation;\n"
            "CSUM_CPU_DISABLE=feat,... hides CPU features (e.g. avx512bw) from dispatch.\n"
            "Exit status: 0 success, 1 a failure was found (mismatch, unreadable file, bad\n"
            "checksum), 2 bad usage (for pcap also an unreadable or malformed capture).\n");

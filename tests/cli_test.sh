@@ -55,8 +55,8 @@ expect_grep "$TMP/out" "^NAME " "impls prints a header"
 expect_grep "$TMP/out" "^dispatch: [a-z0-9-]*@0" "impls shows the dispatch plan"
 last_row=$(awk '$1 == "dispatch:" { n = split($2, r, ","); split(r[n], x, "@"); print x[1] }' "$TMP/out")
 expect_grep "$TMP/out" "^$last_row *yes *\(all\|[0-9]*+\) " "the plan's last row is marked with its range"
-expect_grep "$TMP/out" "^Copy implementations" "impls lists the copy implementations"
-copy_rows=$(awk '/^Copy implementations/ { copy = 1; next } copy && $1 == "generic" && $2 == "yes"' "$TMP/out" | wc -l)
+expect_grep "$TMP/out" "^csum_partial_copy: implementations" "impls lists the copy implementations"
+copy_rows=$(awk '/^csum_partial_copy:/ { copy = 1; next } copy && $1 == "generic" && $2 == "yes"' "$TMP/out" | wc -l)
 expect_same "$copy_rows" 1 "impls lists the generic copy implementation as supported"
 CSUM_COPY_IMPL=generic "$CSUM" impls >"$TMP/out" 2>&1
 expect_grep "$TMP/out" "^generic *yes *always" "CSUM_COPY_IMPL=generic is used for every copy length"
@@ -65,10 +65,23 @@ expect_grep "$TMP/out" "^generic *yes *all " "--impl generic sends every length 
 CSUM_IMPL=generic "$CSUM" impls >"$TMP/out" 2>&1
 expect_grep "$TMP/out" "^generic *yes *all " "CSUM_IMPL=generic sends every length to generic"
 CSUM_DISPATCH_FILE= CSUM_DISPATCH=generic@0 "$CSUM" impls >"$TMP/out" 2>&1
-expect_grep "$TMP/out" "^dispatch: generic@0 (CSUM_DISPATCH)" "CSUM_DISPATCH sets the plan"
+expect_grep "$TMP/out" "^dispatch: generic@0$" "CSUM_DISPATCH sets the plan"
+expect_grep "$TMP/out" "^  from: CSUM_DISPATCH$" "impls says where the plan came from"
 expect_status 0 "verify --quick" -- "$CSUM" verify --quick
 expect_grep "$TMP/out" "^generic *ok" "verify reports generic ok"
 expect_status 0 "verify generic" -- "$CSUM" verify generic
+expect_grep "$TMP/out" "^1 verified, 0 failed, 0 skipped" "verify counts what it verified"
+# A row this CPU cannot run (hidden with CSUM_CPU_DISABLE): SKIPPED, and exit 1 when it was asked for.
+expect_status 0 "verify with AVX2 hidden" -- env CSUM_CPU_DISABLE=avx2,avx512f "$CSUM" verify --quick
+if grep -q "^avx2 " "$TMP/out"; then
+    expect_grep "$TMP/out" "^avx2 *SKIPPED: not verified" "a row this CPU cannot run is SKIPPED"
+    expect_status 1 "verify avx2 with AVX2 hidden" -- env CSUM_CPU_DISABLE=avx2 "$CSUM" verify avx2
+    expect_grep "$TMP/err" "cannot run on this CPU and were not verified" "the skipped request is named"
+fi
+expect_status 0 "impls fits in 100 columns" -- sh -c "'$CSUM' impls | awk 'length(\$0) > 100 { exit 1 }'"
+CSUM_DISPATCH_FILE= CSUM_DISPATCH=generic@0,avx2@99999999999999999999 "$CSUM" impls >"$TMP/out" 2>&1
+expect_grep "$TMP/out" "(CSUM_DISPATCH ignored: avx2@ needs a decimal size" "impls names an ignored CSUM_DISPATCH"
+expect_grep "$TMP/out" "^csum_partial: reference implementations" "impls lists reference rows apart"
 
 # ---- sum ---------------------------------------------------------------------------------
 printf '\x00\x01\xf2\x03\xf4\xf5\xf6\xf7' >"$TMP/rfc1071"   # RFC 1071 section 3 example
@@ -103,7 +116,7 @@ PY
     expect_same "$("$CSUM" sum "$TMP/random")" "$(cat "$TMP/random.want")" "sum agrees with Python on 3 MiB"
     expect_same "$(cat "$TMP/random" | "$CSUM" sum | cut -d' ' -f1)" "$(cut -d' ' -f1 "$TMP/random.want")" \
         "sum of a pipe (short reads) agrees with Python"
-    for impl in $("$CSUM" impls | awk '/^$/ { exit } NR > 1 && $2 == "yes" { print $1 }'); do
+    for impl in $("$CSUM" impls | awk '/^dispatch:/ { exit } $2 == "yes" { print $1 }'); do
         expect_same "$("$CSUM" --impl "$impl" sum "$TMP/random")" "$(cat "$TMP/random.want")" "sum with --impl $impl"
     done
 else
@@ -151,7 +164,7 @@ expect_status 0 "tune --quick -M generic --write FILE" -- "$CSUM" tune --quick -
 expect_grep "$TMP/out" "^plan: generic@0" "tune prints the plan"
 expect_grep "$TMP/plan" "^generic@0$" "tune --write stores the plan"
 CSUM_DISPATCH_FILE="$TMP/plan" "$CSUM" impls >"$TMP/out" 2>&1
-expect_grep "$TMP/out" "^dispatch: generic@0 ($TMP/plan)" "the library reads the stored plan"
+expect_grep "$TMP/out" "^  from: $TMP/plan$" "the library reads the stored plan"
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

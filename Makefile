@@ -13,7 +13,7 @@ DESTDIR    ?=
 FUZZ_SECONDS ?= 60
 FUZZ_CC    ?= clang
 
-.PHONY: all build check test test-asan test-arm64 test-s390x bench golden install fuzz help clean
+.PHONY: all build check test test-asan test-tsan test-cpus test-arm64 test-s390x bench golden install fuzz help clean
 
 all: build
 
@@ -40,6 +40,13 @@ test-asan: ## full suite under AddressSanitizer + UndefinedBehaviorSanitizer
 # Extra options for the lab, e.g. BENCH_ARGS="--quick" or BENCH_ARGS="lenalign -M x86-herbert".
 BENCH_ARGS ?=
 
+test-tsan: ## the tests of concurrent first use (plans, plan file, copies) under ThreadSanitizer
+	$(MAKE) BUILD=build-tsan BUILD_TYPE=RelWithDebInfo CMAKE_ARGS="-DCSUM_SANITIZE_THREAD=ON $(CMAKE_ARGS)" build
+	TSAN_OPTIONS=halt_on_error=1 build-tsan/csum-test -t api-selection -t dispatch-sources -t copy-api
+
+test-cpus: build ## the x86-64 suite under qemu-x86_64 on CPUs without AVX2, ADX, BMI2, ...
+	tests/run_cpus.sh $(BUILD)
+
 test-arm64: ## cross-build for arm64 and run the full suite under qemu-aarch64
 	tests/run_emulated.sh aarch64
 
@@ -62,7 +69,7 @@ golden: build ## regenerate tests/golden_vectors.h from the oracle (then review 
 	$(BUILD)/csum-test --print-golden > tests/golden_vectors.h
 
 clean:
-	rm -rf build build-asan build-clang build-arm64 build-s390x build-fuzz
+	rm -rf build build-asan build-tsan build-clang build-arm64 build-s390x build-fuzz
 
 help:
 	@echo "csum make targets:"
@@ -70,6 +77,8 @@ help:
 	@echo "  make check      quick tests (< 1 min)"
 	@echo "  make test       full test suite (< 10 min)"
 	@echo "  make test-asan  full suite with ASan + UBSan (build-asan/)"
+	@echo "  make test-tsan  concurrent first use under ThreadSanitizer (build-tsan/)"
+	@echo "  make test-cpus  x86-64 suite under qemu-x86_64 -cpu qemu64, Haswell-v4, max,-bmi2, ..."
 	@echo "  make test-arm64 full suite for arm64 under qemu-aarch64 (build-arm64/)"
 	@echo "  make test-s390x full suite for big-endian s390x under qemu-s390x (build-s390x/)"
 	@echo "  make bench      the lab: all tables, report/JSON/CSV/plots in bench-results/"

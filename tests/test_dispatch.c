@@ -211,6 +211,12 @@ void test_dispatch_sources(struct test_ctx *t)
     char want[400];
     snprintf(want, sizeof want, "generic@0 (%s)", path);
     expect_plan(t, file_env, NULL, want);
+    /* Threads racing to the first call, all reading the plan file (under ThreadSanitizer in
+     * `make test-tsan`, where a report on stderr fails this check). */
+    char out[256], err[4096];
+    int rc = test_run_child("race", file_env, NULL, out, sizeof out, err, sizeof err);
+    CHECK(t, rc == 0 && !strcmp(out, "generic supported\n") && !err[0],
+          "racing first use with a plan file: '%s' (rc %d), stderr '%s'", out, rc, err);
     snprintf(env, sizeof env, "CSUM_DISPATCH=%s", defaults);
     expect_plan(t, file_env, env, defaults); /* the environment wins over the file */
     FILE *f = fopen(path, "w");

@@ -19,7 +19,7 @@
  *    the source, the 64 bytes before and after the destination are untouched, and the same copy
  *    with source and destination flush against PROT_NONE pages (end and start) does not crash
  *    and gives the same 32-bit sum;
- *  - seeded with 0xffffffff, csum_partial_copy never returns 0 (seed 004's property);
+ *  - seeded with 0xffffffff, csum_partial_copy never returns 0 (Al Viro's property, Viro/Laight 2020);
  *  - csum_iov over the segments equals the oracle over their concatenation, and csum_iov_copy
  *    writes exactly that concatenation (canaries around it) and returns the same checksum.
  */

@@ -399,7 +399,8 @@ static inline csum_wsum csum_inline_block_add(csum_wsum sum, csum_wsum block, si
  * holds two whole 16-bit words of the buffer (all these lengths are even and the words start
  * at even offsets), so the result is the same on little- and big-endian hosts, and memcpy
  * loads are legal at any alignment. With a constant zero initial sum the compiler drops the
- * addition of `sum`, which is seed 003's zero-initial-sum specialisation.
+ * addition of `sum`, which is the zero-initial-sum specialisation of Arjan van de Ven's 2021 csum_partial
+ * write-up.
  */
 #define CSUM_INLINE_LEN_OK(len) \
     ((len) == 2 || (len) == 4 || (len) == 8 || (len) == 12 || (len) == 14 || (len) == 16 || \

@@ -12,7 +12,8 @@
  * path in place (measured: an inline loop of our own here was up to 30% slower from 8-byte
  * segments up). csum_iov_copy copies segments below 64 bytes inline, a 64-bit word at a time
  * with end-around carry: there the indirect call and a vector row's set-up and reduction cost
- * more than the work (seed 004's benchmark has 16 segments of 1 byte up to 1 KiB).
+ * more than the work (Laight's benchmark in Viro/Laight 2020 has 16 segments of 1 byte up to 1 KiB; sources in
+ * docs/SOURCES.md).
  */
 #include "plan.h"
 

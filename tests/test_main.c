@@ -49,7 +49,7 @@ static const struct test_def tests[] = {
     { "lab-refuses-wrong", 0, test_lab_refuses_wrong, "the lab times nothing that fails the oracle" },
     { "proto-helpers", 0, test_proto_helpers, "IPv4 header, pseudo-headers, UDP zero, RFC 1624 vs oracle" },
     { "ipv4-batch", 0, test_ipv4_batch, "batch = per-header for every variant, mixed ihl, guard pages" },
-    { "ones-seed", PER_IMPL | PER_COPY, test_ones_seed, "seed 0xffffffff never gives 0 (seed 004)" },
+    { "ones-seed", PER_IMPL | PER_COPY, test_ones_seed, "seed 0xffffffff never gives 0 (Viro/Laight 2020)" },
     { "copy-api", ONCE, test_copy_api, "copy table queries, select, thresholds, CSUM_COPY_IMPL, NULL" },
     { "copy-sweep", PER_COPY, test_copy_sweep, "len 0..4160 x src x dst alignment: sum, copy, neighbours" },
     { "copy-guard-pages", PER_COPY, test_copy_guard_pages, "src and dst flush against PROT_NONE pages" },

@@ -1,5 +1,5 @@
 /*
- * x86-2002: the x86-64 csum_partial Linux used from 2002 until 2016 (the "old" code in seed 000,
+ * x86-2002: the x86-64 csum_partial Linux used from 2002 until 2016 (the "old" code in Herbert 2016, docs/SOURCES.md,
  * Tom Herbert's v5 patch, which quotes it in full). Rewritten here from that description.
  *
  * Algorithm: align first. An odd start address takes one byte off (it is the high half of a
@@ -70,6 +70,6 @@ X86_ROW_ENTRY static csum_wsum csum_partial_x86_2002(const void *buf, size_t len
 const struct csum_kernel csum_kernel_x86_2002 = {
     CSUM_REFERENCE_NAME("x86-2002"),
     .sum.partial = csum_partial_x86_2002,
-    .sum.description = "Linux x86-64 2002-2016 (seed 000 \"old\"): align odd/2/4 first, 64-byte "
+    .sum.description = "Linux x86-64 2002-2016 (Herbert 2016 \"old\"): align odd/2/4 first, 64-byte "
                        "add/adc loop, 8-byte loop, 4/2/1 tail; ends in a canonical 16-bit fold",
 };

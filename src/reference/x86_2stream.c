@@ -1,5 +1,5 @@
 /*
- * x86-2stream: two independent plain adc chains (seed 003, van de Ven's "two streams without
+ * x86-2stream: two independent plain adc chains (van de Ven 2021 in docs/SOURCES.md, the "two streams without
  * ADX" step, generalised from 40 bytes to any length).
  *
  * Algorithm: there is one carry flag, but an out-of-order core renames it, so two chains that
@@ -38,6 +38,6 @@ X86_ROW_ENTRY static csum_wsum csum_partial_2stream(const void *buf, size_t len,
 const struct csum_kernel csum_kernel_x86_2stream = {
     CSUM_REFERENCE_NAME("x86-2stream"),
     .sum.partial = csum_partial_2stream,
-    .sum.description = "two independent plain add/adc chains per 64/32/16 bytes (seed 003 "
+    .sum.description = "two independent plain add/adc chains per 64/32/16 bytes (van de Ven 2021 "
                        "\"two streams\" step, any length); in-bounds tail",
 };

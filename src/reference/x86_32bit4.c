@@ -1,5 +1,5 @@
 /*
- * x86-32bit4: four 32-bit add/adc chains (seed 003, van de Ven's "32 bit only" step,
+ * x86-32bit4: four 32-bit add/adc chains (van de Ven 2021 in docs/SOURCES.md, the "32 bit only" step,
  * generalised from 40 bytes to any length).
  *
  * Algorithm: with 32-bit accumulators no 64 -> 32 fold is needed at the end, at the price of
@@ -55,6 +55,6 @@ X86_ROW_ENTRY static csum_wsum csum_partial_32bit4(const void *buf, size_t len, 
 const struct csum_kernel csum_kernel_x86_32bit4 = {
     CSUM_REFERENCE_NAME("x86-32bit4"),
     .sum.partial = csum_partial_32bit4,
-    .sum.description = "four independent 32-bit add/adc chains, no 64->32 fold (seed 003 "
+    .sum.description = "four independent 32-bit add/adc chains, no 64->32 fold (van de Ven 2021 "
                        "\"32 bit only\" step, any length); in-bounds tail",
 };

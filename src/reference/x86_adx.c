@@ -1,5 +1,5 @@
 /*
- * x86-adx: two carry chains at once with ADX (seed 003, Arjan van de Ven's "Using ADX" step,
+ * x86-adx: two carry chains at once with ADX (Arjan van de Ven's "Using ADX" step, van de Ven 2021 in docs/SOURCES.md,
  * generalised from 40 bytes to any length). Needs the ADX extension (Broadwell and later,
  * AMD Zen and later).
  *
@@ -62,6 +62,6 @@ CSUM_TARGET_END
 const struct csum_kernel csum_kernel_x86_adx = {
     CSUM_REFERENCE_NAME("x86-adx"),
     .sum.partial = csum_partial_adx,
-    .sum.description = "two carry chains with adcx/adox per 64/32/16 bytes (seed 003 \"ADX\" "
+    .sum.description = "two carry chains with adcx/adox per 64/32/16 bytes (van de Ven 2021 \"ADX\" "
                        "step, any length); in-bounds tail",
 };

@@ -1,6 +1,6 @@
 /*
  * x86-dumazet: Eric Dumazet's 2021 rewrite of the x86-64 csum_partial (Linux 5.17), the
- * "baseline" of seed 003. Rewritten here from that description.
+ * "baseline" of van de Ven 2021 (docs/SOURCES.md). Rewritten here from that description.
  *
  * Algorithm: an odd start address is handled first (the initial sum is rotated by 8 bits, the
  * first byte goes into the high half of a word, and the 16-bit result is byte-swapped at the
@@ -46,6 +46,6 @@ X86_ROW_ENTRY static csum_wsum csum_partial_dumazet(const void *buf, size_t len,
 const struct csum_kernel csum_kernel_x86_dumazet = {
     CSUM_REFERENCE_NAME("x86-dumazet"),
     .sum.partial = csum_partial_dumazet,
-    .sum.description = "Dumazet 2021 (Linux 5.17, seed 003 baseline): odd-address rotation, "
+    .sum.description = "Dumazet 2021 (Linux 5.17, van de Ven 2021's baseline): odd-address rotation, "
                        "64-byte adc loop, 32/16/8 bisection; in-bounds tail, 16-bit result",
 };

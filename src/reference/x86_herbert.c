@@ -1,6 +1,6 @@
 /*
  * x86-herbert: Tom Herbert's "fast csum_partial for x86_64", v5 (2016), the "new" code of
- * seed 000. Rewritten here from the patch description and review.
+ * Herbert 2016 (docs/SOURCES.md). Rewritten here from the patch description and review.
  *
  * Algorithm: no alignment handling at all (x86 loads unaligned words at full speed unless they
  * cross a page). Exactly 8 bytes is a special case: two 32-bit halves and the sum in one
@@ -47,6 +47,6 @@ X86_ROW_ENTRY static csum_wsum csum_partial_herbert(const void *buf, size_t len,
 const struct csum_kernel csum_kernel_x86_herbert = {
     CSUM_REFERENCE_NAME("x86-herbert"),
     .sum.partial = csum_partial_herbert,
-    .sum.description = "Herbert 2016 v5 (seed 000 \"new\"): no alignment, 64-byte loop, computed "
+    .sum.description = "Herbert 2016 v5 (\"new\"): no alignment, 64-byte loop, computed "
                        "jump into an adc run, backward 8-byte tail; <8 bytes by 4/2/1 loads",
 };

@@ -1,5 +1,5 @@
 /*
- * x86-laight: David Laight's flag-neutral adc loop (seed 000's review thread), built to test
+ * x86-laight: David Laight's flag-neutral adc loop (in the review of Herbert 2016, docs/SOURCES.md), built to test
  * his claim that a short loop whose counter update leaves the carry flag alone runs about as
  * fast as an 8-way unrolled add/adc block.
  *
@@ -11,7 +11,7 @@
  * tail (in-bounds: backward load or 4/2/1 pieces) are added after the loop.
  *
  * Not tried: Laight's 3-instruction variant (rotating the counter's high bits into %cx) and
- * `loop`, which seed 000 reports as slow on Intel and fast on recent AMD.
+ * `loop`, which that thread reports as slow on Intel and fast on recent AMD.
  */
 #define CSUM_KERNEL_ISA baseline
 #include "kernel.h"
@@ -59,6 +59,6 @@ X86_ROW_ENTRY static csum_wsum csum_partial_laight(const void *buf, size_t len, 
 const struct csum_kernel csum_kernel_x86_laight = {
     CSUM_REFERENCE_NAME("x86-laight"),
     .sum.partial = csum_partial_laight,
-    .sum.description = "Laight's flag-neutral loop (seed 000 review): 2 adc per iteration, "
+    .sum.description = "Laight's flag-neutral loop (Herbert 2016 review): 2 adc per iteration, "
                        "lea/jrcxz counter keeps one carry chain; in-bounds tail",
 };

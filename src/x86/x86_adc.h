@@ -58,7 +58,7 @@ X86_DEFINE_CHAIN(x86_chain_q8, uint64_t, 64,
                  X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ(16) X86_ADCQ(24)
                  X86_ADCQ(32) X86_ADCQ(40) X86_ADCQ(48) X86_ADCQ(56))
 
-/* 32-bit chains: acc + 1, 2 or 4 doublewords (seed 003's "32 bit only" step). */
+/* 32-bit chains: acc + 1, 2 or 4 doublewords (the "32 bit only" step of van de Ven 2021). */
 X86_DEFINE_CHAIN(x86_chain_l1, uint32_t, 4, X86_ADDL(0))
 X86_DEFINE_CHAIN(x86_chain_l2, uint32_t, 8, X86_ADDL(0) X86_ADCL(4))
 X86_DEFINE_CHAIN(x86_chain_l4, uint32_t, 16, X86_ADDL(0) X86_ADCL(4) X86_ADCL(8) X86_ADCL(12))
@@ -78,7 +78,7 @@ static inline uint32_t x86_add_ec32(uint32_t a, uint32_t b)
     return a;
 }
 
-/* a + b + c with end-around carry, one add/adc/adc chain (add32_with_carry3 in seed 000). */
+/* a + b + c with end-around carry, one add/adc/adc chain (add32_with_carry3 in Herbert 2016). */
 static inline uint32_t x86_add3_ec32(uint32_t a, uint32_t b, uint32_t c)
 {
     __asm__("addl %[b], %[a]\n\t"
@@ -128,7 +128,7 @@ static inline uint32_t x86_swab16(uint32_t x)
 
 /*
  * The r (1..8) bytes that end at `end`, as a host-order word with zeros above them, read
- * with one backward 8-byte load [end - 8, end) and a shift (seed 000, Herbert's v5). The caller
+ * with one backward 8-byte load [end - 8, end) and a shift (Herbert 2016). The caller
  * guarantees that the buffer holds at least 8 bytes before `end`, so the load is in bounds;
  * the word keeps its bytes in the right half of their 16-bit words as long as end - r is at an
  * even offset from the start of the buffer.
@@ -193,11 +193,11 @@ static inline uint64_t x86_bisect_32_16_8(uint64_t acc, const unsigned char *p, 
 
 /*
  * acc + the first `quads` (0..8) quadwords at p, in one adc chain entered by a computed jump
- * (seed 000, Herbert's v5): a jump table with no table. Every adc in the run is 4 bytes long,
+ * (Herbert 2016): a jump table with no table. Every adc in the run is 4 bytes long,
  * so the entry for n quadwords is 4 * n bytes before the end of the run. The jump is
  * position-independent (RIP-relative lea) because libcsum is built -fPIC, and `notrack` so
  * that it stays legal if indirect branch tracking (CET IBT) is ever enforced on the process.
- * `adcq disp8(%rsi), reg` is 4 bytes; `adcq (%rsi), reg` is 3, so a nop pads it (seed 000
+ * `adcq disp8(%rsi), reg` is 4 bytes; `adcq (%rsi), reg` is 3, so a nop pads it (the review of Herbert 2016
  * notes that a forced 8-bit displacement would do too). p is pinned to %rsi because %rsp,
  * %rbp, %r12 and %r13 as a base would change the encoded length. (clang's assembler cannot
  * check the layout with .if on label differences; the exhaustive tests take every entry.)

@@ -5,7 +5,7 @@
  * cached copy of a buffer far larger than the cache moves three bytes over the memory bus per
  * byte copied, and evicts everything else on the way. Streaming stores write whole lines from
  * write-combining buffers without reading them: two bytes of traffic per byte, cache left
- * alone. They lose when the destination would have stayed cached (seed 002: 3x slower on a
+ * alone. They lose when the destination would have stayed cached (Evans 2003 in docs/SOURCES.md: 3x slower on a
  * cached 4 KiB buffer, 3x faster on an uncached 400 MB one), hence the size threshold in
  * csum_partial_copy's dispatch (glibc's rule for memcpy).
  *

@@ -6,8 +6,8 @@
  * What the measurements said, and what follows from it:
  *  - Below a few hundred bytes the call itself costs more than the additions, and the data's
  *    carry chains do not depend on the incoming sum. So the sum is added last, inside the
- *    final 64 -> 32 fold (Herbert's add32_with_carry3, seed 000): a caller whose next call
- *    needs this result waits for two adds, not for the whole chain (seed 003's "zero input
+ *    final 64 -> 32 fold (Herbert's add32_with_carry3; sources in docs/SOURCES.md): a caller whose next call
+ *    needs this result waits for two adds, not for the whole chain (van de Ven 2021's "zero input
  *    sum" gain, kept for every sum).
  *  - What is left is instruction count and taken branches. Each length class has a short
  *    path: 8..16 bytes are two loads, 17..24 three; exactly 40 bytes (the IPv6 header, the hot
@@ -15,8 +15,8 @@
  *    first so that it is the fall-through path; 0..7 bytes at most two loads. Herbert's
  *    computed jump measured slower than one branch per remainder bit on this CPU for 14..64
  *    bytes, so the 32/16/8 remainder uses the bits.
- *  - The last 1..8 bytes of a buffer of 8 bytes or more are one backward 8-byte load (seed
- *    000) with the already-counted bytes shifted out: the quadwords before it start at offset
+ *  - The last 1..8 bytes of a buffer of 8 bytes or more are one backward 8-byte load
+ *    (Herbert 2016) with the already-counted bytes shifted out: the quadwords before it start at offset
  *    0, so there are (len - 1) / 8 of them and the shift is 8 * (-len mod 8) bits.
  *  - 256 bytes and more: four independent 64-byte chains. A chain of k adc takes k + 1 cycles
  *    whatever the number of adc units, so the chains in flight set the speed until the units
@@ -26,7 +26,7 @@
  * Never reads outside [buf, buf + len).
  *
  * The copy (named x86-adc in 1.0): one add-with-carry chain, the shape of Linux's csum-copy
- * (arch/x86/lib/csum-copy_64.S) and of seed 000's "adc + dec/jnz" loop; our own code. Each
+ * (arch/x86/lib/csum-copy_64.S) and of the "adc + dec/jnz" loop in Herbert 2016; our own code. Each
  * 64-byte block is loaded into registers, stored, and added into one accumulator with
  * adc, so every carry goes straight back in. The loop counter is decremented with dec, which
  * leaves the carry flag alone: the chain runs across iterations and the pending carry is added

@@ -86,7 +86,7 @@ static inline __attribute__((always_inline)) csum_wsum x86_scalar_partial_short(
     if (__builtin_expect(len == 40, 1)) { /* the IPv6 header: first, as the fall-through path */
         data = sum_40(p);
     } else if (len <= 16) {
-        if (len == 8) /* UDP header: both halves and the sum in one add/adc/adc chain (seed 000) */
+        if (len == 8) /* UDP header: both halves and the sum in one add/adc/adc chain (Herbert 2016) */
             return x86_add3_ec32(sum, csum_load32(p), csum_load32(p + 4));
         data = len < 8 ? sum_under8(p, len) : sum_8to16(p, len);
     } else if (len <= 24) {

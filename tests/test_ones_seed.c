@@ -1,7 +1,7 @@
 /*
  * Al Viro's property (Viro/Laight 2020, docs/SOURCES.md): a sum seeded with 0xffffffff never
- * comes out as 0, whatever the data, so a caller can keep 0 as an error value (Linux's csum_and_copy_*_user() do). Ones'-complement
- * addition of a nonzero value never gives +0; an implementation that adds with a plain carry
+ * comes out as 0, whatever the data, so a caller can keep 0 as an error value (Linux's
+ * csum_and_copy_*_user() do). Ones'-complement addition of a nonzero value never gives +0; an implementation that adds with a plain carry
  * drop, or folds a zero total to 0 by a shortcut, breaks it. Checked for every csum_partial
  * row and every copy row on all-zero data (where the seed is the whole sum), all-0xff data
  * (a total that is a multiple of 0xffff) and random data, at several alignments.

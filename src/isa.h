@@ -46,7 +46,7 @@
 /* The same features as text, "avx512f avx512bw ..." ("" for the baseline). The list is built
  * with a space before each name; the first character is skipped when there is one. */
 #define CSUM_ISA_REQUIRES(isa) \
-    ("" CSUM_ISA_##isa(CSUM_ISA_TEXT_F_) + (sizeof("" CSUM_ISA_##isa(CSUM_ISA_TEXT_F_)) > 1))
+    (&("" CSUM_ISA_##isa(CSUM_ISA_TEXT_F_))[sizeof("" CSUM_ISA_##isa(CSUM_ISA_TEXT_F_)) > 1])
 
 /*
  * CSUM_TARGET_BEGIN / CSUM_TARGET_END: the target region of the kernel file's ISA

@@ -401,7 +401,7 @@ static csum_wsum partial_first_use(const void *buf, size_t len, csum_wsum sum)
     return csum_partial(buf, len, sum);
 }
 
-csum_wsum csum_partial(const void *buf, size_t len, csum_wsum sum)
+__attribute__((aligned(64))) csum_wsum csum_partial(const void *buf, size_t len, csum_wsum sum)
 {
     const struct csum_plan *p = atomic_load_explicit(&active[CSUM_OP_PARTIAL], memory_order_acquire);
     /* A NULL buffer with a nonzero length is a caller bug; treat it as empty, never crash. */

@@ -48,15 +48,42 @@
         return acc;                                                                    \
     }
 
-/* 64-bit chains: acc + 1, 2, 4, 5 or 8 quadwords. */
+/* 64-bit chains: acc + 1 to 16 quadwords (x86-scalar's short path has a chain for each). */
+#define X86_ADCQ4(a, b, c, d) X86_ADCQ(a) X86_ADCQ(b) X86_ADCQ(c) X86_ADCQ(d)
 X86_DEFINE_CHAIN(x86_chain_q1, uint64_t, 8, X86_ADDQ(0))
 X86_DEFINE_CHAIN(x86_chain_q2, uint64_t, 16, X86_ADDQ(0) X86_ADCQ(8))
+X86_DEFINE_CHAIN(x86_chain_q3, uint64_t, 24, X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ(16))
 X86_DEFINE_CHAIN(x86_chain_q4, uint64_t, 32, X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ(16) X86_ADCQ(24))
 X86_DEFINE_CHAIN(x86_chain_q5, uint64_t, 40,
                  X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ(16) X86_ADCQ(24) X86_ADCQ(32))
+X86_DEFINE_CHAIN(x86_chain_q6, uint64_t, 48,
+                 X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ4(16, 24, 32, 40))
+X86_DEFINE_CHAIN(x86_chain_q7, uint64_t, 56,
+                 X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ(16) X86_ADCQ4(24, 32, 40, 48))
 X86_DEFINE_CHAIN(x86_chain_q8, uint64_t, 64,
-                 X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ(16) X86_ADCQ(24)
-                 X86_ADCQ(32) X86_ADCQ(40) X86_ADCQ(48) X86_ADCQ(56))
+                 X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ(16) X86_ADCQ(24) X86_ADCQ4(32, 40, 48, 56))
+X86_DEFINE_CHAIN(x86_chain_q9, uint64_t, 72,
+                 X86_ADDQ(0) X86_ADCQ4(8, 16, 24, 32) X86_ADCQ4(40, 48, 56, 64))
+X86_DEFINE_CHAIN(x86_chain_q10, uint64_t, 80,
+                 X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ4(16, 24, 32, 40) X86_ADCQ4(48, 56, 64, 72))
+X86_DEFINE_CHAIN(x86_chain_q11, uint64_t, 88,
+                 X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ(16) X86_ADCQ4(24, 32, 40, 48)
+                 X86_ADCQ4(56, 64, 72, 80))
+X86_DEFINE_CHAIN(x86_chain_q12, uint64_t, 96,
+                 X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ(16) X86_ADCQ(24) X86_ADCQ4(32, 40, 48, 56)
+                 X86_ADCQ4(64, 72, 80, 88))
+X86_DEFINE_CHAIN(x86_chain_q13, uint64_t, 104,
+                 X86_ADDQ(0) X86_ADCQ4(8, 16, 24, 32) X86_ADCQ4(40, 48, 56, 64)
+                 X86_ADCQ4(72, 80, 88, 96))
+X86_DEFINE_CHAIN(x86_chain_q14, uint64_t, 112,
+                 X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ4(16, 24, 32, 40) X86_ADCQ4(48, 56, 64, 72)
+                 X86_ADCQ4(80, 88, 96, 104))
+X86_DEFINE_CHAIN(x86_chain_q15, uint64_t, 120,
+                 X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ(16) X86_ADCQ4(24, 32, 40, 48)
+                 X86_ADCQ4(56, 64, 72, 80) X86_ADCQ4(88, 96, 104, 112))
+X86_DEFINE_CHAIN(x86_chain_q16, uint64_t, 128,
+                 X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ(16) X86_ADCQ(24) X86_ADCQ4(32, 40, 48, 56)
+                 X86_ADCQ4(64, 72, 80, 88) X86_ADCQ4(96, 104, 112, 120))
 
 /* 32-bit chains: acc + 1, 2 or 4 doublewords (the "32 bit only" step of van de Ven 2021). */
 X86_DEFINE_CHAIN(x86_chain_l1, uint32_t, 4, X86_ADDL(0))
@@ -68,13 +95,13 @@ X86_DEFINE_CHAIN(x86_chain_l4, uint32_t, 16, X86_ADDL(0) X86_ADCL(4) X86_ADCL(8)
 /* a + b with end-around carry, as add + adc $0 (the kernel's add64_with_carry). */
 static inline uint64_t x86_add_ec64(uint64_t a, uint64_t b)
 {
-    __asm__("addq %[b], %[a]\n\tadcq $0, %[a]" : [a] "+r"(a) : [b] "rm"(b) : "cc");
+    __asm__("addq %[b], %[a]\n\tadcq $0, %[a]" : [a] "+r"(a) : [b] "r"(b) : "cc");
     return a;
 }
 
 static inline uint32_t x86_add_ec32(uint32_t a, uint32_t b)
 {
-    __asm__("addl %[b], %[a]\n\tadcl $0, %[a]" : [a] "+r"(a) : [b] "rm"(b) : "cc");
+    __asm__("addl %[b], %[a]\n\tadcl $0, %[a]" : [a] "+r"(a) : [b] "r"(b) : "cc");
     return a;
 }
 
@@ -85,7 +112,7 @@ static inline uint32_t x86_add3_ec32(uint32_t a, uint32_t b, uint32_t c)
             "adcl %[c], %[a]\n\t"
             "adcl $0, %[a]"
             : [a] "+r"(a)
-            : [b] "rm"(b), [c] "rm"(c)
+            : [b] "r"(b), [c] "r"(c)
             : "cc");
     return a;
 }

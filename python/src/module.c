@@ -629,6 +629,14 @@ static PyObject *py_active(PyObject *self, PyObject *unused)
     return impl_tuple(csum_impl_active());
 }
 
+PyDoc_STRVAR(dispatch_doc,
+"dispatch($module)\n--\n\n"
+"The dispatch plan csum follows on this CPU: which implementation sums which lengths, as\n"
+"'name@from,...' (e.g. 'x86-scalar@0,avx512@128,avx512-vnni@256'). The CSUM_DISPATCH and\n"
+"CSUM_IMPL environment variables, read at import, override it (see `csum tune`).\n\n"
+">>> csum.active().name in csum.dispatch()\n"
+"True");
+
 static PyObject *py_dispatch(PyObject *self, PyObject *unused)
 {
     (void)self, (void)unused;
@@ -734,7 +742,7 @@ static PyMethodDef methods[] = {
     FAST(replace16, replace16_doc),
     { "_impls", py_impls, METH_NOARGS, "_impls($module)\n--\n\n(name, description, requires, supported) of every implementation, in priority order." },
     { "_active", py_active, METH_NOARGS, "_active($module)\n--\n\nThe implementation csum_partial uses for the longest buffers." },
-    { "dispatch", py_dispatch, METH_NOARGS, "dispatch($module)\n--\n\nThe dispatch plan, e.g. 'x86-scalar@0,avx512-vnni@256': which implementation handles which lengths." },
+    { "dispatch", py_dispatch, METH_NOARGS, dispatch_doc },
     { "_gil_threshold", (PyCFunction)(void (*)(void))py_gil_threshold, METH_FASTCALL, "_gil_threshold($module, bytes=None, /)\n--\n\nThe size from which the GIL is released; sets it when given. Returns the previous value." },
     { "_pcap", py_pcap, METH_O, "_pcap($module, args, /)\n--\n\nRun `csum pcap ARGS...`: (exit status, errno, stdout, stderr)." },
     { NULL, NULL, 0, NULL },

@@ -2,9 +2,10 @@
 # The Python package's suite (CTest: `python`, label full). In a fresh virtual environment
 # under the build tree: `pip install` of the package from this source tree (scikit-build-core
 # builds it with CMake, as a user's `pip install .` does) and of pytest, hypothesis, scapy,
-# dpkt and numpy from PyPI; then pytest on python/tests, with the csum tool and csum-pcapgen of
-# this build for the pcap comparisons. Everything it writes (venv, pip's cache and temporary
-# files, Hypothesis' database) stays in BUILD/python-suite.
+# dpkt, numpy and build from PyPI; `python -m build` (sdist, and a wheel built from it); then
+# pytest on python/tests, with the csum tool and csum-pcapgen of this build for the pcap
+# comparisons. Everything it writes (venv, pip's cache and temporary files, Hypothesis'
+# database) stays in BUILD/python-suite.
 # If PyPI cannot be reached, it says SKIPPED loudly, builds the extension with CMake alone
 # and fails only if that build fails.
 # Usage: python/run_tests.sh BUILD_DIR [path/to/csum path/to/csum-pcapgen]   (PYTHON=python3.X)
@@ -33,7 +34,7 @@ py="$work/venv/bin/python"
 say "$("$py" --version) in $work/venv"
 
 # Test tools first: when this fails, PyPI is out of reach (the package build would fail too).
-if ! "$py" -m pip install -q pytest hypothesis scapy dpkt numpy >"$work/pip-tools.log" 2>&1; then
+if ! "$py" -m pip install -q pytest hypothesis scapy dpkt numpy build >"$work/pip-tools.log" 2>&1; then
     tail -n 5 "$work/pip-tools.log" | sed 's/^/    /'
     say "=================================================================="
     say "SKIPPED: cannot install pytest/hypothesis/scapy/dpkt from PyPI (offline?)."
@@ -63,8 +64,27 @@ print(f"python suite: csum {csum.__version__} from {os.path.dirname(where)}, "
       f"{csum.active().name} ({csum.dispatch()})")
 PY
 
-[ -x "$cli" ] && export CSUM_CLI="$cli"
-[ -x "$gen" ] && export CSUM_PCAPGEN="$gen"
+# `python -m build`: an sdist that holds what the wheel needs, and a wheel built from it.
+if ! "$py" -m build --outdir "$work/dist" "$root" >"$work/build.log" 2>&1; then
+    tail -n 30 "$work/build.log"
+    fail "python -m build failed (log: $work/build.log)"
+fi
+"$py" - "$work/dist" <<'PY' || fail "python -m build made an incomplete sdist or wheel"
+import glob, sys, tarfile, zipfile
+(sdist,), (wheel,) = glob.glob(sys.argv[1] + "/*.tar.gz"), glob.glob(sys.argv[1] + "/*.whl")
+names = {n.split("/", 1)[1] for n in tarfile.open(sdist).getnames() if "/" in n}
+need = {"pyproject.toml", "CMakeLists.txt", "include/csum_version.h", "python/src/pcap_adapter.c",
+        "cli/cmd_pcap.c", "python/csum/py.typed"}
+assert need <= names, need - names
+files = zipfile.ZipFile(wheel).namelist()
+assert any(f.startswith("csum/_csum.") and f.endswith(".so") for f in files), files
+assert {"csum/py.typed", "csum/_csum.pyi", "csum/scapy.py", "csum/pcap.py"} <= set(files), files
+print(f"python suite: python -m build made {sdist.rsplit('/', 1)[1]} and {wheel.rsplit('/', 1)[1]}")
+PY
+
+abs() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
+[ -x "$cli" ] && export CSUM_CLI="$(abs "$cli")"
+[ -x "$gen" ] && export CSUM_PCAPGEN="$(abs "$gen")"
 cd "$work" || exit 1 # Hypothesis keeps its database in the working directory
 "$py" -m pytest "$root/python/tests" -p no:cacheprovider --basetemp="$work/pytest" -q -rs \
     --durations=5

@@ -52,12 +52,12 @@ static inline PyObject *check_result(csum_sum16 stored)
 
 /* Buffers of at least this many bytes are summed with the GIL released, so other threads run
  * meanwhile. Measured with `python -m csum.bench` (its GIL table) on the development VM (AMD
- * EPYC, 2 vCPUs, AVX-512, 2026-11): a release/reacquire pair costs 20-50 ns, +40% of a 4 KiB
- * call and +12% of a 64 KiB one, noise from 256 KiB (1.4 us); two threads summing together
- * gain from it only from about 512 KiB (5-15% more throughput), as the GIL's hand-over between
- * threads costs more than a shorter call. Holding it below 256 KiB delays another thread by
- * at most ~1.5 us per call. */
-#define GIL_THRESHOLD_DEFAULT (256 * 1024)
+ * EPYC, 2 shared vCPUs, AVX-512, 2026-11): a release/reacquire pair adds 20-60 ns to a call,
+ * +40-65% at 4 KiB and +12-15% at 64 KiB; two threads summing at once lose by it below
+ * 256 KiB (0.6-0.97x the throughput: the GIL's hand-over between threads costs more than the
+ * call) and gain from about 1 MiB (1.04-1.16x). Below 1 MiB a call keeps the GIL for at most
+ * ~8 us, less than one switch interval's tenth of a percent. */
+#define GIL_THRESHOLD_DEFAULT (1024 * 1024)
 static Py_ssize_t gil_threshold = GIL_THRESHOLD_DEFAULT;
 
 static csum_wsum sum_bytes(const void *p, Py_ssize_t n, csum_wsum s)
@@ -526,6 +526,30 @@ static int replace_parse(const char *fname, int size, PyObject *const *args, Py_
     return 0;
 }
 
+/* RFC 1624 update of `check` for a field of 2, 4 or 16 bytes. */
+static PyObject *replace_field(const char *fname, int size, PyObject *const *args,
+                               Py_ssize_t nargs, PyObject *kwnames)
+{
+    csum_sum16 check;
+    unsigned char o[16], n[16];
+    if (replace_parse(fname, size, args, nargs, kwnames, &check, o, n) < 0)
+        return NULL;
+    if (size == 2) {
+        uint16_t from, to;
+        memcpy(&from, o, 2);
+        memcpy(&to, n, 2);
+        csum_replace2(&check, from, to);
+    } else if (size == 4) {
+        uint32_t from, to;
+        memcpy(&from, o, 4);
+        memcpy(&to, n, 4);
+        csum_replace4(&check, from, to);
+    } else {
+        csum_replace16(&check, o, n);
+    }
+    return check_result(check);
+}
+
 PyDoc_STRVAR(replace2_doc,
 "replace2($module, check, old, new)\n--\n\n"
 "Update checksum `check` after a 16-bit field it covers changed from `old` to `new` (ints as\n"
@@ -541,15 +565,7 @@ static PyObject *py_replace2(PyObject *self, PyObject *const *args, Py_ssize_t n
                              PyObject *kwnames)
 {
     (void)self;
-    csum_sum16 check;
-    unsigned char o[2], n[2];
-    if (replace_parse("replace2", 2, args, nargs, kwnames, &check, o, n) < 0)
-        return NULL;
-    uint16_t from, to;
-    memcpy(&from, o, 2);
-    memcpy(&to, n, 2);
-    csum_replace2(&check, from, to);
-    return check_result(check);
+    return replace_field("replace2", 2, args, nargs, kwnames);
 }
 
 PyDoc_STRVAR(replace4_doc,
@@ -566,15 +582,7 @@ static PyObject *py_replace4(PyObject *self, PyObject *const *args, Py_ssize_t n
                              PyObject *kwnames)
 {
     (void)self;
-    csum_sum16 check;
-    unsigned char o[4], n[4];
-    if (replace_parse("replace4", 4, args, nargs, kwnames, &check, o, n) < 0)
-        return NULL;
-    uint32_t from, to;
-    memcpy(&from, o, 4);
-    memcpy(&to, n, 4);
-    csum_replace4(&check, from, to);
-    return check_result(check);
+    return replace_field("replace4", 4, args, nargs, kwnames);
 }
 
 PyDoc_STRVAR(replace16_doc,
@@ -588,15 +596,10 @@ PyDoc_STRVAR(replace16_doc,
 "True");
 
 static PyObject *py_replace16(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                              PyObject *kwnames)
+                             PyObject *kwnames)
 {
     (void)self;
-    csum_sum16 check;
-    unsigned char o[16], n[16];
-    if (replace_parse("replace16", 16, args, nargs, kwnames, &check, o, n) < 0)
-        return NULL;
-    csum_replace16(&check, o, n);
-    return check_result(check);
+    return replace_field("replace16", 16, args, nargs, kwnames);
 }
 
 /* ---- implementations --------------------------------------------------------------------- */

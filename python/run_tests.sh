@@ -49,7 +49,9 @@ if ! "$py" -m pip install -q pytest hypothesis scapy dpkt numpy build >"$work/pi
 fi
 
 # The package, from this tree, the way users install it.
-if ! "$py" -m pip install -v "$root" >"$work/pip-csum.log" 2>&1; then
+# -Werror as in CI: the extension and the library build without a warning.
+if ! "$py" -m pip install -v --config-settings=cmake.define.CSUM_WERROR=ON "$root" \
+        >"$work/pip-csum.log" 2>&1; then
     tail -n 40 "$work/pip-csum.log"
     fail "pip install of the package failed (log: $work/pip-csum.log)"
 fi

@@ -53,11 +53,12 @@ static inline PyObject *check_result(csum_sum16 stored)
 /* Buffers of at least this many bytes are summed with the GIL released, so other threads run
  * meanwhile. Measured with `python -m csum.bench` (its GIL table) on the development VM (AMD
  * EPYC, 2 shared vCPUs, AVX-512, 2026-11): a release/reacquire pair adds 20-60 ns to a call,
- * +40-65% at 4 KiB and +12-15% at 64 KiB; two threads summing at once lose by it below
- * 256 KiB (0.6-0.97x the throughput: the GIL's hand-over between threads costs more than the
- * call) and gain from about 1 MiB (1.04-1.16x). Below 1 MiB a call keeps the GIL for at most
- * ~8 us, less than one switch interval's tenth of a percent. */
-#define GIL_THRESHOLD_DEFAULT (1024 * 1024)
+ * +40-65% at 4 KiB, +5-15% at 64 KiB, within the noise from 256 KiB (1.3 us). Two threads
+ * summing at once gained by it 1.24x at 64 KiB, 1.6x at 256 KiB and 2.1x at 1 MiB while the
+ * second vCPU was idle, but lost (0.95x) up to 256 KiB while another process kept it busy:
+ * the GIL's hand-over then costs more than a short call. 256 KiB pays in both cases and keeps
+ * the GIL at most ~1.5 us per call below it. */
+#define GIL_THRESHOLD_DEFAULT (256 * 1024)
 static Py_ssize_t gil_threshold = GIL_THRESHOLD_DEFAULT;
 
 static csum_wsum sum_bytes(const void *p, Py_ssize_t n, csum_wsum s)

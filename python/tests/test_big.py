@@ -32,12 +32,15 @@ def test_sparse_file_over_4gib(tmp_path):
                 s += val << 8 if (off - start) % 2 == 0 else val
         return fold16(s)
 
-    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
-        assert len(m) == size
-        assert csum.partial(m) == expect(0)
-        assert csum.checksum(m, 0x1234) == ~fold16(expect(0) + 0x1234) & 0xFFFF
-        view = memoryview(m)
-        try:
-            assert csum.partial(view[1:]) == expect(1)  # odd start, 4 GiB + 4098 bytes
-        finally:
-            view.release()
+    try:
+        with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+            assert len(m) == size
+            assert csum.partial(m) == expect(0)
+            assert csum.checksum(m, 0x1234) == ~fold16(expect(0) + 0x1234) & 0xFFFF
+            view = memoryview(m)
+            try:
+                assert csum.partial(view[1:]) == expect(1)  # odd start, 4 GiB + 4098 bytes
+            finally:
+                view.release()
+    finally:
+        path.unlink()  # and its 4 GiB of page cache with it

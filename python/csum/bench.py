@@ -99,7 +99,7 @@ def peers() -> List[Tuple[str, Callable[[bytes], int]]]:
     except ImportError:
         pass
     try:
-        from dpkt.dpkt import in_cksum
+        from dpkt.dpkt import in_cksum  # type: ignore  # dpkt ships no type information
         found.append(("dpkt in_cksum", in_cksum))
     except ImportError:
         pass

@@ -1,0 +1,106 @@
+"""csum: the Internet checksum (RFC 1071) for Python, computed by the csum C library.
+
+The functions take any bytes-like object (bytes, bytearray, memoryview, mmap, array, NumPy
+arrays, scapy's ``raw(pkt)``) and read it in place, without copying; large buffers are
+summed with the GIL released. Names follow the Linux kernel's ``include/net/checksum.h``.
+
+Two kinds of numbers:
+
+- a **checksum** is the 16-bit value stored in a header, as an int whose two big-endian
+  bytes are the bytes on the wire (``struct.pack("!H", c)`` writes it);
+- a **partial sum** is the ones'-complement sum of the data's big-endian 16-bit words,
+  end-around carried into 16 bits, not complemented: pass it back as ``initial``, or to
+  :func:`add`, :func:`block_add`, :func:`fold` and the pseudo-header helpers.
+
+>>> import csum
+>>> hdr = bytes.fromhex('450000730000400040110000c0a80001c0a800c7')
+>>> hex(csum.checksum(hdr))
+'0xb861'
+
+Submodules: :mod:`csum.pcap` (check and fix captures, as ``csum pcap``), :mod:`csum.scapy`
+(make scapy compute its checksums with csum), :mod:`csum.bench` (``python -m csum.bench``).
+"""
+from __future__ import annotations
+
+from typing import List, NamedTuple
+
+from ._csum import (
+    add,
+    block_add,
+    checksum,
+    dispatch,
+    fold,
+    ipv4_header,
+    ipv4_header_batch,
+    ipv6,
+    library_version,
+    partial,
+    partial_copy,
+    replace2,
+    replace4,
+    replace16,
+    sub,
+    tcpudp_v4,
+    tcpudp_v4_nofold,
+    udp_fixup,
+)
+from . import _csum
+
+__version__: str = library_version
+"""The package's version, which is the C library's (one version, set in csum_version.h)."""
+
+__all__ = [
+    "Impl",
+    "__version__",
+    "active",
+    "add",
+    "block_add",
+    "checksum",
+    "dispatch",
+    "fold",
+    "impls",
+    "ipv4_header",
+    "ipv4_header_batch",
+    "ipv6",
+    "partial",
+    "partial_copy",
+    "replace16",
+    "replace2",
+    "replace4",
+    "sub",
+    "tcpudp_v4",
+    "tcpudp_v4_nofold",
+    "udp_fixup",
+]
+
+
+class Impl(NamedTuple):
+    """One compiled-in implementation of csum_partial, as ``csum impls`` lists it."""
+
+    name: str
+    """Short name: ``"generic"``, ``"avx2"``, ``"avx512-vnni"``, ..."""
+    description: str
+    """One line, including where the algorithm comes from."""
+    requires: str
+    """CPU features it needs, space-separated (``""`` for none)."""
+    supported: bool
+    """Whether this CPU can run it."""
+
+
+def impls() -> List[Impl]:
+    """Every compiled-in implementation, in priority order (fastest first).
+
+    >>> any(i.name == 'generic' and i.supported for i in csum.impls())
+    True
+    """
+    return [Impl(*row) for row in _csum._impls()]
+
+
+def active() -> Impl:
+    """The implementation csum uses for the longest buffers on this CPU (see :func:`dispatch`
+    for the whole plan by length).
+
+    >>> csum.active().supported
+    True
+    """
+    return Impl(*_csum._active())

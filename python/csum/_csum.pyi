@@ -1,0 +1,69 @@
+# Type stubs for the C extension csum._csum (re-exported by the csum package; docstrings and
+# examples are in the extension itself: help(csum.checksum)).
+import array
+from ipaddress import IPv4Address, IPv6Address
+from typing import List, Sequence, SupportsIndex, Tuple, Union
+
+from _typeshed import ReadableBuffer, WriteableBuffer
+
+_V4 = Union[ReadableBuffer, str, IPv4Address]
+_V6 = Union[ReadableBuffer, str, IPv6Address]
+
+library_version: str
+GIL_THRESHOLD_DEFAULT: int
+
+def checksum(data: ReadableBuffer, initial: int = 0) -> int:
+    """Internet checksum (RFC 1071) of `data` as stored in a header: 0..0xffff, big-endian bytes on the wire."""
+
+def partial(data: ReadableBuffer, initial: int = 0) -> int:
+    """Ones'-complement sum of `data`'s big-endian 16-bit words plus `initial`, carried into 16 bits, not complemented."""
+
+def partial_copy(dst: WriteableBuffer, src: ReadableBuffer, initial: int = 0) -> int:
+    """Copy `src` to the start of `dst` and return partial(src, initial), in one pass."""
+
+def fold(sum: int) -> int:
+    """Fold a 32-bit partial sum to 16 bits and complement it: the checksum to store."""
+
+def add(a: int, b: int) -> int:
+    """Ones'-complement sum of two partial sums."""
+
+def sub(a: int, b: int) -> int:
+    """Remove partial sum `b` from `a`."""
+
+def block_add(sum: int, block: int, offset: int) -> int:
+    """Add the partial sum of a block that starts at byte `offset` of the message summed in `sum`."""
+
+def ipv4_header(hdr: ReadableBuffer) -> int:
+    """Checksum of the IPv4 header at the start of `hdr` (IHL * 4 bytes): 0 when intact."""
+
+def ipv4_header_batch(buffer: ReadableBuffer, offsets: Sequence[SupportsIndex]) -> "array.array[int]":
+    """ipv4_header() of the headers at each offset of `buffer`, as array('H')."""
+
+def tcpudp_v4(src: _V4, dst: _V4, proto: int, length: int, payload_sum: int = 0) -> int:
+    """TCP/UDP checksum over IPv4: pseudo-header plus `payload_sum`, folded."""
+
+def tcpudp_v4_nofold(src: _V4, dst: _V4, proto: int, length: int, payload_sum: int = 0) -> int:
+    """Partial sum of the IPv4 pseudo-header plus `payload_sum`."""
+
+def ipv6(src: _V6, dst: _V6, proto: int, length: int, payload_sum: int = 0) -> int:
+    """Upper-layer checksum over IPv6: pseudo-header plus `payload_sum`, folded."""
+
+def udp_fixup(check: int) -> int:
+    """0 -> 0xffff (UDP's transmitted form of a computed 0), anything else unchanged."""
+
+def replace2(check: int, old: int, new: int) -> int:
+    """RFC 1624 update of `check` after a 16-bit field changed from `old` to `new`."""
+
+def replace4(check: int, old: Union[_V4, int], new: Union[_V4, int]) -> int:
+    """RFC 1624 update after a 32-bit field (an IPv4 address, a port pair) changed."""
+
+def replace16(check: int, old: Union[_V6, int], new: Union[_V6, int]) -> int:
+    """RFC 1624 update after a 128-bit field (an IPv6 address) changed."""
+
+def dispatch() -> str:
+    """The dispatch plan: which implementation handles which lengths."""
+
+def _impls() -> List[Tuple[str, str, str, bool]]: ...
+def _active() -> Tuple[str, str, str, bool]: ...
+def _gil_threshold(bytes: int = ..., /) -> int: ...
+def _pcap(args: Sequence[Union[str, bytes]], /) -> Tuple[int, int, bytes, bytes]: ...

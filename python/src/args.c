@@ -1,0 +1,174 @@
+/* Argument handling for the extension's functions (see args.h). */
+#include "args.h"
+
+#include <arpa/inet.h>
+#include <string.h>
+#include <sys/socket.h>
+
+int args_parse(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+               const char *const *names, int nreq, int nmax, PyObject **out)
+{
+    if (nargs > nmax) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most %d arguments (%zd given)", fname, nmax,
+                     nargs);
+        return -1;
+    }
+    for (int i = 0; i < nmax; i++)
+        out[i] = i < nargs ? args[i] : NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        int i = 0;
+        while (i < nmax && PyUnicode_CompareWithASCIIString(key, names[i]) != 0)
+            i++;
+        if (i == nmax) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname, key);
+            return -1;
+        }
+        if (out[i]) {
+            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", fname,
+                         names[i]);
+            return -1;
+        }
+        out[i] = args[nargs + k];
+    }
+    for (int i = 0; i < nreq; i++) {
+        if (!out[i]) {
+            PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)", fname,
+                         names[i], i + 1);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int args_uint(PyObject *obj, unsigned long long max, const char *fname, const char *arg,
+              unsigned long long *out)
+{
+    if (!obj)
+        return 0;
+    PyObject *num;
+    if (PyLong_Check(obj)) {
+        num = obj;
+        Py_INCREF(num);
+    } else if (PyIndex_Check(obj)) { /* NumPy integers and other __index__ types */
+        num = PyNumber_Index(obj);
+        if (!num)
+            return -1;
+    } else {
+        PyErr_Format(PyExc_TypeError, "%s(): %s must be an int, not %.100s", fname, arg,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(num, &overflow);
+    Py_DECREF(num);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow || v < 0 || (unsigned long long)v > max) {
+        char top[24]; /* PyErr_Format has no %llx */
+        snprintf(top, sizeof top, "0x%llx", max);
+        PyErr_Format(PyExc_ValueError, "%s(): %s must be between 0 and %s, got %R", fname, arg,
+                     top, obj);
+        return -1;
+    }
+    *out = (unsigned long long)v;
+    return 0;
+}
+
+int args_buffer(PyObject *obj, Py_buffer *view, int writable, const char *fname, const char *arg)
+{
+    if (!writable && PyBytes_CheckExact(obj)) /* the common case, without the exporter call */
+        return PyBuffer_FillInfo(view, obj, PyBytes_AS_STRING(obj), PyBytes_GET_SIZE(obj), 1,
+                                 PyBUF_SIMPLE);
+    if (!PyObject_CheckBuffer(obj)) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s(): %s must be a bytes-like object (bytes, bytearray, memoryview, mmap, "
+                     "array, ...), not %.100s", fname, arg, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    /* Ask for strides so that every exporter can answer, then insist on C order: the bytes
+     * are summed in the order tobytes() would give them, which needs one contiguous run. */
+    if (PyObject_GetBuffer(obj, view, PyBUF_STRIDES | (writable ? PyBUF_WRITABLE : 0)) < 0) {
+        if (writable && PyErr_ExceptionMatches(PyExc_BufferError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError,
+                         "%s(): %s must be a writable bytes-like object (bytearray, memoryview, "
+                         "mmap, array, ...), not a read-only %.100s", fname, arg,
+                         Py_TYPE(obj)->tp_name);
+        }
+        return -1;
+    }
+    if (!PyBuffer_IsContiguous(view, 'C')) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_BufferError,
+                     "%s(): %s is not C-contiguous (a strided view of %.100s); pass a contiguous "
+                     "copy such as bytes(%s)", fname, arg, Py_TYPE(obj)->tp_name, arg);
+        return -1;
+    }
+    return 0;
+}
+
+int args_address(PyObject *obj, int size, int allow_int, const char *fname, const char *arg,
+                 unsigned char *out)
+{
+    const char *family = size == 4 ? "IPv4" : "IPv6";
+    if (PyUnicode_Check(obj)) {
+        Py_ssize_t n;
+        const char *s = PyUnicode_AsUTF8AndSize(obj, &n);
+        if (!s)
+            return -1;
+        if ((size_t)n != strlen(s) || inet_pton(size == 4 ? AF_INET : AF_INET6, s, out) != 1) {
+            PyErr_Format(PyExc_ValueError, "%s(): %s %R is not an %s address", fname, arg, obj,
+                         family);
+            return -1;
+        }
+        return 0;
+    }
+    if (allow_int && (PyLong_Check(obj) || PyIndex_Check(obj))) {
+        PyObject *num = PyNumber_Index(obj);
+        if (!num)
+            return -1;
+        /* int.to_bytes raises OverflowError for a negative or too large value. */
+        PyObject *bytes = PyObject_CallMethod(num, "to_bytes", "is", size, "big");
+        Py_DECREF(num);
+        if (!bytes) {
+            if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+                return -1;
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "%s(): %s must be between 0 and 2**%d - 1, got %R",
+                         fname, arg, 8 * size, obj);
+            return -1;
+        }
+        memcpy(out, PyBytes_AS_STRING(bytes), (size_t)size);
+        Py_DECREF(bytes);
+        return 0;
+    }
+    PyObject *src = obj, *packed = NULL;
+    if (!PyObject_CheckBuffer(obj)) {
+        packed = PyObject_GetAttrString(obj, "packed"); /* ipaddress.IPv4Address/IPv6Address */
+        if (!packed) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError,
+                         "%s(): %s must be an %s address as bytes, str or ipaddress.%sAddress%s, "
+                         "not %.100s", fname, arg, family, family, allow_int ? " or int" : "",
+                         Py_TYPE(obj)->tp_name);
+            return -1;
+        }
+        src = packed;
+    }
+    Py_buffer view;
+    int rc = args_buffer(src, &view, 0, fname, arg);
+    if (rc == 0) {
+        if (view.len != size) {
+            PyErr_Format(PyExc_ValueError, "%s(): %s must be a %d-byte %s address, got %zd bytes",
+                         fname, arg, size, family, view.len);
+            rc = -1;
+        } else {
+            memcpy(out, view.buf, (size_t)size);
+        }
+        PyBuffer_Release(&view);
+    }
+    Py_XDECREF(packed);
+    return rc;
+}

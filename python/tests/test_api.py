@@ -1,0 +1,264 @@
+"""The API surface: protocol helpers against the reference, errors, docstrings, metadata."""
+import doctest
+import ipaddress
+import random
+import re
+import socket
+import struct
+from pathlib import Path
+
+import pytest
+
+import csum
+from reference import ref_checksum, ref_partial
+
+RNG = random.Random(1624)
+
+
+def ipv4_header(ihl=5, **kw):
+    hdr = bytearray(RNG.randbytes(ihl * 4))
+    hdr[0] = 0x40 | ihl
+    hdr[10:12] = b"\0\0"
+    return hdr
+
+
+def test_version_is_the_library_version():
+    text = (Path(__file__).resolve().parents[2] / "include" / "csum_version.h").read_text()
+    parts = [re.search(rf"#define CSUM_VERSION_{p} (\d+)", text).group(1)
+             for p in ("MAJOR", "MINOR", "PATCH")]
+    assert csum.__version__ == ".".join(parts) == csum._csum.library_version
+
+
+def test_impls_and_active():
+    rows = csum.impls()
+    assert rows and all(isinstance(r, csum.Impl) for r in rows)
+    names = [r.name for r in rows]
+    assert "generic" in names and len(set(names)) == len(names)
+    act = csum.active()
+    assert act.supported and act.name in names
+    assert act.description == next(r.description for r in rows if r.name == act.name)
+    plan = csum.dispatch()
+    assert act.name in plan and re.fullmatch(r"[\w-]+@\d+(,[\w-]+@\d+)*", plan)
+
+
+@pytest.mark.parametrize("ihl", range(5, 16))
+def test_ipv4_header(ihl):
+    for _ in range(50):
+        hdr = ipv4_header(ihl)
+        c = csum.ipv4_header(hdr)
+        assert c == ref_checksum(hdr)
+        hdr[10:12] = struct.pack("!H", c)
+        assert csum.ipv4_header(hdr) == 0
+        assert csum.ipv4_header(bytes(hdr) + b"payload ignored") == 0
+
+
+def test_ipv4_header_batch():
+    hdrs = [ipv4_header(RNG.randint(5, 15)) for _ in range(300)]
+    buf, offsets = bytearray(), []
+    for h in hdrs:
+        buf += RNG.randbytes(RNG.randint(0, 3))  # any alignment
+        offsets.append(len(buf))
+        buf += h
+    got = csum.ipv4_header_batch(buf, offsets)
+    assert got.typecode == "H"
+    assert got.tolist() == [ref_checksum(h) for h in hdrs]
+    assert csum.ipv4_header_batch(bytes(buf), iter(offsets)).tolist() == got.tolist()
+    assert csum.ipv4_header_batch(b"", []).tolist() == []
+    with pytest.raises(ValueError, match=r"offsets\[1\] = 40 has IHL 5 \(20 bytes\), only 5"):
+        csum.ipv4_header_batch(bytes(ipv4_header()) + b"\x45" * 25, [0, 40])
+    with pytest.raises(ValueError, match=r"offsets\[0\] = 99"):
+        csum.ipv4_header_batch(bytes(40), [99])
+    with pytest.raises(ValueError, match="IHL 3"):
+        csum.ipv4_header_batch(b"\x43" + bytes(30), [0])
+    with pytest.raises(ValueError):
+        csum.ipv4_header_batch(bytes(ipv4_header()), [-1])
+    with pytest.raises(TypeError):
+        csum.ipv4_header_batch(bytes(ipv4_header()), 5)
+
+
+def pseudo4(src, dst, proto, length):
+    return socket.inet_aton(src) + socket.inet_aton(dst) + struct.pack("!BBH", 0, proto, length)
+
+
+def pseudo6(src, dst, proto, length):
+    return (socket.inet_pton(socket.AF_INET6, src) + socket.inet_pton(socket.AF_INET6, dst) +
+            struct.pack("!IxxxB", length, proto))
+
+
+def test_tcpudp_v4_every_address_form():
+    for _ in range(200):
+        src, dst = (str(ipaddress.IPv4Address(RNG.getrandbits(32))) for _ in range(2))
+        seg = RNG.randbytes(RNG.randint(0, 1500))
+        proto = RNG.choice([6, 17])
+        want = ref_checksum(pseudo4(src, dst, proto, len(seg)) + seg)
+        for s, d in ((src, dst), (socket.inet_aton(src), socket.inet_aton(dst)),
+                     (ipaddress.IPv4Address(src), ipaddress.IPv4Address(dst)),
+                     (bytearray(socket.inet_aton(src)), memoryview(socket.inet_aton(dst)))):
+            assert csum.tcpudp_v4(s, d, proto, len(seg), csum.partial(seg)) == want
+        ph = csum.tcpudp_v4_nofold(src, dst, proto, len(seg))
+        assert ph == ref_partial(pseudo4(src, dst, proto, len(seg)))
+        assert csum.checksum(seg, ph) == want
+        assert csum.tcpudp_v4(src, dst, proto, length=len(seg), payload_sum=csum.partial(seg)) == want
+
+
+def test_ipv6_every_address_form():
+    for _ in range(200):
+        src, dst = (str(ipaddress.IPv6Address(RNG.getrandbits(128))) for _ in range(2))
+        seg = RNG.randbytes(RNG.randint(0, 1500))
+        proto = RNG.choice([6, 17, 58])
+        want = ref_checksum(pseudo6(src, dst, proto, len(seg)) + seg)
+        for s, d in ((src, dst), (ipaddress.IPv6Address(src), ipaddress.IPv6Address(dst)),
+                     (socket.inet_pton(socket.AF_INET6, src), socket.inet_pton(socket.AF_INET6, dst))):
+            assert csum.ipv6(s, d, proto, len(seg), csum.partial(seg)) == want
+    big = 0x1_0000_0005  # upper-layer lengths are 32-bit in IPv6
+    with pytest.raises(ValueError):
+        csum.ipv6("::1", "::1", 6, big, 0)
+    assert csum.ipv6("::1", "::2", 6, 0x0001_0005, 0) == ref_checksum(pseudo6("::1", "::2", 6, 0x0001_0005))
+
+
+def test_address_errors():
+    with pytest.raises(ValueError, match="not an IPv4 address"):
+        csum.tcpudp_v4("1.2.3", "1.2.3.4", 6, 0)
+    with pytest.raises(ValueError, match="not an IPv4 address"):
+        csum.tcpudp_v4("::1", "1.2.3.4", 6, 0)
+    with pytest.raises(ValueError, match="4-byte IPv4 address, got 16 bytes"):
+        csum.tcpudp_v4(ipaddress.IPv6Address("::1"), "1.2.3.4", 6, 0)
+    with pytest.raises(ValueError, match="4-byte"):
+        csum.tcpudp_v4(b"\1\2\3", "1.2.3.4", 6, 0)
+    with pytest.raises(ValueError, match="not an IPv6 address"):
+        csum.ipv6("1.2.3.4", "::1", 6, 0)
+    with pytest.raises(ValueError, match="not an IPv6 address"):
+        csum.ipv6("::1\0junk", "::1", 6, 0)
+    with pytest.raises(TypeError, match="IPv6 address as bytes, str or ipaddress"):
+        csum.ipv6(1, "::1", 6, 0)
+    with pytest.raises(ValueError, match="proto must be between 0 and 0xff"):
+        csum.tcpudp_v4("1.2.3.4", "1.2.3.4", 256, 0)
+    with pytest.raises(ValueError, match="length"):
+        csum.tcpudp_v4("1.2.3.4", "1.2.3.4", 6, -1)
+
+
+def test_replace_helpers_equal_recomputing():
+    for _ in range(300):
+        data = bytearray(RNG.randbytes(RNG.randrange(40, 200, 2)))
+        check = csum.checksum(data)
+        at = RNG.randrange(0, len(data) - 16, 2)  # fields start at even offsets
+        old2, new2 = bytes(data[at:at + 2]), RNG.randbytes(2)
+        d2 = bytearray(data)
+        d2[at:at + 2] = new2
+        assert csum.replace2(check, int.from_bytes(old2, "big"), int.from_bytes(new2, "big")) \
+            == csum.checksum(d2)
+        old4, new4 = bytes(data[at:at + 4]), RNG.randbytes(4)
+        d4 = bytearray(data)
+        d4[at:at + 4] = new4
+        want = csum.checksum(d4)
+        assert csum.replace4(check, old4, new4) == want
+        assert csum.replace4(check, int.from_bytes(old4, "big"), int.from_bytes(new4, "big")) == want
+        assert csum.replace4(check, socket.inet_ntoa(old4), ipaddress.IPv4Address(new4)) == want
+        old16, new16 = bytes(data[at:at + 16]), RNG.randbytes(16)
+        d16 = bytearray(data)
+        d16[at:at + 16] = new16
+        want = csum.checksum(d16)
+        assert csum.replace16(check, old16, new16) == want
+        assert csum.replace16(check, ipaddress.IPv6Address(old16), str(ipaddress.IPv6Address(new16))) == want
+        assert csum.replace16(check, int.from_bytes(old16, "big"), new16) == want
+    with pytest.raises(ValueError):
+        csum.replace2(0x10000, 0, 0)
+    with pytest.raises(ValueError):
+        csum.replace4(0, 1 << 32, 0)
+    with pytest.raises(ValueError):
+        csum.replace16(0, -1, 0)
+
+
+def test_rfc1624_never_turns_a_correct_zero_into_ffff():
+    # RFC 1624 section 3's example: eqn. 2 gives 0xffff where the right answer is 0x0000.
+    assert csum.replace2(0xDD2F, 0x5555, 0x3285) == 0x0000
+
+
+def test_udp_fixup():
+    assert csum.udp_fixup(0) == 0xFFFF
+    assert all(csum.udp_fixup(c) == c for c in (1, 0x1234, 0xFFFF))
+
+
+def test_fold_add_sub():
+    assert csum.fold(0) == 0xFFFF and csum.fold(0xFFFF) == 0 and csum.fold(0xFFFF_FFFF) == 0
+    for _ in range(1000):
+        a, b = RNG.getrandbits(32), RNG.getrandbits(32)
+        assert csum.add(a, b) % 0xFFFF == (a + b) % 0xFFFF
+        assert csum.sub(csum.add(a, b), b) % 0xFFFF == a % 0xFFFF
+        assert csum.fold(a) == ~(((a - 1) % 0xFFFF) + 1 if a else 0) & 0xFFFF
+
+
+def test_partial_copy():
+    src = RNG.randbytes(5000)
+    for n in (0, 1, 2, 3, 63, 64, 65, 1499, 5000):
+        dst = bytearray(b"\xee" * (n + 7))
+        assert csum.partial_copy(dst, src[:n], 0x99) == ref_partial(src[:n], 0x99)
+        assert dst[:n] == src[:n] and dst[n:] == b"\xee" * 7
+    big = memoryview(bytearray(10_000))
+    with pytest.raises(ValueError, match="overlap"):
+        csum.partial_copy(big[0:100], big[50:150])
+    with pytest.raises(ValueError, match="dst has 3 bytes, src needs 4"):
+        csum.partial_copy(bytearray(3), b"abcd")
+    with pytest.raises(TypeError, match="writable"):
+        csum.partial_copy(b"xxxx", b"ab")
+    m = memoryview(bytearray(4096))
+    assert csum.partial_copy(m[1:], src[:4095]) == ref_partial(src[:4095])
+
+
+@pytest.mark.parametrize("call, exc, text", [
+    (lambda: csum.checksum(12), TypeError, "bytes-like object"),
+    (lambda: csum.checksum("text"), TypeError, "not str"),
+    (lambda: csum.checksum(None), TypeError, "not NoneType"),
+    (lambda: csum.checksum(memoryview(b"abcd")[::2]), BufferError, "not C-contiguous"),
+    (lambda: csum.checksum(b"", -1), ValueError, "initial must be between 0 and 0xffffffff"),
+    (lambda: csum.checksum(b"", 1 << 32), ValueError, "initial"),
+    (lambda: csum.checksum(b"", 1 << 200), ValueError, "initial"),
+    (lambda: csum.checksum(b"", 1.5), TypeError, "must be an int"),
+    (lambda: csum.checksum(), TypeError, "missing required argument 'data'"),
+    (lambda: csum.checksum(b"", 0, 0), TypeError, "at most 2 arguments"),
+    (lambda: csum.checksum(b"", initail=0), TypeError, "unexpected keyword argument 'initail'"),
+    (lambda: csum.checksum(b"", 0, initial=0), TypeError, "multiple values"),
+    (lambda: csum.partial(data=b"", bogus=1), TypeError, "unexpected keyword"),
+    (lambda: csum.fold(-1), ValueError, "sum"),
+    (lambda: csum.fold("1"), TypeError, "int"),
+    (lambda: csum.block_add(0, 0, -1), ValueError, "offset"),
+    (lambda: csum.ipv4_header(b""), ValueError, "0 bytes"),
+    (lambda: csum.ipv4_header(b"\x45" + bytes(18)), ValueError, "only 19 bytes"),
+    (lambda: csum.ipv4_header(b"\x4f" + bytes(40)), ValueError, "IHL 15 \\(60 bytes\\)"),
+    (lambda: csum.ipv4_header(b"\x40" + bytes(40)), ValueError, "IHL 0"),
+])
+def test_errors(call, exc, text):
+    with pytest.raises(exc, match=text):
+        call()
+
+
+def test_keyword_arguments_and_index_types():
+    class Idx:
+        def __index__(self):
+            return 7
+    assert csum.checksum(data=b"ab", initial=Idx()) == csum.checksum(b"ab", 7)
+    assert csum.partial(b"ab", initial=True) == csum.partial(b"ab", 1)
+
+
+def test_docstring_examples():
+    """Every example in the docstrings runs and prints what it says."""
+    import csum.pcap
+    import csum.scapy
+    funcs = [getattr(csum, n) for n in csum.__all__ if callable(getattr(csum, n))] + [csum]
+    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    examples = 0
+    for f in funcs + [csum.pcap]:
+        if not f.__doc__:
+            continue
+        test = parser.get_doctest(f.__doc__, {"csum": csum}, getattr(f, "__name__", "?"), None, 0)
+        examples += len(test.examples)
+        runner.run(test)
+    assert examples >= 20
+    assert runner.summarize(verbose=False).failed == 0
+
+
+def test_every_public_function_has_an_example():
+    for name in csum.__all__:
+        f = getattr(csum, name)
+        if callable(f) and not isinstance(f, type):
+            assert f.__doc__ and ">>>" in f.__doc__, name

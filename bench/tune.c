@@ -1,39 +1,67 @@
 /*
  * csum tune: measure this host and say which implementation should handle which lengths.
  *
- * Every supported table row is timed (the lab's method, latency mode: each result feeds the
- * next call, as a stack folding header after header does) at a ladder of lengths. The fastest
- * row per length gives the plan, with hysteresis so that noise does not make it flap: a new
- * row takes over only when it is at least 5% faster than the one in charge, there and at the
- * next length. At most four ranges (what the dispatcher holds). `--write` stores the plan
- * where the library reads it at startup (see csum_dispatch_describe() in csum.h).
+ * 1. Measure. Every supported product row (the automatic plan never uses reference rows) is
+ *    timed at a ladder of lengths from 1 byte to 64 KiB, in latency and in throughput mode
+ *    (the lab's method), REPEATS times, interleaved, so each time has a median and a spread.
+ * 2. Choose. The plan minimises, over the whole curve, the sum of each length's slowdown
+ *    against the best row at that length (the worse of the two modes), with at most four
+ *    ranges (what the dispatcher holds): an exact dynamic program over the ladder, not a
+ *    greedy walk. A plan with more ranges is kept only when it wins by more than the measured
+ *    noise.
+ * 3. Verify. The chosen plan is set and the public csum_partial is timed under it and under
+ *    the plan in force before, interleaved, at every ladder length and in both modes. If the
+ *    new plan is slower anywhere by more than the noise (and 3 %), `--write` refuses (exit 1)
+ *    unless `--force`; it never makes things worse silently.
+ *
+ * `--write` stores the plan in the file the library reads at startup (csum_dispatch_file());
+ * `--reset` removes that file, so the compiled-in plan applies again.
  */
 #define _GNU_SOURCE
 #include "lab.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-static const size_t ladder[] = { 1, 2, 4, 7, 8, 12, 14, 16, 20, 24, 32, 40, 48, 64, 80, 96, 112,
-                                 128, 160, 192, 224, 256, 320, 384, 512, 768, 1024, 1500, 2048,
+static const size_t ladder[] = { 1, 2, 3, 4, 6, 8, 12, 14, 16, 20, 24, 32, 40, 48, 64, 96, 128,
+                                 160, 192, 256, 320, 384, 512, 768, 1024, 1500, 2048, 3072,
                                  4096, 8192, 16384, 65536 };
-#define N_LADDER (sizeof ladder / sizeof ladder[0])
-enum { MAX_ROWS = 64, MAX_RANGES = 4 };
+enum { N_LADDER = sizeof ladder / sizeof ladder[0], MAX_ROWS = 16, MAX_RANGES = 4, REPEATS = 3 };
+enum { N_MODES = 2 };
+static const enum lab_mode modes[N_MODES] = { MODE_LATENCY, MODE_THROUGHPUT };
+/* A difference smaller than this is never called a win or a loss, whatever the spread says. */
+static const double MIN_MARGIN = 0.03;
+
+static double dmin(double a, double b) { return a < b ? a : b; }
+static double dmax(double a, double b) { return a > b ? a : b; }
+
+struct timing {
+    double median; /* ticks per call, median of the repeats' medians */
+    double spread; /* (max - min) / median over the repeats */
+};
 
 static void usage(FILE *f)
 {
-    fprintf(f, "Usage: csum tune [--quick] [-M IMPL[,IMPL...]] [--write [FILE]] [--cpu N]\n"
-               "Time every implementation this CPU supports at lengths 1..64 KiB (latency mode)\n"
-               "and print the best one per length range as a dispatch plan.\n"
-               "  --write [FILE]  store the plan where csum reads it at startup (default:\n"
-               "                  $XDG_CONFIG_HOME/csum/dispatch or ~/.config/csum/dispatch;\n"
-               "                  CSUM_DISPATCH_FILE names another file)\n"
+    fprintf(f, "Usage: csum tune [--quick] [-M IMPL[,IMPL...]] [--write [FILE]] [--force]\n"
+               "                 [--cpu N]\n"
+               "       csum tune --reset\n"
+               "Time every product implementation this CPU supports at lengths 1 B..64 KiB in\n"
+               "latency and throughput mode, choose the plan (up to four length ranges) that is\n"
+               "best over the whole curve, and check it against the plan in force now.\n"
+               "  --write [FILE]  store the plan where libcsum reads it at startup (default: the\n"
+               "                  file csum_dispatch_file() names: $CSUM_DISPATCH_FILE, else\n"
+               "                  $XDG_CONFIG_HOME/csum/dispatch, else ~/.config/csum/dispatch);\n"
+               "                  refused (exit 1) when the new plan is slower than the current\n"
+               "                  one at some length by more than the measured noise\n"
+               "  --force         write even then\n"
+               "  --reset         remove that file: the compiled-in plan applies again\n"
                "  -M IMPL,...     only these implementations\n"
-               "  --quick         fewer batches (noisier)\n"
+               "  --quick         fewer lengths and batches (noisier)\n"
                "  --cpu N         pin to CPU N (default: the last online CPU)\n");
 }
 
@@ -50,6 +78,104 @@ static void make_parent_dirs(const char *path)
         }
 }
 
+static int reset(void)
+{
+    char path[4096];
+    size_t n = csum_dispatch_file(path, sizeof path);
+    if (n == 0 || n >= sizeof path) {
+        printf("no plan file is read (CSUM_DISPATCH_FILE is empty, or no HOME): nothing to reset\n");
+        return 0;
+    }
+    if (unlink(path) != 0) {
+        if (errno == ENOENT) {
+            printf("no plan file at %s: csum_partial already uses the compiled-in plan\n", path);
+            return 0;
+        }
+        fprintf(stderr, "csum: tune: cannot remove %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    printf("removed %s: programs started from now on use the compiled-in plan\n", path);
+    return 0;
+}
+
+/* One measurement of fn at `len` in each mode (callers repeat it, interleaving subjects). */
+static void measure_once(const struct lab_options *o, const struct lab_clock *clk, csum_partial_fn fn,
+                         unsigned char *buf, size_t len, double out[N_MODES])
+{
+    for (int m = 0; m < N_MODES; m++) {
+        struct lab_csum_case c = { fn, buf, len, 0x5a5a };
+        struct lab_stats st;
+        lab_measure(o, clk, lab_csum_body(modes[m]), &c, &st);
+        out[m] = st.ticks_median;
+    }
+}
+
+static struct timing summarize(const double *v, int n)
+{
+    double sorted[REPEATS];
+    memcpy(sorted, v, (size_t)n * sizeof *v);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && sorted[j] < sorted[j - 1]; j--) {
+            double t = sorted[j];
+            sorted[j] = sorted[j - 1];
+            sorted[j - 1] = t;
+        }
+    struct timing t = { sorted[n / 2], (sorted[n - 1] - sorted[0]) / sorted[n / 2] };
+    return t;
+}
+
+/*
+ * The best plan over ladder points [0, n_points) with at most `k` ranges: cost[i][r] is the
+ * cost of row r at point i. Fills range_row/range_start (ladder indices), returns the total.
+ */
+static double best_plan(double cost[][MAX_ROWS], size_t n_points, size_t n_rows, int k,
+                        size_t *range_row, size_t *range_start, int *n_ranges)
+{
+    /* best[j][i][r]: least cost of points [0, i] with j + 1 ranges, the last one row r. */
+    static double best[MAX_RANGES][N_LADDER][MAX_ROWS];
+    static int from_row[MAX_RANGES][N_LADDER][MAX_ROWS];
+    for (int j = 0; j < k; j++)
+        for (size_t i = 0; i < n_points; i++)
+            for (size_t r = 0; r < n_rows; r++) {
+                double stay = i ? best[j][i - 1][r] : (j == 0 ? 0 : INFINITY);
+                int prev = (int)r;
+                if (j > 0 && i > 0)
+                    for (size_t q = 0; q < n_rows; q++)
+                        if (q != r && best[j - 1][i - 1][q] < stay) {
+                            stay = best[j - 1][i - 1][q];
+                            prev = (int)q;
+                        }
+                best[j][i][r] = stay + cost[i][r];
+                from_row[j][i][r] = prev;
+            }
+    double total = INFINITY;
+    int j_best = 0;
+    size_t r_best = 0;
+    for (int j = 0; j < k; j++)
+        for (size_t r = 0; r < n_rows; r++)
+            if (best[j][n_points - 1][r] < total) {
+                total = best[j][n_points - 1][r];
+                j_best = j;
+                r_best = r;
+            }
+    /* Walk back: a range starts where the row changes. */
+    int j = j_best;
+    size_t r = r_best;
+    *n_ranges = j_best + 1;
+    for (size_t i = n_points; i-- > 0;) {
+        int prev = from_row[j][i][r];
+        if (prev != (int)r || i == 0) {
+            range_row[j] = r;
+            range_start[j] = i;
+            if (i == 0)
+                break;
+            j--;
+            r = (size_t)prev;
+        }
+    }
+    return total;
+}
+
 int lab_tune_main(int argc, char **argv)
 {
     struct lab_options o;
@@ -57,19 +183,28 @@ int lab_tune_main(int argc, char **argv)
     o.cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
     o.len = o.align = o.count = -1;
     const char *write_to = NULL;
+    int force = 0;
     char path[4096];
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
             return 0;
+        } else if (!strcmp(argv[i], "--reset")) {
+            if (argc != 2) {
+                fprintf(stderr, "csum: tune: --reset takes no other option\nTry 'csum tune --help'.\n");
+                return 2;
+            }
+            return reset();
         } else if (!strcmp(argv[i], "--quick")) {
             o.quick = 1;
+        } else if (!strcmp(argv[i], "--force")) {
+            force = 1;
         } else if (!strcmp(argv[i], "-M") && i + 1 < argc) {
             o.only_impls = argv[++i];
         } else if (!strcmp(argv[i], "--cpu") && i + 1 < argc) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 0) {
+            if (*end || v < 0 || v > 65535) {
                 fprintf(stderr, "csum: tune: --cpu needs a CPU number\nTry 'csum tune --help'.\n");
                 return 2;
             }
@@ -96,17 +231,18 @@ int lab_tune_main(int argc, char **argv)
         fprintf(stderr, "csum: tune: cannot pin to CPU %d: %s\n", o.cpu, strerror(errno));
         return 2;
     }
-    o.batches = o.quick ? 9 : 21;
-    o.batch_ms = 1.0;
+    o.batches = o.quick ? 5 : 9;
+    o.batch_ms = o.quick ? 0.3 : 1.0;
     struct lab_clock clk;
     lab_clock_init(&clk, o.quick);
+    const int repeats = o.quick ? 2 : REPEATS;
 
-    /* The candidates: supported table rows that pass the oracle self-check. */
+    /* The candidates: supported product rows that pass the oracle self-check. */
     struct lab_subject rows[MAX_ROWS];
     size_t n_rows = 0;
     for (size_t i = 0; i < csum_impl_count() && n_rows < MAX_ROWS; i++) {
         const struct csum_impl *impl = csum_impl_get(i);
-        if (!csum_impl_supported(impl) || !lab_wanted(&o, impl->name))
+        if (impl->reference || !csum_impl_supported(impl) || !lab_wanted(&o, impl->name))
             continue;
         lab_subject_init(&rows[n_rows], impl->name, impl->description, impl->partial);
         if (rows[n_rows].refused)
@@ -116,74 +252,140 @@ int lab_tune_main(int argc, char **argv)
     }
     unsigned char *buf = lab_buffer(65536);
     if (!buf || n_rows == 0) {
-        fprintf(stderr, "csum: tune: nothing to measure\n");
+        fprintf(stderr, "csum: tune: nothing to measure (-M names no supported product "
+                        "implementation?)\n");
+        lab_buffer_free(buf, 65536);
         return 1;
     }
 
-    static double ticks[N_LADDER][MAX_ROWS];
-    printf("csum tune: %s ticks per call, latency mode, median of %d batches\n%-7s",
-           clk.tick_name, o.batches, "len");
+    /* 1. Measure, the rows interleaved within each repeat. */
+    static double raw[N_LADDER][MAX_ROWS][N_MODES][REPEATS];
+    static struct timing t[N_LADDER][MAX_ROWS][N_MODES];
+    const size_t n_points = o.quick ? N_LADDER - 3 : N_LADDER; /* --quick stops at 4 KiB */
+    printf("csum tune: %s per call, median of %d measurements of %d batches; "
+           "latency / throughput\n%-7s", clk.tick_name, repeats, o.batches, "len");
     for (size_t r = 0; r < n_rows; r++)
-        printf(" %11.11s", rows[r].name);
+        printf(" %17.17s", rows[r].name);
     printf("  best\n");
-    for (size_t l = 0; l < N_LADDER; l++) {
-        printf("%-7zu", ladder[l]);
+    for (size_t l = 0; l < n_points; l++) {
+        for (int k = 0; k < repeats; k++)
+            for (size_t r = 0; r < n_rows; r++) {
+                double v[N_MODES];
+                measure_once(&o, &clk, rows[r].fn, buf, ladder[l], v);
+                for (int m = 0; m < N_MODES; m++)
+                    raw[l][r][m][k] = v[m];
+            }
         size_t best = 0;
+        printf("%-7zu", ladder[l]);
         for (size_t r = 0; r < n_rows; r++) {
-            struct lab_csum_case c = { rows[r].fn, buf, ladder[l], 0x5a5a };
-            struct lab_stats st;
-            lab_measure(&o, &clk, lab_csum_body(MODE_LATENCY), &c, &st);
-            ticks[l][r] = st.ticks_median;
-            if (ticks[l][r] < ticks[l][best])
+            for (int m = 0; m < N_MODES; m++)
+                t[l][r][m] = summarize(raw[l][r][m], repeats);
+            printf(" %8.1f /%7.1f", t[l][r][0].median, t[l][r][1].median);
+            if (t[l][r][0].median + t[l][r][1].median < t[l][best][0].median + t[l][best][1].median)
                 best = r;
-            printf(" %11.1f", ticks[l][r]);
-            fflush(stdout);
         }
         printf("  %s\n", rows[best].name);
+        fflush(stdout);
     }
 
-    /* Ranges with hysteresis: switch only for a clear, confirmed win. */
-    size_t range_row[MAX_RANGES], range_from[MAX_RANGES], n_ranges = 0;
-    for (size_t l = 0; l < N_LADDER; l++) {
-        size_t best = 0;
-        for (size_t r = 1; r < n_rows; r++)
-            if (ticks[l][r] < ticks[l][best])
-                best = r;
-        if (n_ranges == 0) {
-            range_row[0] = best;
-            range_from[0] = 0;
-            n_ranges = 1;
-            continue;
+    /* 2. Choose: cost = slowdown against the best row at that length, the worse mode. */
+    static double cost[N_LADDER][MAX_ROWS];
+    double noise_budget = 0;
+    for (size_t l = 0; l < n_points; l++) {
+        double worst_spread = 0;
+        for (size_t r = 0; r < n_rows; r++) {
+            double c = 0;
+            for (int m = 0; m < N_MODES; m++) {
+                double best = INFINITY;
+                for (size_t q = 0; q < n_rows; q++)
+                    best = dmin(best, t[l][q][m].median);
+                c = dmax(c, t[l][r][m].median / best);
+                worst_spread = dmax(worst_spread, t[l][r][m].spread);
+            }
+            cost[l][r] = c;
         }
-        size_t cur = range_row[n_ranges - 1];
-        int clear_here = ticks[l][best] < 0.95 * ticks[l][cur];
-        int clear_next = l + 1 == N_LADDER || ticks[l + 1][best] < 0.95 * ticks[l + 1][cur];
-        if (best != cur && clear_here && clear_next && n_ranges < MAX_RANGES) {
-            range_row[n_ranges] = best;
-            range_from[n_ranges] = ladder[l];
-            n_ranges++;
-        }
+        noise_budget += dmax(worst_spread, MIN_MARGIN);
     }
+    size_t range_row[MAX_RANGES], range_start[MAX_RANGES];
+    int n_ranges = 1;
+    double best_total = INFINITY, totals[MAX_RANGES + 1];
+    for (int k = 1; k <= MAX_RANGES; k++) {
+        size_t rr[MAX_RANGES], rs[MAX_RANGES];
+        int nr;
+        totals[k] = best_plan(cost, n_points, n_rows, k, rr, rs, &nr);
+        best_total = dmin(best_total, totals[k]);
+    }
+    /* The fewest ranges whose total is within the noise of the best: a plan with more ranges
+     * must lower the total by more than the summed spread of the measurements. */
+    for (int k = 1; k <= MAX_RANGES; k++)
+        if (totals[k] <= best_total + noise_budget) {
+            best_plan(cost, n_points, n_rows, k, range_row, range_start, &n_ranges);
+            break;
+        }
     char plan[256];
     size_t len = 0;
-    for (size_t k = 0; k < n_ranges; k++)
+    for (int k = 0; k < n_ranges; k++)
         len += (size_t)snprintf(plan + len, sizeof plan - len, "%s%s@%zu", k ? "," : "",
-                                rows[range_row[k]].name, range_from[k]);
-    printf("\nplan: %s\n", plan);
-    for (size_t k = 0; k < n_ranges; k++)
+                                rows[range_row[k]].name, k ? ladder[range_start[k]] : 0);
+    printf("\nplan: %s  (cost %.2f over %zu lengths; 1.00 per length = the best row everywhere)\n",
+           plan, totals[n_ranges], n_points);
+    for (int k = 0; k < n_ranges; k++)
         if (k + 1 < n_ranges)
-            printf("  %-12s for %zu..%zu bytes\n", rows[range_row[k]].name, range_from[k],
-                   range_from[k + 1] - 1);
+            printf("  %-12s for %zu..%zu bytes\n", rows[range_row[k]].name,
+                   k ? ladder[range_start[k]] : 0, ladder[range_start[k + 1]] - 1);
         else
-            printf("  %-12s from %zu bytes\n", rows[range_row[k]].name, range_from[k]);
+            printf("  %-12s from %zu bytes\n", rows[range_row[k]].name, k ? ladder[range_start[k]] : 0);
+
+    /* 3. Verify against the plan in force, through the public entry point. */
+    char current[256];
+    csum_dispatch_describe(current, sizeof current);
+    int worse = 0;
+    if (strcmp(current, plan) == 0) {
+        printf("\nthe plan in force is already this one (%s)\n", csum_dispatch_source());
+    } else {
+        printf("\nchecking it against the plan in force, %s (%s): csum_partial, %s\n"
+               "%-7s %21s %21s\n",
+               current, csum_dispatch_source(), clk.tick_name, "len", "latency now / new",
+               "throughput now / new");
+        for (size_t l = 0; l < n_points; l++) {
+            double v[2][N_MODES][REPEATS];
+            for (int k = 0; k < repeats; k++)
+                for (int which = 0; which < 2; which++) {
+                    double m2[N_MODES];
+                    if (csum_dispatch_set(which ? plan : current) != 0) {
+                        fprintf(stderr, "csum: tune: the library rejects the plan '%s'\n",
+                                which ? plan : current);
+                        lab_buffer_free(buf, 65536);
+                        return 1;
+                    }
+                    measure_once(&o, &clk, csum_partial, buf, ladder[l], m2);
+                    for (int m = 0; m < N_MODES; m++)
+                        v[which][m][k] = m2[m];
+                }
+            printf("%-7zu", ladder[l]);
+            for (int m = 0; m < N_MODES; m++) {
+                struct timing now = summarize(v[0][m], repeats), new = summarize(v[1][m], repeats);
+                double margin = dmax(MIN_MARGIN, dmax(now.spread, new.spread));
+                int slower = new.median > now.median * (1 + margin);
+                worse |= slower;
+                printf(" %9.1f /%9.1f%s", now.median, new.median, slower ? " SLOWER" : "");
+            }
+            printf("\n");
+        }
+        csum_impl_select("auto"); /* the plan in force was the automatic one */
+    }
     lab_buffer_free(buf, 65536);
 
     if (!write_to) {
-        printf("(use it now with CSUM_DISPATCH='%s', or store it with 'csum tune --write')\n", plan);
+        printf("%s(use it now with CSUM_DISPATCH='%s', or store it with 'csum tune --write')\n",
+               worse ? "the new plan is slower than the current one somewhere (SLOWER above)\n" : "",
+               plan);
         return 0;
     }
-    if (csum_dispatch_set(plan) != 0) { /* the library must accept what we store */
-        fprintf(stderr, "csum: tune: the library rejects the plan '%s'\n", plan);
+    if (worse && !force) {
+        fprintf(stderr, "csum: tune: not writing %s: the new plan is slower than the plan in force "
+                        "at the lengths marked SLOWER (beyond the measured noise); run again on an "
+                        "idle machine, or --force to write it anyway\n", write_to);
         return 1;
     }
     make_parent_dirs(write_to);
@@ -193,13 +395,15 @@ int lab_tune_main(int argc, char **argv)
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
     int bad = !f;
     if (f) {
-        bad = fprintf(f, "# csum dispatch plan, written by 'csum tune' on %s\n%s\n", date, plan) < 0;
+        bad = fprintf(f, "# csum dispatch plan, written by 'csum tune' on %s\n"
+                         "# remove with 'csum tune --reset'\n%s\n", date, plan) < 0;
         bad |= fclose(f) != 0;
     }
     if (bad) {
         fprintf(stderr, "csum: tune: cannot write %s: %s\n", write_to, strerror(errno));
         return 1;
     }
-    printf("wrote %s (read by libcsum at startup; CSUM_DISPATCH overrides it)\n", write_to);
+    printf("wrote %s (read by libcsum at startup; CSUM_DISPATCH overrides it; undo with "
+           "'csum tune --reset')\n", write_to);
     return 0;
 }

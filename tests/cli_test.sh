@@ -161,11 +161,23 @@ expect_grep "$TMP/out" "^h40,generic,even,throughput,40,0," "bench --csv row"
 # ---- tune -----------------------------------------------------------------------------------
 expect_status 2 "tune: unknown option" -- "$CSUM" tune --frobnicate
 expect_status 0 "tune --help" -- "$CSUM" tune --help
-expect_status 0 "tune --quick -M generic --write FILE" -- "$CSUM" tune --quick -M generic --write "$TMP/plan"
+# A plan slower than the one in force is refused, unless --force; --reset removes the file.
+expect_status 1 "tune --quick -M generic --write FILE (slower: refused)" -- \
+    "$CSUM" tune --quick -M generic --write "$TMP/plan"
 expect_grep "$TMP/out" "^plan: generic@0" "tune prints the plan"
-expect_grep "$TMP/plan" "^generic@0$" "tune --write stores the plan"
+expect_grep "$TMP/out" "SLOWER" "tune marks where the new plan is slower"
+expect_grep "$TMP/err" "not writing $TMP/plan" "tune says why it did not write"
+expect_status 0 "tune --quick -M generic --write FILE --force" -- \
+    "$CSUM" tune --quick -M generic --write "$TMP/plan" --force
+expect_grep "$TMP/plan" "^generic@0$" "tune --write --force stores the plan"
 CSUM_DISPATCH_FILE="$TMP/plan" "$CSUM" impls >"$TMP/out" 2>&1
 expect_grep "$TMP/out" "^  from: $TMP/plan$" "the library reads the stored plan"
+expect_status 0 "tune --reset" -- env CSUM_DISPATCH_FILE="$TMP/plan" "$CSUM" tune --reset
+expect_grep "$TMP/out" "^removed $TMP/plan" "tune --reset removes the plan file"
+expect_status 0 "tune --reset again" -- env CSUM_DISPATCH_FILE="$TMP/plan" "$CSUM" tune --reset
+expect_grep "$TMP/out" "^no plan file at $TMP/plan" "tune --reset without a file says so"
+expect_status 2 "tune --reset with another option" -- "$CSUM" tune --reset --quick
+expect_status 2 "tune --write with no plan file and no FILE" -- env CSUM_DISPATCH_FILE= "$CSUM" tune --write --quick
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -82,23 +82,13 @@ static inline uint64_t sum_64to256(const unsigned char *p, size_t len)
 {
     const unsigned char *const end = p + len;
     uint64_t a = 0, b = 0;
-    if (len >= 80) {
+    /* At most three 80-byte blocks (len <= 256): unrolled, no loop branch. */
+#pragma GCC unroll 3
+    for (int k = 0; k < 3 && len >= 80; k++) {
         a = x86_chain_q5(a, p);
         b = x86_chain_q5(b, p + 40);
         p += 80;
         len -= 80;
-        if (len >= 80) {
-            a = x86_chain_q5(a, p);
-            b = x86_chain_q5(b, p + 40);
-            p += 80;
-            len -= 80;
-            if (len >= 80) {
-                a = x86_chain_q5(a, p);
-                b = x86_chain_q5(b, p + 40);
-                p += 80;
-                len -= 80;
-            }
-        }
     }
     if (len >= 40) {
         a = x86_chain_q5(a, p);

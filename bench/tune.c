@@ -31,7 +31,7 @@
 static const size_t ladder[] = { 1, 2, 3, 4, 6, 8, 12, 14, 16, 20, 24, 32, 40, 48, 64, 96, 128,
                                  160, 192, 256, 320, 384, 512, 768, 1024, 1500, 2048, 3072,
                                  4096, 8192, 16384, 65536 };
-enum { N_LADDER = sizeof ladder / sizeof ladder[0], MAX_ROWS = 16, MAX_RANGES = 4, REPEATS = 3 };
+enum { N_LADDER = sizeof ladder / sizeof ladder[0], MAX_ROWS = 16, MAX_RANGES = CSUM_DISPATCH_MAX_RANGES, REPEATS = 3 };
 enum { N_MODES = 2 };
 static const enum lab_mode modes[N_MODES] = { MODE_LATENCY, MODE_THROUGHPUT };
 /* A difference smaller than this is never called a win or a loss, whatever the spread says. */

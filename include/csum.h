@@ -272,6 +272,9 @@ CSUM_API int csum_impl_select(const char *name);
  */
 CSUM_API size_t csum_dispatch_describe(char *buf, size_t size);
 
+/** The most length ranges a dispatch plan holds. */
+#define CSUM_DISPATCH_MAX_RANGES 4
+
 /**
  * Replace the dispatch plan: "auto", or up to four ranges "name@from[,name@from...]" whose
  * first range starts at 0 and whose starts increase (decimal, each below SIZE_MAX); every name

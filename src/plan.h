@@ -29,7 +29,7 @@ struct csum_op_entry {
  * 0 when there is one, -1 past the end. */
 int csum_op_entry_at(enum csum_op op, size_t i, struct csum_op_entry *out);
 
-enum { CSUM_PLAN_MAX_RANGES = 4, CSUM_PLAN_TEXT_MAX = 256 };
+enum { CSUM_PLAN_MAX_RANGES = CSUM_DISPATCH_MAX_RANGES, CSUM_PLAN_TEXT_MAX = 256 };
 
 struct csum_plan {
     /* Hot fields first: range k covers [from[k], from[k + 1]); unused ranges start at

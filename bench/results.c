@@ -64,6 +64,32 @@ const char *lab_mode_name(enum lab_mode mode)
     return "?";
 }
 
+/* ---- refusals: which subject was not timed at which case ------------------------------------ */
+
+struct refusal {
+    char table[16], impl[40], mode[16];
+    size_t len;
+};
+static struct refusal *refusals;
+static size_t n_refusals, cap_refusals;
+
+void lab_refusal_add(const char *table, const char *impl, enum lab_mode mode, size_t len)
+{
+    if (n_refusals == cap_refusals) {
+        size_t cap = cap_refusals ? cap_refusals * 2 : 64;
+        struct refusal *r = realloc(refusals, cap * sizeof *r);
+        if (!r)
+            return;
+        refusals = r;
+        cap_refusals = cap;
+    }
+    struct refusal *r = &refusals[n_refusals++];
+    snprintf(r->table, sizeof r->table, "%s", table);
+    snprintf(r->impl, sizeof r->impl, "%s", impl);
+    snprintf(r->mode, sizeof r->mode, "%s", lab_mode_name(mode));
+    r->len = len;
+}
+
 /* ---- notes -------------------------------------------------------------------------------- */
 
 struct note {
@@ -293,12 +319,30 @@ void lab_write_json(FILE *f, const struct lab_options *o, const struct lab_clock
         json_number(f, r->st.instructions);
         fprintf(f, ", \"branch_misses\": ");
         json_number(f, r->st.branch_misses);
+        fprintf(f, ", \"ticks_p10\": ");
+        json_number(f, r->st.batches ? r->st.ticks_p10 : -1);
+        fprintf(f, ", \"ticks_p90\": ");
+        json_number(f, r->st.batches ? r->st.ticks_p90 : -1);
+        fprintf(f, ", \"spread_pct\": ");
+        json_number(f, r->st.batches ? 100.0 * r->st.spread : -1);
+        fprintf(f, ", \"noisy\": %s, \"batches\": %d, \"preempted\": %d, \"attempts\": %d",
+                r->st.noisy ? "true" : "false", r->st.batches, r->st.preempted, r->st.attempts);
         fprintf(f, ", \"iters\": %llu", (unsigned long long)r->st.iters);
         if (r->has_dist)
             fprintf(f, ", \"dist_ns\": {\"min\": %.1f, \"avg\": %.1f, \"max\": %.1f, \"p50\": %.1f, "
                        "\"p99\": %.1f, \"p999\": %.1f}",
                     r->dist.min, r->dist.avg, r->dist.max, r->dist.p50, r->dist.p99, r->dist.p999);
         fputc('}', f);
+    }
+    fprintf(f, "\n  ],\n  \"refused\": [");
+    for (size_t i = 0; i < n_refusals; i++) {
+        fprintf(f, "%s{\"table\": ", i ? ",\n    " : "\n    ");
+        json_string(f, refusals[i].table);
+        fprintf(f, ", \"impl\": ");
+        json_string(f, refusals[i].impl);
+        fprintf(f, ", \"mode\": ");
+        json_string(f, refusals[i].mode);
+        fprintf(f, ", \"len\": %zu}", refusals[i].len);
     }
     fprintf(f, "\n  ]\n}\n");
 }
@@ -313,7 +357,8 @@ void lab_write_csv(FILE *f)
 {
     fprintf(f, "table,impl,variant,mode,len,align,ns_min,ns_median,ticks_min,ticks_median,"
                "cycles_median,bytes_per_tick,gbps,roofline_pct,instructions,branch_misses,"
-               "dist_min_ns,dist_avg_ns,dist_max_ns,dist_p50_ns,dist_p99_ns,dist_p999_ns\n");
+               "dist_min_ns,dist_avg_ns,dist_max_ns,dist_p50_ns,dist_p99_ns,dist_p999_ns,"
+               "ticks_p10,ticks_p90,spread_pct,noisy\n");
     for (size_t i = 0; i < n_results; i++) {
         const struct lab_result *r = &results[i];
         fprintf(f, "%s,%s,%s,%s,%zu,%zu,", r->table, r->impl, r->variant, r->mode, r->len, r->align);
@@ -325,10 +370,15 @@ void lab_write_csv(FILE *f)
             fputc(',', f);
         }
         if (r->has_dist)
-            fprintf(f, "%.1f,%.1f,%.1f,%.1f,%.1f,%.1f\n", r->dist.min, r->dist.avg, r->dist.max,
+            fprintf(f, "%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,", r->dist.min, r->dist.avg, r->dist.max,
                     r->dist.p50, r->dist.p99, r->dist.p999);
         else
-            fputs(",,,,,\n", f);
+            fputs(",,,,,,", f);
+        if (r->st.batches)
+            fprintf(f, "%.6g,%.6g,%.3g,%d\n", r->st.ticks_p10, r->st.ticks_p90,
+                    100.0 * r->st.spread, r->st.noisy);
+        else
+            fputs(",,,\n", f);
     }
 }
 

@@ -110,7 +110,7 @@ void table_h40(const struct lab_env *env)
     const unsigned modes = lab_modes(env, MODE_THROUGHPUT | MODE_LATENCY | MODE_FENCED);
     unsigned char *base = lab_buffer(4096);
     if (!base) {
-        lab_note("h40", "cannot allocate buffers");
+        lab_fail("h40", "cannot allocate buffers");
         return;
     }
     const unsigned char *even = base, *odd = base + 64 + 1;

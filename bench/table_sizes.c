@@ -94,7 +94,7 @@ void table_sizes(const struct lab_env *env)
                 buf_len = len < 65536 ? 65536 : len;
                 buf = lab_buffer(buf_len);
                 if (!buf) {
-                    lab_note("sizes", "cannot allocate %zu bytes", buf_len);
+                    lab_fail("sizes", "cannot allocate %zu bytes", buf_len);
                     return;
                 }
             }

@@ -336,6 +336,7 @@ extern const struct lab_h40_kernel lab_h40_kernels[];
 /* Roofline: the same loads as a checksum, no arithmetic (bench/roofline.c). Returns the
  * widest variant this CPU runs, and its name. */
 csum_partial_fn lab_roofline(const char **name);
+#define LAB_ROOFLINE_MIN_LEN 256
 
 /* Formatting helpers for the text tables. */
 void lab_table_title(const struct lab_env *env, const char *title, const char *what);

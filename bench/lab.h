@@ -330,6 +330,8 @@ struct lab_h40_kernel {
     const char *name, *step;
     csum_partial_fn fn; /* valid for len == 40 only */
     int zero_sum_only;  /* valid for an initial sum of 0 only */
+    const char *seed;   /* where the initial sum enters: "first" (start of the chain), "last"
+                           (the final fold) or "none" */
 };
 extern const struct lab_h40_kernel lab_h40_kernels[];
 

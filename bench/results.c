@@ -94,7 +94,7 @@ void lab_refusal_add(const char *table, const char *impl, enum lab_mode mode, si
 
 struct note {
     char table[16];
-    char text[256];
+    char text[512];
 };
 static struct note notes[256];
 static size_t n_notes, n_notes_printed;

@@ -478,6 +478,7 @@ int lab_main(int argc, char **argv)
     env.clk = &clk;
     lab_machine_describe(&env.machine, &o);
     env.n_subjects = lab_subjects(&o, &env.subjects);
+    lab_record_subjects(env.subjects, env.n_subjects);
 
     lab_out("csum lab: %s, pinned to CPU %d; %s at %.3f GHz, step %llu; core ~%.2f GHz (%s)\n",
             env.machine.cpu, o.cpu, clk.tick_name, clk.ticks_per_ns, (unsigned long long)clk.granularity,

@@ -158,6 +158,7 @@ const char *lab_build_isa_flags(void);
 
 /* Record that `impl` was refused for one case (plots mark refused ranges). */
 void lab_refusal_add(const char *table, const char *impl, enum lab_mode mode, size_t len);
+int lab_was_refused(const char *table, const char *impl, const char *mode, size_t len);
 
 /* Peers compiled in (bench/peer_*.c); NULL-terminated. */
 extern const struct lab_subject *const lab_peers[];
@@ -294,13 +295,26 @@ void lab_write_csv(FILE *f);
 void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clock *clk,
                       const char *tables_text);
 
+/* The summary (bench/summary.c): csum_partial against linux-6.8 and every peer at the
+ * headline lengths, both modes, with ratios; and the targets a speed change is judged by
+ * (short lengths, fused copy vs memcpy, batch vs loop). Markdown for the report, an object for
+ * the JSON. */
+void lab_write_summary_md(FILE *f);
+void lab_write_summary_json(FILE *f);
+
 /* The machine and method descriptions shared by the JSON and the report. */
 struct lab_machine {
     char cpu[160], host[64], kernel[128], compiler[96], date[32];
+    char vendor[32];
+    int family, model;        /* -1 when unknown */
+    char features[160];       /* the vector/carry features that matter here, as the CPU says */
+    char dispatch[160];       /* csum_partial's plan (which row, hence which ISA, per length) */
+    char dispatch_source[96];
     int cpus, pinned_cpu;
     long l1d, l2, l3; /* bytes, 0 when unknown */
 };
 void lab_machine_describe(struct lab_machine *m, const struct lab_options *o);
+void lab_record_subjects(const struct lab_subject *s, size_t n); /* listed in JSON and report */
 extern const char *const lab_method_lines[];
 
 /* ---- tables (bench/table_*.c) --------------------------------------------------------------- */

@@ -90,6 +90,15 @@ void lab_refusal_add(const char *table, const char *impl, enum lab_mode mode, si
     r->len = len;
 }
 
+int lab_was_refused(const char *table, const char *impl, const char *mode, size_t len)
+{
+    for (size_t i = 0; i < n_refusals; i++)
+        if (!strcmp(refusals[i].table, table) && !strcmp(refusals[i].impl, impl) &&
+            !strcmp(refusals[i].mode, mode) && refusals[i].len == len)
+            return 1;
+    return 0;
+}
+
 /* ---- notes -------------------------------------------------------------------------------- */
 
 struct note {
@@ -182,19 +191,53 @@ static long cache_size(int level, const char *type)
     return 0;
 }
 
+/* The CPU features that decide which rows can run (what "ISA used" rests on). */
+static void describe_features(char *buf, size_t size)
+{
+    buf[0] = '\0';
+#if defined(__x86_64__)
+    unsigned a, b, c, d;
+    __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(7), "c"(0));
+    const int on[] = { __builtin_cpu_supports("avx512f"), __builtin_cpu_supports("avx512bw"),
+                       __builtin_cpu_supports("avx512vnni"), __builtin_cpu_supports("avx2"),
+                       __builtin_cpu_supports("bmi2"), (int)((b >> 19) & 1) /* adx */ };
+    static const char *const names[] = { "avx512f", "avx512bw", "avx512vnni", "avx2", "bmi2", "adx" };
+    size_t used = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (on[i] && used < size)
+            used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "", names[i]);
+#elif defined(__aarch64__)
+    snprintf(buf, size, "neon");
+#endif
+    if (!buf[0])
+        snprintf(buf, size, "baseline only");
+}
+
+/* The subjects of this run, for the JSON and the report (name, origin, flags). */
+static const struct lab_subject *run_subjects;
+static size_t n_run_subjects;
+
+void lab_record_subjects(const struct lab_subject *s, size_t n)
+{
+    run_subjects = s;
+    n_run_subjects = n;
+}
+
 void lab_machine_describe(struct lab_machine *m, const struct lab_options *o)
 {
     memset(m, 0, sizeof *m);
     FILE *f = fopen("/proc/cpuinfo", "r");
     char line[512];
-    char name[96] = "", family[16] = "", model[16] = "";
+    char name[96] = "", family[16] = "", model[16] = "", vendor[32] = "";
     while (f && fgets(line, sizeof line, f)) {
         char *colon = strchr(line, ':');
         if (!colon)
             continue;
         char *val = colon + 1 + (colon[1] == ' ');
         val[strcspn(val, "\n")] = '\0';
-        if (!name[0] && (!strncmp(line, "model name", 10) || !strncmp(line, "Model\t", 6)))
+        if (!vendor[0] && !strncmp(line, "vendor_id", 9))
+            snprintf(vendor, sizeof vendor, "%s", val);
+        else if (!name[0] && (!strncmp(line, "model name", 10) || !strncmp(line, "Model\t", 6)))
             snprintf(name, sizeof name, "%s", val);
         else if (!family[0] && !strncmp(line, "cpu family", 10))
             snprintf(family, sizeof family, "%s", val);
@@ -209,6 +252,12 @@ void lab_machine_describe(struct lab_machine *m, const struct lab_options *o)
                  family, model);
     else
         snprintf(m->cpu, sizeof m->cpu, "%s", name[0] ? name : "unknown");
+    snprintf(m->vendor, sizeof m->vendor, "%s", vendor);
+    m->family = family[0] ? atoi(family) : -1;
+    m->model = model[0] ? atoi(model) : -1;
+    describe_features(m->features, sizeof m->features);
+    csum_dispatch_describe(m->dispatch, sizeof m->dispatch);
+    snprintf(m->dispatch_source, sizeof m->dispatch_source, "%s", csum_dispatch_source());
     gethostname(m->host, sizeof m->host - 1);
     struct utsname u;
     if (uname(&u) == 0)
@@ -265,6 +314,20 @@ void lab_write_json(FILE *f, const struct lab_options *o, const struct lab_clock
     json_string(f, m.compiler);
     fprintf(f, ", \"date\": ");
     json_string(f, m.date);
+    fprintf(f, ",\n    \"vendor\": ");
+    json_string(f, m.vendor);
+    fprintf(f, ", \"family\": %d, \"model\": %d, \"features\": ", m.family, m.model);
+    json_string(f, m.features);
+    fprintf(f, ", \"dispatch\": ");
+    json_string(f, m.dispatch);
+    fprintf(f, ", \"dispatch_source\": ");
+    json_string(f, m.dispatch_source);
+    fprintf(f, ",\n    \"build_type\": ");
+    json_string(f, lab_build_type());
+    fprintf(f, ", \"lib_flags\": ");
+    json_string(f, lab_build_lib_flags());
+    fprintf(f, ", \"isa_flags\": ");
+    json_string(f, lab_build_isa_flags());
     fprintf(f, ", \"cpus\": %d, \"pinned_cpu\": %d, \"l1d_bytes\": %ld, \"l2_bytes\": %ld, "
                "\"l3_bytes\": %ld,\n    \"tick\": ",
             m.cpus, m.pinned_cpu, m.l1d, m.l2, m.l3);
@@ -274,13 +337,38 @@ void lab_write_json(FILE *f, const struct lab_options *o, const struct lab_clock
             clk->ticks_per_ns, (unsigned long long)clk->granularity, clk->cycles_per_tick);
     json_string(f, clk->cycles_measured ? "perf_event" : "estimated (1-cycle add chain)");
     fprintf(f, ", \"counters\": %s},\n  \"method\": {\"batches\": %d, \"batch_ms\": %g, "
-               "\"quick\": %s, \"text\": [",
-            clk->counters ? "true" : "false", o->batches, o->batch_ms, o->quick ? "true" : "false");
+               "\"quick\": %s, \"noise_limit_pct\": %g, \"repeats\": %d, \"text\": [",
+            clk->counters ? "true" : "false", o->batches, o->batch_ms, o->quick ? "true" : "false",
+            100 * (o->noise_limit > 0 ? o->noise_limit : LAB_NOISE_LIMIT), o->repeats);
     for (int i = 0; lab_method_lines[i]; i++) {
         fputs(i ? ",\n    " : "\n    ", f);
         json_string(f, lab_method_lines[i]);
     }
-    fprintf(f, "]},\n  \"notes\": [");
+    const struct lab_load *load = lab_load_now();
+    char load_text[256];
+    lab_load_describe(load, load_text, sizeof load_text);
+    fprintf(f, "]},\n  \"load\": {\"busy\": %s, \"wait_ms\": %.1f, \"elapsed_s\": %.1f, "
+               "\"batches\": %ld, \"preempted\": %ld, \"others_running\": %.2f, \"loadavg1\": %.2f, "
+               "\"text\": ",
+            load->busy ? "true" : "false", load->wait_ns / 1e6, load->elapsed_ns / 1e9, load->batches,
+            load->preempted, load->others_running, load->loadavg1);
+    json_string(f, load_text);
+    fprintf(f, "},\n  \"subjects\": [");
+    for (size_t i = 0; i < n_run_subjects; i++) {
+        const struct lab_subject *sj = &run_subjects[i];
+        fprintf(f, "%s{\"name\": ", i ? ",\n    " : "\n    ");
+        json_string(f, sj->name);
+        fprintf(f, ", \"origin\": ");
+        json_string(f, sj->origin);
+        fprintf(f, ", \"compiler\": ");
+        json_string(f, m.compiler);
+        fprintf(f, ", \"flags\": ");
+        json_string(f, sj->flags ? sj->flags : "");
+        fprintf(f, ", \"refused\": %s}", sj->refused ? "true" : "false");
+    }
+    fprintf(f, "],\n  \"summary\": ");
+    lab_write_summary_json(f);
+    fprintf(f, ",\n  \"notes\": [");
     for (size_t i = 0; i < n_notes; i++) {
         fprintf(f, "%s{\"table\": ", i ? ",\n    " : "\n    ");
         json_string(f, notes[i].table);
@@ -387,7 +475,22 @@ void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clo
 {
     struct lab_machine m;
     lab_machine_describe(&m, o);
-    fprintf(f, "# csum lab report\n\n");
+    char load[256];
+    lab_load_describe(lab_load_now(), load, sizeof load);
+    fprintf(f, "# csum lab report: %s, %s run, %s\n\n", m.cpu, o->quick ? "--quick" : "full", m.date);
+    /* The machine line: what a reader needs to compare this run with another. */
+    fprintf(f, "**Machine:** %s · **ISA used:** csum_partial's dispatch `%s` (%s) on a CPU with "
+               "%s · **compiler:** %s · **flags:** `%s` (ISA files add their own: %s) · "
+               "**build type:** %s\n\n",
+            m.cpu, m.dispatch, m.dispatch_source, m.features, m.compiler, lab_build_lib_flags(),
+            lab_build_isa_flags(), lab_build_type());
+    fprintf(f, "**Load:** %s%s\n\n", load,
+            lab_load_now()->busy ? " — numbers from a busy machine: slower and noisier than an "
+                                   "idle one (docs/METHOD.md, \"On a busy machine\")" : "");
+    fprintf(f, "## Summary\n\n");
+    lab_write_summary_md(f);
+
+    fprintf(f, "## Run\n\n");
     fprintf(f, "- **Date:** %s\n- **Host:** %s (%s)\n- **CPU:** %s, %d online, pinned to CPU %d\n",
             m.date, m.host, m.kernel, m.cpu, m.cpus, m.pinned_cpu);
     fprintf(f, "- **Caches:** L1d %ld KiB, L2 %ld KiB, L3 %ld KiB\n", m.l1d >> 10, m.l2 >> 10,
@@ -401,8 +504,20 @@ void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clo
             (unsigned long long)clk->granularity, (double)clk->granularity / clk->ticks_per_ns);
     fprintf(f, "- **Counters:** %s\n", clk->counters ? "perf_event (instructions, branch-misses)"
                                                       : "n/a on this machine");
-    fprintf(f, "- **Compiler:** %s\n- **Run:** %s, %d batches of ≥ %g ms per measurement\n\n",
-            m.compiler, o->quick ? "--quick" : "full", o->batches, o->batch_ms);
+    fprintf(f, "- **Run:** %s, %d batches of ≥ %g ms per measurement; a result whose p10..p90 "
+               "spread exceeds %.0f %% of its median is measured again (up to %d times) and "
+               "marked * if it stays that wide\n\n",
+            o->quick ? "--quick" : "full", o->batches, o->batch_ms,
+            100 * (o->noise_limit > 0 ? o->noise_limit : LAB_NOISE_LIMIT), o->repeats);
+    fprintf(f, "## Subjects\n\nAll compiled by %s.\n\n| subject | flags | what |\n|---|---|---|\n",
+            m.compiler);
+    for (size_t i = 0; i < n_run_subjects; i++) {
+        const struct lab_subject *s = &run_subjects[i];
+        fprintf(f, "| %s | `%s` | %s%s |\n", s->name, s->flags ? s->flags : "", s->refused ? "REFUSED: " : "",
+                s->refused ? s->why : s->origin);
+    }
+    fprintf(f, "\nLibrary rows run the code of the build above; rows for an instruction set are "
+               "compiled with its flags (%s).\n\n", lab_build_isa_flags());
     fprintf(f, "## Method\n\n");
     for (int i = 0; lab_method_lines[i]; i++)
         fprintf(f, "- %s\n", lab_method_lines[i]);

@@ -108,7 +108,7 @@ static void usage(FILE *f)
             "  --out DIR         also write DIR/report.md, results.json, results.csv (a new\n"
             "                    directory: an earlier run is never overwritten)\n"
             "  --cpu N           pin to CPU N, 0..(online CPUs - 1) (default: the last one)\n"
-            "  --quick           fewer batches and cases (under 30 s for everything)\n"
+            "  --quick           fewer batches and cases: a check run, not for publishing\n"
             "  --list            list tables and the implementations that would be timed\n"
             "  -h, --help        this help\n"
             "Method: docs/METHOD.md. Ticks are the TSC (x86) or CNTVCT (arm64), not cycles.\n");

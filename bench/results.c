@@ -135,10 +135,21 @@ void lab_note(const char *table, const char *fmt, ...)
 
 const char *const lab_method_lines[] = {
     "Pinned to one CPU; each measurement warms up, sizes a batch to last at least the batch "
-    "time, then times several batches; the minimum and the median per call are reported.",
-    "Latency mode: each call's result is the next call's initial sum (a true dependency chain). "
-    "Throughput mode: independent calls, each result sunk through an empty asm statement. "
+    "time, then times several batches; the median per call is reported with the minimum and "
+    "the p10..p90 spread over the batches. A spread above the noise limit is measured again "
+    "and, if it stays wide, the result is marked * (noisy).",
+    "Load: the lab records how long it waited for its CPU (schedstat run_delay) and how many "
+    "batches were preempted (involuntary context switches); above 1 % waiting or 5 % "
+    "preempted batches the run is called busy, at the top of the report.",
+    "Latency mode: each call's result is the next call's initial sum (a true dependency chain: "
+    "a chained csum_partial(..., sum) over one buffer in pieces). Throughput mode: independent "
+    "calls, each result sunk through an empty asm statement (separate headers or packets). "
     "Fenced mode: lfence (x86) or isb (arm64) before and after every call.",
+    "Peers are built the way their projects build them for users (DPDK: its pkg-config flags "
+    "and -O3), and again with -march=native; every subject's flags are listed.",
+    "Roofline: the same loads with no arithmetic, widest vectors, the vector rows' tail "
+    "handling, vzeroupper; its best batch is the limit. From 256 bytes on only; a subject "
+    "above 100 % gets a note with the measured cause.",
     "Functions are called through their table entry (a function pointer), so nothing is "
     "inlined into the loop; a per-call time includes the call and the loop.",
     "Ticks are the CPU's fixed-rate counter (TSC on x86-64), not core cycles; nanoseconds come "

@@ -303,6 +303,13 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* `, "key": "value"` */
+static void json_field(FILE *f, const char *key, const char *value)
+{
+    fprintf(f, ", \"%s\": ", key);
+    json_string(f, value);
+}
+
 static void json_number(FILE *f, double v)
 {
     if (v < 0)
@@ -325,20 +332,14 @@ void lab_write_json(FILE *f, const struct lab_options *o, const struct lab_clock
     json_string(f, m.compiler);
     fprintf(f, ", \"date\": ");
     json_string(f, m.date);
-    fprintf(f, ",\n    \"vendor\": ");
-    json_string(f, m.vendor);
-    fprintf(f, ", \"family\": %d, \"model\": %d, \"features\": ", m.family, m.model);
-    json_string(f, m.features);
-    fprintf(f, ", \"dispatch\": ");
-    json_string(f, m.dispatch);
-    fprintf(f, ", \"dispatch_source\": ");
-    json_string(f, m.dispatch_source);
-    fprintf(f, ",\n    \"build_type\": ");
-    json_string(f, lab_build_type());
-    fprintf(f, ", \"lib_flags\": ");
-    json_string(f, lab_build_lib_flags());
-    fprintf(f, ", \"isa_flags\": ");
-    json_string(f, lab_build_isa_flags());
+    json_field(f, "vendor", m.vendor);
+    fprintf(f, ", \"family\": %d, \"model\": %d", m.family, m.model);
+    json_field(f, "features", m.features);
+    json_field(f, "dispatch", m.dispatch);
+    json_field(f, "dispatch_source", m.dispatch_source);
+    json_field(f, "build_type", lab_build_type());
+    json_field(f, "lib_flags", lab_build_lib_flags());
+    json_field(f, "isa_flags", lab_build_isa_flags());
     fprintf(f, ", \"cpus\": %d, \"pinned_cpu\": %d, \"l1d_bytes\": %ld, \"l2_bytes\": %ld, "
                "\"l3_bytes\": %ld,\n    \"tick\": ",
             m.cpus, m.pinned_cpu, m.l1d, m.l2, m.l3);
@@ -369,12 +370,9 @@ void lab_write_json(FILE *f, const struct lab_options *o, const struct lab_clock
         const struct lab_subject *sj = &run_subjects[i];
         fprintf(f, "%s{\"name\": ", i ? ",\n    " : "\n    ");
         json_string(f, sj->name);
-        fprintf(f, ", \"origin\": ");
-        json_string(f, sj->origin);
-        fprintf(f, ", \"compiler\": ");
-        json_string(f, m.compiler);
-        fprintf(f, ", \"flags\": ");
-        json_string(f, sj->flags ? sj->flags : "");
+        json_field(f, "origin", sj->origin);
+        json_field(f, "compiler", m.compiler);
+        json_field(f, "flags", sj->flags ? sj->flags : "");
         fprintf(f, ", \"refused\": %s}", sj->refused ? "true" : "false");
     }
     fprintf(f, "],\n  \"summary\": ");
@@ -437,10 +435,8 @@ void lab_write_json(FILE *f, const struct lab_options *o, const struct lab_clock
     for (size_t i = 0; i < n_refusals; i++) {
         fprintf(f, "%s{\"table\": ", i ? ",\n    " : "\n    ");
         json_string(f, refusals[i].table);
-        fprintf(f, ", \"impl\": ");
-        json_string(f, refusals[i].impl);
-        fprintf(f, ", \"mode\": ");
-        json_string(f, refusals[i].mode);
+        json_field(f, "impl", refusals[i].impl);
+        json_field(f, "mode", refusals[i].mode);
         fprintf(f, ", \"len\": %zu}", refusals[i].len);
     }
     fprintf(f, "\n  ]\n}\n");

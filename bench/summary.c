@@ -49,6 +49,20 @@ static const char *len_label(size_t len, char *buf, size_t size)
     return buf;
 }
 
+/* The k-th headline row (length x mode, in order) that csum_partial was measured at; NULL past
+ * the last. */
+static const struct lab_result *headline_row(size_t k, size_t *len, const char **mode)
+{
+    for (size_t i = 0, seen = 0; i < 2 * N_HEADLINE; i++) {
+        *len = headline[i / 2];
+        *mode = lab_mode_name(modes[i % 2]);
+        const struct lab_result *me = find("sizes", "csum_partial", *mode, *len, "");
+        if (me && seen++ == k)
+            return me;
+    }
+    return NULL;
+}
+
 static void cell(FILE *f, const struct lab_result *r)
 {
     if (!r)
@@ -126,32 +140,30 @@ void lab_write_summary_md(FILE *f)
         for (size_t k = 0; k < n_vs; k++)
             fprintf(f, "---:|---:|");
         fprintf(f, "---:|\n");
-        for (size_t l = 0; l < N_HEADLINE; l++)
-            for (size_t m = 0; m < 2; m++) {
-                const char *mode = lab_mode_name(modes[m]);
-                const struct lab_result *me = find("sizes", "csum_partial", mode, headline[l], "");
-                if (!me)
+        size_t len;
+        const char *mode;
+        const struct lab_result *me;
+        for (size_t row = 0; (me = headline_row(row, &len, &mode)) != NULL; row++) {
+            char label[24];
+            fprintf(f, "| %s | %s |", len_label(len, label, sizeof label), mode);
+            cell(f, me);
+            for (size_t k = 0; k < n_vs; k++) {
+                const struct lab_result *o = find("sizes", vs[k], mode, len, "");
+                if (!o) {
+                    fprintf(f, " %s | |", lab_was_refused("sizes", vs[k], mode, len)
+                                              ? "refused (wrong sum)" : "not run");
                     continue;
-                char label[24];
-                fprintf(f, "| %s | %s |", len_label(headline[l], label, sizeof label), mode);
-                cell(f, me);
-                for (size_t k = 0; k < n_vs; k++) {
-                    const struct lab_result *o = find("sizes", vs[k], mode, headline[l], "");
-                    if (!o) {
-                        fprintf(f, " %s | |", lab_was_refused("sizes", vs[k], mode, headline[l])
-                                                  ? "refused (wrong sum)" : "not run");
-                        continue;
-                    }
-                    cell(f, o);
-                    fprintf(f, " %.2f |", me->st.ticks_median / o->st.ticks_median);
                 }
-                if (me->roofline_pct > 100)
-                    fprintf(f, " %.0f %% † |\n", me->roofline_pct);
-                else if (me->roofline_pct >= 0)
-                    fprintf(f, " %.0f %% |\n", me->roofline_pct);
-                else
-                    fprintf(f, " – |\n");
+                cell(f, o);
+                fprintf(f, " %.2f |", me->st.ticks_median / o->st.ticks_median);
             }
+            if (me->roofline_pct > 100)
+                fprintf(f, " %.0f %% † |\n", me->roofline_pct);
+            else if (me->roofline_pct >= 0)
+                fprintf(f, " %.0f %% |\n", me->roofline_pct);
+            else
+                fprintf(f, " – |\n");
+        }
         fprintf(f, "\n");
     }
 
@@ -208,34 +220,30 @@ void lab_write_summary_json(FILE *f)
     for (size_t k = 0; k < n_vs; k++)
         fprintf(f, "%s\"%s\"", k ? ", " : "", vs[k]);
     fprintf(f, "],\n    \"rows\": [");
-    int first = 1;
-    for (size_t l = 0; l < N_HEADLINE; l++)
-        for (size_t m = 0; m < 2; m++) {
-            const char *mode = lab_mode_name(modes[m]);
-            const struct lab_result *me = find("sizes", "csum_partial", mode, headline[l], "");
-            if (!me)
-                continue;
-            fprintf(f, "%s{\"len\": %zu, \"mode\": \"%s\", \"csum_partial\": ", first ? "\n      " : ",\n      ",
-                    headline[l], mode);
-            first = 0;
-            json_cell(f, me);
-            fprintf(f, ", \"roofline_pct\": ");
-            if (me->roofline_pct >= 0)
-                fprintf(f, "%.1f", me->roofline_pct);
+    size_t len;
+    const char *mode;
+    const struct lab_result *me;
+    for (size_t row = 0; (me = headline_row(row, &len, &mode)) != NULL; row++) {
+        fprintf(f, "%s{\"len\": %zu, \"mode\": \"%s\", \"csum_partial\": ", row ? ",\n      " : "\n      ",
+                len, mode);
+        json_cell(f, me);
+        fprintf(f, ", \"roofline_pct\": ");
+        if (me->roofline_pct >= 0)
+            fprintf(f, "%.1f", me->roofline_pct);
+        else
+            fputs("null", f);
+        for (size_t k = 0; k < n_vs; k++) {
+            const struct lab_result *o = find("sizes", vs[k], mode, len, "");
+            fprintf(f, ", \"%s\": ", vs[k]);
+            json_cell(f, o);
+            fprintf(f, ", \"ratio_%s\": ", vs[k]);
+            if (o)
+                fprintf(f, "%.4f", me->st.ticks_median / o->st.ticks_median);
             else
                 fputs("null", f);
-            for (size_t k = 0; k < n_vs; k++) {
-                const struct lab_result *o = find("sizes", vs[k], mode, headline[l], "");
-                fprintf(f, ", \"%s\": ", vs[k]);
-                json_cell(f, o);
-                fprintf(f, ", \"ratio_%s\": ", vs[k]);
-                if (o)
-                    fprintf(f, "%.4f", me->st.ticks_median / o->st.ticks_median);
-                else
-                    fputs("null", f);
-            }
-            fputc('}', f);
         }
+        fputc('}', f);
+    }
     fprintf(f, "],\n    \"targets\": {");
     for (size_t m = 0; m < 2; m++) {
         size_t at = 0, count = 0;

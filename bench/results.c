@@ -278,8 +278,12 @@ void lab_machine_describe(struct lab_machine *m, const struct lab_options *o)
 #elif defined(__GNUC__)
     snprintf(m->compiler, sizeof m->compiler, "gcc %s", __VERSION__);
 #endif
-    time_t now = time(NULL);
-    strftime(m->date, sizeof m->date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    static char run_date[32]; /* the run's start: the first description of the machine */
+    if (!run_date[0]) {
+        time_t now = time(NULL);
+        strftime(run_date, sizeof run_date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    }
+    snprintf(m->date, sizeof m->date, "%s", run_date);
     m->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
     m->pinned_cpu = o->cpu;
     m->l1d = cache_size(1, "Data");

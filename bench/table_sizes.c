@@ -76,15 +76,17 @@ static void explain_above_roofline(const struct lab_env *env, const struct lab_r
     const double limit = env->o->noise_limit > 0 ? env->o->noise_limit : LAB_NOISE_LIMIT;
     if (roof->spread > limit)
         lab_note("sizes", "%s at %zu B (%s) runs at %.0f %% of the roofline: the roofline itself "
-                 "is bimodal here (its batches span %.0f..%.0f ticks, p10..p90, min %.0f), as "
-                 "streaming near a cache-level boundary is; the subject's median %.0f",
+                 "is spread here (its batches span %.0f..%.0f ticks, p10..p90, min %.0f; %d of %d "
+                 "batches preempted: %s); the subject's median %.0f",
                  r->impl, r->len, r->mode, r->roofline_pct, roof->ticks_p10, roof->ticks_p90,
-                 roof->ticks_min, r->st.ticks_median);
+                 roof->ticks_min, roof->preempted, roof->batches,
+                 roof->preempted ? "a busy CPU" : "bimodal streaming, as near a cache-level boundary",
+                 r->st.ticks_median);
     else
         lab_note("sizes", "%s at %zu B (%s) runs at %.0f %% of the roofline (median %.1f vs the "
-                 "roofline's best %.1f ticks over %d measurements, p10..p90 %.1f..%.1f): its loads "
+                 "roofline's best %.1f ticks over 3 measurements, p10..p90 %.1f..%.1f): its loads "
                  "stream better than the OR loop's at this size, so the roofline is no limit here",
-                 r->impl, r->len, r->mode, r->roofline_pct, r->st.ticks_median, roof->ticks_min, 3,
+                 r->impl, r->len, r->mode, r->roofline_pct, r->st.ticks_median, roof->ticks_min,
                  roof->ticks_p10, roof->ticks_p90);
 }
 

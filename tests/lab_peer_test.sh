@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The lab's peers are built the way their projects build them: each peer function in the lab's
 # binary must be the same machine code (instruction for instruction) as the same source compiled
-# independently here with the peer project's own flags, and that code must contain the vector
-# loop those flags give. Timing-independent: it reads the disassembly, it does not time anything.
+# independently here with the peer project's own flags, and, when those flags give a vector
+# loop (gcc does; clang 14 vectorizes neither build), the lab's must have it too.
+# Timing-independent: it reads the disassembly, it does not time anything.
 #
 # DPDK: rte_raw_cksum is fast only when the compiler vectorizes it (pkg-config --cflags libdpdk
 # and -O3, as DPDK's example applications build); at -O2 gcc 12 emits a 2-byte scalar loop.
@@ -63,10 +64,12 @@ check_variant() { # name function extra-flags...
     local want_vec got_vec
     want_vec=$(vector_count "$tmp/$name.o" "$fn")
     got_vec=$(vector_count "$csum" "$fn")
-    if [ "$want_vec" -gt 0 ] && [ "$got_vec" -gt 0 ]; then
+    if [ "$want_vec" -eq 0 ]; then
+        echo "NOTE    lab-peer: $(basename "$cc") does not vectorize $name even with the peer's own flags"
+    elif [ "$got_vec" -gt 0 ]; then
         ok "lab-peer: $name has the vector loop of its own build ($got_vec vector instructions, reference $want_vec)"
     else
-        fail "lab-peer: $name has $got_vec vector instructions, its own build $want_vec"
+        fail "lab-peer: $name has no vector instruction; its own build has $want_vec"
     fi
     if cmp -s "$tmp/$name.want" "$tmp/$name.got"; then
         ok "lab-peer: $name is instruction for instruction the peer's own build ($(wc -l <"$tmp/$name.got") instructions)"

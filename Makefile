@@ -13,7 +13,7 @@ DESTDIR    ?=
 FUZZ_SECONDS ?= 60
 FUZZ_CC    ?= clang
 
-.PHONY: all build check test test-asan test-tsan test-cpus test-arm64 test-s390x bench golden install fuzz help clean
+.PHONY: all build check test test-asan test-tsan test-cpus test-arm64 test-s390x bench results golden install fuzz help clean
 
 all: build
 
@@ -53,8 +53,15 @@ test-arm64: ## cross-build for arm64 and run the full suite under qemu-aarch64
 test-s390x: ## cross-build for big-endian s390x and run the full suite under qemu-s390x
 	tests/run_emulated.sh s390x
 
-bench: build ## the lab: every table, report + JSON + CSV + plots in bench-results/<date>-<host>/
+bench: build ## the lab: every table, report + JSON + CSV + plots in a new bench-results/<time>-<host>-<kind>/
 	scripts/bench.sh $(BUILD) $(BENCH_ARGS)
+
+# make results: the run to publish (default: the newest full run) and a one-line note for the
+# README (who ran it, on what, why).
+RUN  ?=
+NOTE ?=
+results: ## publish a full run to docs/results/<cpu>/ and regenerate the README's Results section
+	python3 scripts/results.py publish $(RUN) $(if $(NOTE),--note "$(NOTE)")
 
 install: build ## install into $(PREFIX), staged under $(DESTDIR) if set
 	DESTDIR="$(DESTDIR)" $(CMAKE) --install $(BUILD) --prefix "$(PREFIX)"
@@ -82,7 +89,9 @@ help:
 	@echo "  make test-arm64 full suite for arm64 under qemu-aarch64 (build-arm64/)"
 	@echo "  make test-s390x full suite for big-endian s390x under qemu-s390x (build-s390x/)"
 	@echo "  make bench      the lab: all tables, report/JSON/CSV/plots in bench-results/"
-	@echo "                  (BENCH_ARGS='--quick' for a 30 s run)"
+	@echo "                  (BENCH_ARGS='--quick' for a check run; never overwrites a run)"
+	@echo "  make results    publish a full run (RUN=dir, default the newest; NOTE='...') to"
+	@echo "                  docs/results/<cpu>/ and regenerate the README's Results section"
 	@echo "  make install    install into PREFIX=$(PREFIX) (DESTDIR=dir to stage): library,"
 	@echo "                  header, csum, csum(1), csum.pc, CMake package"
 	@echo "  make fuzz       each libFuzzer target for FUZZ_SECONDS=$(FUZZ_SECONDS) s (clang; build-fuzz/)"

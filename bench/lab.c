@@ -8,26 +8,36 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* Which of -l / -a a table honours (a table named on the command line with an option it
+ * ignores is refused: the user would get numbers for cases other than the ones asked for). */
+enum { TAKES_LEN = 1, TAKES_ALIGN = 2 };
 
 struct lab_table {
     const char *name;
     lab_table_fn run;
     const char *what;
+    unsigned takes;
 };
 
 static const struct lab_table tables[] = {
-    { "lenalign", table_lenalign, "seed 000's Len/Aln table and the reviewers' cases, % vs a baseline" },
-    { "thrash", table_thrash, "seed 000's branch-prediction experiment: grouped vs interleaved calls" },
-    { "sizes", table_sizes, "every length 1..64, powers of two, packet sizes, L2/L3/DRAM; roofline" },
-    { "h40", table_h40, "seed 003: 40 bytes, even/odd address, throughput vs fenced latency" },
-    { "copy", table_copy, "seed 001: fused copy+checksum vs memcpy+checksum; min/avg/max, p99.9" },
-    { "memops", table_memops, "seed 002: zero/copy variants, cached 4 KiB vs uncached 400 MB" },
-    { "iov", table_iov, "seed 004: checksum over 16 iovec segments of 1..1024 bytes" },
-    { "batch", table_batch, "IPv4 header checksums: csum_ipv4_header_batch vs a loop, per header" },
-    { "pcap", table_pcap, "csum pcap verify throughput on a generated capture (GB/s)" },
+    { "lenalign", table_lenalign, "seed 000's Len/Aln table and the reviewers' cases, % vs a baseline",
+      TAKES_LEN | TAKES_ALIGN },
+    { "thrash", table_thrash, "seed 000's branch-prediction experiment: grouped vs interleaved calls",
+      TAKES_LEN | TAKES_ALIGN },
+    { "sizes", table_sizes, "every length 1..64, powers of two, packet sizes, L2/L3/DRAM; roofline",
+      TAKES_LEN | TAKES_ALIGN },
+    { "h40", table_h40, "seed 003: 40 bytes, even/odd address, seed first/last, three modes", 0 },
+    { "copy", table_copy, "seed 001: fused copy+checksum vs memcpy+checksum; min/avg/max, p99.9",
+      TAKES_LEN },
+    { "memops", table_memops, "seed 002: zero/copy variants, cached 4 KiB vs uncached 400 MB", 0 },
+    { "iov", table_iov, "seed 004: checksum over 16 iovec segments of 1..1024 bytes", 0 },
+    { "batch", table_batch, "IPv4 header checksums: csum_ipv4_header_batch vs a loop, per header", 0 },
+    { "pcap", table_pcap, "csum pcap verify throughput on a generated capture (GB/s)", 0 },
 };
 #define N_TABLES (sizeof tables / sizeof tables[0])
 
@@ -73,23 +83,32 @@ static void usage(FILE *f)
         fprintf(f, "  %-9s %s\n", tables[i].name, tables[i].what);
     fprintf(f,
             "\nOptions:\n"
-            "  -l LEN            only this length (lenalign, sizes; thrash: first combination)\n"
-            "  -a ALIGN          only this alignment (offset from a 64-byte boundary)\n"
-            "  -c COUNT          calls per batch (or iterations per distribution) instead of auto\n"
+            "  -l LEN            only this length, 0..1073741824 (lenalign, sizes, copy; thrash:\n"
+            "                    first combination); must be allocatable\n"
+            "  -a ALIGN          only this alignment, 0..63 (offset from a 64-byte boundary;\n"
+            "                    lenalign, sizes, thrash)\n"
+            "  -c COUNT          calls per batch (or iterations per distribution) instead of\n"
+            "                    auto, 1..1000000000; refused if one measurement would take\n"
+            "                    more than 60 s\n"
+            "  --noise PCT       repeat, then flag, results whose p10-p90 spread exceeds PCT %%\n"
+            "                    of the median, 1..100 (default 10)\n"
+            "  --repeats N       how often a noisy measurement is repeated, 0..5 (default 2;\n"
+            "                    1 with --quick)\n"
             "  -M IMPL[,IMPL...] only these implementations (names from 'csum impls', plus\n"
             "                    csum_partial = the public entry point, peers such as dpdk, and\n"
             "                    for h40 the 40-byte kernels 40:... and inline-40)\n"
             "  --baseline IMPL   lenalign's %% column: first -M implementation vs IMPL\n"
-            "                    (default: the active implementation vs generic)\n"
+            "                    (default: csum_partial vs linux-6.8, else generic)\n"
             "  -I                thrash: interleaved calls only\n"
             "  --latency         latency mode only (each result feeds the next call)\n"
             "  --throughput      throughput mode only (independent calls)\n"
             "  --zero-sum        h40: initial sum 0\n"
             "  --busy            copy: also run with a cache-thrashing thread on another CPU\n"
             "  --json | --csv    results on stdout as JSON or CSV (tables go to stderr)\n"
-            "  --out DIR         also write DIR/report.md, results.json, results.csv\n"
-            "  --cpu N           pin to CPU N (default: the last online CPU)\n"
-            "  --quick           fewer batches and cases (under 30 s for everything)\n"
+            "  --out DIR         also write DIR/report.md, results.json, results.csv (a new\n"
+            "                    directory: an earlier run is never overwritten)\n"
+            "  --cpu N           pin to CPU N, 0..(online CPUs - 1) (default: the last one)\n"
+            "  --quick           fewer batches and cases: a check run, not for publishing\n"
             "  --list            list tables and the implementations that would be timed\n"
             "  -h, --help        this help\n"
             "Method: docs/METHOD.md. Ticks are the TSC (x86) or CNTVCT (arm64), not cycles.\n");
@@ -103,15 +122,81 @@ static int bad_usage(const char *fmt, const char *arg)
     return 2;
 }
 
-static int parse_long(const char *s, long min, long *out)
+static int parse_long(const char *s, long min, long max, long *out)
 {
     char *end;
     errno = 0;
-    long v = strtol(s, &end, 0);
-    if (errno || end == s || *end || v < min)
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < min || v > max)
         return -1;
     *out = v;
     return 0;
+}
+
+/* One numeric option: its name, its range, and where it goes. */
+struct numeric_option {
+    const char *name;
+    long min, max;
+    const char *what; /* for the message: "a length", "a count", ... */
+};
+
+static const struct numeric_option numeric_options[] = {
+    { "-l", 0, LAB_MAX_LEN, "a length in bytes" },
+    { "-a", 0, 63, "an alignment (offset from a 64-byte boundary)" },
+    { "-c", 1, LAB_MAX_COUNT, "a count" },
+    { "--cpu", 0, 4095, "a CPU number" },
+    { "--noise", 1, 100, "a percentage" },
+    { "--repeats", 0, 5, "a number of repeats" },
+};
+
+static const struct numeric_option *numeric_option(const char *name)
+{
+    for (size_t i = 0; i < sizeof numeric_options / sizeof *numeric_options; i++)
+        if (!strcmp(numeric_options[i].name, name))
+            return &numeric_options[i];
+    return NULL;
+}
+
+void lab_refuse_option(const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fprintf(stderr, "csum: bench: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'csum bench --help'.\n");
+    exit(2);
+}
+
+static int failed;
+
+void lab_fail(const char *table, const char *fmt, ...)
+{
+    char text[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    lab_note(table, "%s", text);
+    fprintf(stderr, "csum: bench: %s: %s\n", table, text);
+    failed = 1;
+}
+
+int lab_failed(void)
+{
+    return failed;
+}
+
+/* Whether `bytes` can be had at all (a length that cannot be allocated is refused up front,
+ * not discovered half-way through a run). */
+static int can_allocate(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return 0;
+    munmap(p, bytes);
+    return 1;
 }
 
 static int write_file(const char *dir, const char *name, void (*writer)(FILE *, void *), void *arg)
@@ -193,7 +278,7 @@ int lab_main(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
     o.len = o.align = o.count = -1;
-    int selected[N_TABLES] = { 0 }, any_selected = 0, list = 0;
+    int selected[N_TABLES] = { 0 }, any_selected = 0, list = 0, repeats = -1;
     long v;
 
     for (int i = 1; i < argc; i++) {
@@ -202,15 +287,25 @@ int lab_main(int argc, char **argv)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return 0;
-        } else if (!strcmp(a, "-l") || !strcmp(a, "-a") || !strcmp(a, "-c") || !strcmp(a, "--cpu")) {
-            if (!val || parse_long(val, !strcmp(a, "-c") ? 1 : 0, &v) != 0)
-                return bad_usage("option %s needs a non-negative number", a);
+        } else if (numeric_option(a)) {
+            const struct numeric_option *no = numeric_option(a);
+            if (!val)
+                return bad_usage("option %s needs a value", a);
+            if (parse_long(val, no->min, no->max, &v) != 0) {
+                fprintf(stderr, "csum: bench: option %s takes %s from %ld to %ld, not '%s'\n"
+                                "Try 'csum bench --help'.\n", a, no->what, no->min, no->max, val);
+                return 2;
+            }
             if (!strcmp(a, "-l"))
                 o.len = v;
             else if (!strcmp(a, "-a"))
                 o.align = v;
             else if (!strcmp(a, "-c"))
                 o.count = v;
+            else if (!strcmp(a, "--noise"))
+                o.noise_limit = (double)v / 100.0;
+            else if (!strcmp(a, "--repeats"))
+                repeats = (int)v;
             else
                 o.cpu = (int)v;
             i++;
@@ -255,8 +350,50 @@ int lab_main(int argc, char **argv)
     }
     if (o.json && o.csv)
         return bad_usage("%s", "--json and --csv are exclusive (use --out DIR for both)");
-    if (o.align > 63)
-        return bad_usage("%s", "-a takes an alignment 0..63");
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    if (o.cpu >= online) {
+        fprintf(stderr, "csum: bench: option --cpu takes a CPU number from 0 to %ld (online CPUs), "
+                        "not %d\nTry 'csum bench --help'.\n", online - 1, o.cpu);
+        return 2;
+    }
+    /* Every table that will run must have something to measure with -l / -a, and a table
+     * named on the command line must honour the options given. */
+    for (size_t t = 0; t < N_TABLES; t++) {
+        if (any_selected && !selected[t])
+            continue;
+        for (int k = 0; k < 2; k++) {
+            const unsigned flag = k ? TAKES_ALIGN : TAKES_LEN;
+            const long given = k ? o.align : o.len;
+            if (given >= 0 && selected[t] && !(tables[t].takes & flag)) {
+                fprintf(stderr, "csum: bench: %s does not take %s (it measures its own cases); "
+                                "tables that do: ", tables[t].name, k ? "-a" : "-l");
+                for (size_t u = 0, first = 1; u < N_TABLES; u++)
+                    if (tables[u].takes & flag) {
+                        fprintf(stderr, "%s%s", first ? "" : ", ", tables[u].name);
+                        first = 0;
+                    }
+                fprintf(stderr, "\n");
+                return 2;
+            }
+        }
+        if (!strcmp(tables[t].name, "lenalign") && (o.len >= 0 || o.align >= 0) &&
+            table_lenalign_cases(o.len, o.align) == 0) {
+            fprintf(stderr, "csum: bench: lenalign has no case with%s%.0ld%s%.0ld (its cases are "
+                            "fixed Len/Aln pairs: see docs/METHOD.md; sizes takes any -l/-a)\n",
+                    o.len >= 0 ? " -l " : "", o.len >= 0 ? o.len : 0,
+                    o.align >= 0 ? " -a " : "", o.align >= 0 ? o.align : 0);
+            return 2;
+        }
+    }
+    if (o.len >= 0) {
+        /* The largest buffers -l leads to: sizes (>= 64 KiB), copy (source and destination). */
+        size_t need = 2 * ((size_t)o.len + 8192) + 65536;
+        if (!can_allocate(need)) {
+            fprintf(stderr, "csum: bench: -l %ld: cannot allocate the %zu bytes it needs\n",
+                    o.len, need);
+            return 2;
+        }
+    }
 
     lab_registry_init();
 
@@ -316,11 +453,18 @@ int lab_main(int argc, char **argv)
     }
     o.batches = o.quick ? 9 : 15;
     o.batch_ms = 1.0;
+    o.repeats = repeats >= 0 ? repeats : o.quick ? 1 : 2;
+    if (o.noise_limit <= 0)
+        o.noise_limit = LAB_NOISE_LIMIT;
     visible = (o.json || o.csv) ? stderr : stdout;
     if (o.out_dir) {
-        if (mkdir(o.out_dir, 0777) != 0 && errno != EEXIST) {
-            fprintf(stderr, "csum: bench: cannot create %s: %s\n", o.out_dir, strerror(errno));
-            return 1;
+        if (mkdir(o.out_dir, 0777) != 0) {
+            if (errno == EEXIST)
+                fprintf(stderr, "csum: bench: %s already exists: an earlier run is never "
+                                "overwritten (choose a new directory)\n", o.out_dir);
+            else
+                fprintf(stderr, "csum: bench: cannot create %s: %s\n", o.out_dir, strerror(errno));
+            return 2;
         }
         capture = open_memstream(&captured, &captured_len);
     }
@@ -328,11 +472,13 @@ int lab_main(int argc, char **argv)
     struct lab_env env;
     memset(&env, 0, sizeof env);
     struct lab_clock clk;
+    lab_load_begin();
     lab_clock_init(&clk, o.quick);
     env.o = &o;
     env.clk = &clk;
     lab_machine_describe(&env.machine, &o);
     env.n_subjects = lab_subjects(&o, &env.subjects);
+    lab_record_subjects(env.subjects, env.n_subjects);
 
     lab_out("csum lab: %s, pinned to CPU %d; %s at %.3f GHz, step %llu; core ~%.2f GHz (%s)\n",
             env.machine.cpu, o.cpu, clk.tick_name, clk.ticks_per_ns, (unsigned long long)clk.granularity,
@@ -343,6 +489,12 @@ int lab_main(int argc, char **argv)
             fixed_layout ? "fixed (ASLR off for the lab)" : "randomized (could not turn ASLR off)");
     if (!fixed_layout)
         lab_note("all", "ASLR could not be turned off: run-to-run differences may be larger");
+    char load[256];
+    lab_load_describe(lab_load_now(), load, sizeof load);
+    lab_out("load while calibrating: %s\n", load);
+    if (lab_load_now()->busy)
+        lab_out("WARNING: other tasks are using this CPU: numbers will be slow and noisy "
+                "(docs/METHOD.md, \"On a busy machine\")\n");
     for (size_t i = 0; i < env.n_subjects; i++)
         if (env.subjects[i].refused) {
             lab_out("REFUSED %s: %s; no numbers will be shown for it\n", env.subjects[i].name,
@@ -357,7 +509,13 @@ int lab_main(int argc, char **argv)
             lab_flush_notes();
         }
 
-    int status = 0;
+    lab_load_describe(lab_load_now(), load, sizeof load);
+    lab_out("\nload over the run: %s\n", load);
+    if (lab_load_now()->busy)
+        lab_note("all", "the machine was busy during this run (%s): repeat it on an idle machine "
+                        "before trusting small differences", load);
+    lab_flush_notes();
+    int status = lab_failed();
     if (o.json)
         lab_write_json(stdout, &o, &clk);
     if (o.csv)

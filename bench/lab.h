@@ -52,6 +52,31 @@ void lab_counters_start(struct lab_counters *c);
 void lab_counters_stop(struct lab_counters *c);  /* accumulates into the totals */
 void lab_counters_close(struct lab_counters *c);
 
+/* ---- load: is anything else running on the lab's CPU? (bench/load.c) --------------------- */
+
+struct lab_load {
+    int schedstat;          /* /proc/thread-self/schedstat readable */
+    double wait_ns;         /* time spent runnable but waiting for the CPU since the start */
+    double elapsed_ns;
+    long batches, preempted;/* timed batches, and those with an involuntary context switch */
+    double others_running;  /* other runnable tasks in the machine at the start (average) */
+    double loadavg1;
+    int busy;               /* waited > 1 % of the time, or > 5 % of batches preempted */
+};
+void lab_load_begin(void);
+void lab_load_count_batch(int preempted);
+long lab_involuntary_switches(void);
+const struct lab_load *lab_load_now(void); /* the totals so far */
+void lab_load_describe(const struct lab_load *l, char *buf, size_t size);
+
+/* An option value that cannot be used, found late (e.g. -c against a measured call time):
+ * the message on stderr, and exit status 2, before any timed batch of that measurement. */
+void lab_refuse_option(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* A table that could not run (allocation failed): noted, and the run exits with status 1. */
+void lab_fail(const char *table, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int lab_failed(void);
+
 /* ---- options ------------------------------------------------------------------------------ */
 
 enum lab_mode {
@@ -75,7 +100,19 @@ struct lab_options {
     const char *baseline;  /* --baseline */
     const char *out_dir;   /* --out: write report.md, results.json, results.csv there */
     int json, csv;         /* --json / --csv to stdout instead of the text tables */
+    double noise_limit;    /* p10-p90 spread, as a fraction of the median, above which a
+                              measurement is repeated and then flagged (0: LAB_NOISE_LIMIT) */
+    int repeats;           /* extra attempts for a noisy measurement (0: none) */
 };
+
+/* Default noise threshold: a result whose p10-p90 spread over its batches exceeds 10 % of its
+ * median is measured again (up to o->repeats times) and flagged if it stays that wide. */
+#define LAB_NOISE_LIMIT 0.10
+
+/* Bounds of the numeric options (documented in `csum bench --help` and docs/METHOD.md). */
+#define LAB_MAX_LEN ((long)1 << 30)        /* -l: 0 .. 1 GiB */
+#define LAB_MAX_COUNT 1000000000L          /* -c: 1 .. 10^9 calls per batch / iterations */
+#define LAB_MAX_MEASURE_SECONDS 60.0       /* -c: one measurement's timed batches, at most */
 
 /* ---- subjects: what is timed (bench/subjects.c) ------------------------------------------ */
 
@@ -83,6 +120,7 @@ struct lab_subject {
     const char *name;
     const char *origin;   /* one line: where it comes from */
     csum_partial_fn fn;
+    const char *flags;    /* how it was compiled (the report lists every subject's flags) */
     int refused;          /* failed the oracle self-check: never timed */
     char why[160];        /* the first mismatch when refused */
 };
@@ -111,6 +149,16 @@ void lab_expect_case(const unsigned char *p, size_t len, struct lab_expect *e);
  * compute them now); 0 if it agrees. */
 int lab_check_case(csum_partial_fn fn, const unsigned char *p, size_t len,
                    const struct lab_expect *e);
+
+/* Compiler, build type and flags of the library (rows, csum_partial) and of the lab. */
+const char *lab_build_compiler(void);
+const char *lab_build_type(void);
+const char *lab_build_lib_flags(void);
+const char *lab_build_isa_flags(void);
+
+/* Record that `impl` was refused for one case (plots mark refused ranges). */
+void lab_refusal_add(const char *table, const char *impl, enum lab_mode mode, size_t len);
+int lab_was_refused(const char *table, const char *impl, const char *mode, size_t len);
 
 /* Peers compiled in (bench/peer_*.c); NULL-terminated. */
 extern const struct lab_subject *const lab_peers[];
@@ -163,13 +211,22 @@ typedef uint64_t (*lab_body_fn)(const void *ctx, uint64_t iters);
 
 struct lab_stats {
     double ticks_min, ticks_median; /* per operation */
+    double ticks_p10, ticks_p90;    /* spread over the batches (per operation) */
+    double spread;                  /* (p90 - p10) / median */
+    int batches;                    /* timed batches behind these numbers */
+    int preempted;                  /* of those, batches during which the thread was switched
+                                       out (involuntary context switches: a busy CPU) */
+    int attempts;                   /* 1, or more when a noisy measurement was repeated */
+    int noisy;                      /* spread still above the limit after the repeats */
     double ns_min, ns_median;
     double cycles_median;           /* core cycles (measured or estimated) */
     double instructions, branch_misses; /* per operation; < 0 when unavailable */
     uint64_t iters;                 /* operations per batch */
 };
 
-/* Warm up, size batches to >= batch_ms, time o->batches batches; per-operation statistics. */
+/* Warm up, size batches to >= batch_ms, time o->batches batches; per-operation statistics.
+ * A measurement whose spread exceeds the noise limit is repeated (o->repeats times at most),
+ * the attempt with the smallest spread kept, and flagged noisy if even that one is too wide. */
 void lab_measure(const struct lab_options *o, const struct lab_clock *clk, lab_body_fn body,
                  const void *ctx, struct lab_stats *st);
 
@@ -178,6 +235,9 @@ struct lab_distribution {
     double min, max, avg, p50, p99, p999; /* ns */
 };
 typedef void (*lab_single_fn)(const void *ctx, uint64_t i);
+/* The statistics of `n` per-operation batch times (sorts v). */
+void lab_stats_from_batches(double *v, int n, struct lab_stats *st);
+
 void lab_distribution(const struct lab_clock *clk, lab_single_fn one, const void *ctx, uint64_t n,
                       struct lab_distribution *d);
 
@@ -235,13 +295,26 @@ void lab_write_csv(FILE *f);
 void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clock *clk,
                       const char *tables_text);
 
+/* The summary (bench/summary.c): csum_partial against linux-6.8 and every peer at the
+ * headline lengths, both modes, with ratios; and the targets a speed change is judged by
+ * (short lengths, fused copy vs memcpy, batch vs loop). Markdown for the report, an object for
+ * the JSON. */
+void lab_write_summary_md(FILE *f);
+void lab_write_summary_json(FILE *f);
+
 /* The machine and method descriptions shared by the JSON and the report. */
 struct lab_machine {
     char cpu[160], host[64], kernel[128], compiler[96], date[32];
+    char vendor[32];
+    int family, model;        /* -1 when unknown */
+    char features[160];       /* the vector/carry features that matter here, as the CPU says */
+    char dispatch[160];       /* csum_partial's plan (which row, hence which ISA, per length) */
+    char dispatch_source[96];
     int cpus, pinned_cpu;
     long l1d, l2, l3; /* bytes, 0 when unknown */
 };
 void lab_machine_describe(struct lab_machine *m, const struct lab_options *o);
+void lab_record_subjects(const struct lab_subject *s, size_t n); /* listed in JSON and report */
 extern const char *const lab_method_lines[];
 
 /* ---- tables (bench/table_*.c) --------------------------------------------------------------- */
@@ -256,6 +329,7 @@ struct lab_env {
 
 typedef void (*lab_table_fn)(const struct lab_env *env);
 void table_lenalign(const struct lab_env *env);
+size_t table_lenalign_cases(long len, long align); /* rows left by -l/-a (-1: any) */
 void table_thrash(const struct lab_env *env);
 void table_sizes(const struct lab_env *env);
 void table_h40(const struct lab_env *env);
@@ -270,12 +344,15 @@ struct lab_h40_kernel {
     const char *name, *step;
     csum_partial_fn fn; /* valid for len == 40 only */
     int zero_sum_only;  /* valid for an initial sum of 0 only */
+    const char *seed;   /* where the initial sum enters: "first" (start of the chain), "last"
+                           (the final fold) or "none" */
 };
 extern const struct lab_h40_kernel lab_h40_kernels[];
 
 /* Roofline: the same loads as a checksum, no arithmetic (bench/roofline.c). Returns the
  * widest variant this CPU runs, and its name. */
 csum_partial_fn lab_roofline(const char **name);
+#define LAB_ROOFLINE_MIN_LEN 256
 
 /* Formatting helpers for the text tables. */
 void lab_table_title(const struct lab_env *env, const char *title, const char *what);

@@ -20,17 +20,55 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static double median_of(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static uint64_t time_body(lab_body_fn body, const void *ctx, uint64_t iters)
 {
     uint64_t t0 = lab_ticks();
     lab_sink = body(ctx, iters);
     return lab_ticks() - t0;
+}
+
+/* Interpolated quantile q of sorted v[0..n-1]. */
+static double quantile(const double *v, int n, double q)
+{
+    double pos = q * (double)(n - 1);
+    int lo = (int)pos;
+    if (lo >= n - 1)
+        return v[n - 1];
+    return v[lo] + (v[lo + 1] - v[lo]) * (pos - (double)lo);
+}
+
+void lab_stats_from_batches(double *v, int n, struct lab_stats *st)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    st->batches = n;
+    st->ticks_min = v[0];
+    st->ticks_median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    st->ticks_p10 = quantile(v, n, 0.10);
+    st->ticks_p90 = quantile(v, n, 0.90);
+    st->spread = st->ticks_median > 0 ? (st->ticks_p90 - st->ticks_p10) / st->ticks_median : 0;
+}
+
+/* One attempt: n timed batches of `iters` operations. */
+static void time_batches(const struct lab_clock *clk, lab_body_fn body, const void *ctx,
+                         uint64_t iters, int n, struct lab_counters *ctr, struct lab_stats *st)
+{
+    double per_op[64];
+    int preempted = 0;
+    for (int b = 0; b < n; b++) {
+        long switches = lab_involuntary_switches();
+        if (clk->counters)
+            lab_counters_start(ctr);
+        uint64_t t = time_body(body, ctx, iters);
+        if (clk->counters)
+            lab_counters_stop(ctr);
+        int out = lab_involuntary_switches() != switches;
+        preempted += out;
+        lab_load_count_batch(out);
+        per_op[b] = (double)t / (double)iters;
+    }
+    memset(st, 0, sizeof *st);
+    lab_stats_from_batches(per_op, n, st);
+    st->preempted = preempted;
 }
 
 void lab_measure(const struct lab_options *o, const struct lab_clock *clk, lab_body_fn body,
@@ -40,10 +78,11 @@ void lab_measure(const struct lab_options *o, const struct lab_clock *clk, lab_b
     const double warm_ticks = (o->quick ? 2e6 : 10e6) * clk->ticks_per_ns;
 
     /* Warm up (caches, branch predictors, clock frequency) while finding the batch size. */
-    uint64_t iters = 1, spent = 0;
+    uint64_t iters = 1, spent = 0, last = 0;
     for (;;) {
         uint64_t t = time_body(body, ctx, iters);
         spent += t;
+        last = t;
         if ((double)t >= batch_ticks && (double)spent >= warm_ticks)
             break;
         if ((double)t < batch_ticks)
@@ -51,34 +90,47 @@ void lab_measure(const struct lab_options *o, const struct lab_clock *clk, lab_b
         if (iters > ((uint64_t)1 << 40))
             break;
     }
-    if (o->count > 0)
+    int n = o->batches < 64 ? o->batches : 64;
+    if (n < 1)
+        n = 1;
+    if (o->quick && iters == 1 && n > 5)
+        n = 5; /* --quick: a call that outlasts a batch (400 MB, DRAM) needs fewer of them */
+    if (o->count > 0) {
+        /* -c: a fixed count. Refuse (before any timed batch) one that would take longer than
+         * LAB_MAX_MEASURE_SECONDS here: the warm-up just measured what one operation costs. */
+        double per_op_ns = (double)last / (double)iters / clk->ticks_per_ns;
+        double planned_s = per_op_ns * (double)o->count * n * 1e-9;
+        if (planned_s > LAB_MAX_MEASURE_SECONDS)
+            lab_refuse_option("-c %ld: one measurement would take about %.0f s here (%d batches "
+                              "of %ld calls at %.3g ns each; the limit is %.0f s): use a smaller "
+                              "count",
+                              o->count, planned_s, n, o->count, per_op_ns, LAB_MAX_MEASURE_SECONDS);
         iters = (uint64_t)o->count;
+    }
 
     struct lab_counters ctr;
     if (clk->counters)
         lab_counters_open(&ctr);
-    double per_op[64];
-    int n = o->batches < 64 ? o->batches : 64;
-    if (o->quick && iters == 1 && n > 5)
-        n = 5; /* --quick: a call that outlasts a batch (400 MB, DRAM) needs fewer of them */
-    for (int b = 0; b < n; b++) {
-        if (clk->counters)
-            lab_counters_start(&ctr);
-        uint64_t t = time_body(body, ctx, iters);
-        if (clk->counters)
-            lab_counters_stop(&ctr);
-        per_op[b] = (double)t / (double)iters;
+    const double limit = o->noise_limit > 0 ? o->noise_limit : LAB_NOISE_LIMIT;
+    time_batches(clk, body, ctx, iters, n, &ctr, st);
+    st->attempts = 1;
+    for (int r = 0; r < o->repeats && st->spread > limit; r++) {
+        struct lab_stats again;
+        time_batches(clk, body, ctx, iters, n, &ctr, &again);
+        again.attempts = st->attempts + 1;
+        if (again.spread < st->spread)
+            *st = again;
+        else
+            st->attempts = again.attempts;
     }
-    memset(st, 0, sizeof *st);
+    st->noisy = st->spread > limit;
     st->iters = iters;
-    st->ticks_median = median_of(per_op, (size_t)n);
-    st->ticks_min = per_op[0];
     st->ns_min = st->ticks_min / clk->ticks_per_ns;
     st->ns_median = st->ticks_median / clk->ticks_per_ns;
     st->cycles_median = st->ticks_median * clk->cycles_per_tick;
     st->instructions = st->branch_misses = -1;
     if (clk->counters) {
-        double ops = (double)iters * n;
+        double ops = (double)iters * n * st->attempts;
         if (ctr.fd[0] >= 0)
             st->instructions = (double)ctr.instructions / ops;
         if (ctr.fd[2] >= 0)
@@ -219,6 +271,7 @@ struct lab_result *lab_time_csum(const struct lab_env *env, const struct lab_sub
     if (s->refused)
         return NULL;
     if (lab_check_case(s->fn, p, len, e) != 0) {
+        lab_refusal_add(table, s->name, mode, len);
         lab_note(table, "%s refused at len %zu align %zu: disagrees with the oracle on this buffer",
                  s->name, len, (size_t)((uintptr_t)p & 63));
         return NULL;

@@ -1,23 +1,45 @@
 /*
  * DPDK's rte_raw_cksum (from the installed DPDK headers, where it is a static inline function),
  * wrapped in the csum_partial signature: its 16-bit unfolded result is added to `sum`.
- * Built only when pkg-config finds libdpdk.
+ * Built only when pkg-config finds libdpdk, in its own object with DPDK's flags (see
+ * CMakeLists.txt): once as DPDK builds it for users, once more with -march=native
+ * (LAB_PEER_NATIVE). The wrapper is an external function with a name of its own per variant,
+ * so tests/lab_peer_test.sh can find and disassemble it.
  */
 #include "lab.h"
+#include "lab_build.h"
 
 #include <rte_ip.h>
 #include <rte_version.h>
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
+#define DPDK_VERSION STR(RTE_VER_YEAR) "." STR(RTE_VER_MONTH) "." STR(RTE_VER_MINOR)
 
-static csum_wsum dpdk_raw_cksum(const void *buf, size_t len, csum_wsum sum)
+#ifdef LAB_PEER_NATIVE
+#  define PEER_FN lab_dpdk_raw_cksum_native
+#  define PEER_SUBJECT lab_peer_dpdk_native
+#  define PEER_NAME "dpdk-native"
+#  define PEER_HOW "DPDK's flags, -O3 and -march=native"
+#  define PEER_FLAGS CSUM_LAB_DPDK_NATIVE_FLAGS
+#else
+#  define PEER_FN lab_dpdk_raw_cksum
+#  define PEER_SUBJECT lab_peer_dpdk
+#  define PEER_NAME "dpdk"
+#  define PEER_HOW "as DPDK builds it for users: pkg-config --cflags libdpdk, -O3"
+#  define PEER_FLAGS CSUM_LAB_DPDK_FLAGS
+#endif
+
+csum_wsum PEER_FN(const void *buf, size_t len, csum_wsum sum);
+
+__attribute__((noinline)) csum_wsum PEER_FN(const void *buf, size_t len, csum_wsum sum)
 {
     return csum_add(sum, rte_raw_cksum(buf, len));
 }
 
-const struct lab_subject lab_peer_dpdk = {
-    .name = "dpdk",
-    .origin = "DPDK " STR(RTE_VER_YEAR) "." STR(RTE_VER_MONTH) "." STR(RTE_VER_MINOR) " rte_raw_cksum (rte_ip.h), same compiler flags",
-    .fn = dpdk_raw_cksum,
+const struct lab_subject PEER_SUBJECT = {
+    .name = PEER_NAME,
+    .origin = "DPDK " DPDK_VERSION " rte_raw_cksum (rte_ip.h), " PEER_HOW,
+    .fn = PEER_FN,
+    .flags = PEER_FLAGS,
 };

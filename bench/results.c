@@ -64,11 +64,46 @@ const char *lab_mode_name(enum lab_mode mode)
     return "?";
 }
 
+/* ---- refusals: which subject was not timed at which case ------------------------------------ */
+
+struct refusal {
+    char table[16], impl[40], mode[16];
+    size_t len;
+};
+static struct refusal *refusals;
+static size_t n_refusals, cap_refusals;
+
+void lab_refusal_add(const char *table, const char *impl, enum lab_mode mode, size_t len)
+{
+    if (n_refusals == cap_refusals) {
+        size_t cap = cap_refusals ? cap_refusals * 2 : 64;
+        struct refusal *r = realloc(refusals, cap * sizeof *r);
+        if (!r)
+            return;
+        refusals = r;
+        cap_refusals = cap;
+    }
+    struct refusal *r = &refusals[n_refusals++];
+    snprintf(r->table, sizeof r->table, "%s", table);
+    snprintf(r->impl, sizeof r->impl, "%s", impl);
+    snprintf(r->mode, sizeof r->mode, "%s", lab_mode_name(mode));
+    r->len = len;
+}
+
+int lab_was_refused(const char *table, const char *impl, const char *mode, size_t len)
+{
+    for (size_t i = 0; i < n_refusals; i++)
+        if (!strcmp(refusals[i].table, table) && !strcmp(refusals[i].impl, impl) &&
+            !strcmp(refusals[i].mode, mode) && refusals[i].len == len)
+            return 1;
+    return 0;
+}
+
 /* ---- notes -------------------------------------------------------------------------------- */
 
 struct note {
     char table[16];
-    char text[256];
+    char text[512];
 };
 static struct note notes[256];
 static size_t n_notes, n_notes_printed;
@@ -100,10 +135,21 @@ void lab_note(const char *table, const char *fmt, ...)
 
 const char *const lab_method_lines[] = {
     "Pinned to one CPU; each measurement warms up, sizes a batch to last at least the batch "
-    "time, then times several batches; the minimum and the median per call are reported.",
-    "Latency mode: each call's result is the next call's initial sum (a true dependency chain). "
-    "Throughput mode: independent calls, each result sunk through an empty asm statement. "
+    "time, then times several batches; the median per call is reported with the minimum and "
+    "the p10..p90 spread over the batches. A spread above the noise limit is measured again "
+    "and, if it stays wide, the result is marked * (noisy).",
+    "Load: the lab records how long it waited for its CPU (schedstat run_delay) and how many "
+    "batches were preempted (involuntary context switches); above 1 % waiting or 5 % "
+    "preempted batches the run is called busy, at the top of the report.",
+    "Latency mode: each call's result is the next call's initial sum (a true dependency chain: "
+    "a chained csum_partial(..., sum) over one buffer in pieces). Throughput mode: independent "
+    "calls, each result sunk through an empty asm statement (separate headers or packets). "
     "Fenced mode: lfence (x86) or isb (arm64) before and after every call.",
+    "Peers are built the way their projects build them for users (DPDK: its pkg-config flags "
+    "and -O3), and again with -march=native; every subject's flags are listed.",
+    "Roofline: the same loads with no arithmetic, widest vectors, the vector rows' tail "
+    "handling, vzeroupper; its best batch is the limit. From 256 bytes on only; a subject "
+    "above 100 % gets a note with the measured cause.",
     "Functions are called through their table entry (a function pointer), so nothing is "
     "inlined into the loop; a per-call time includes the call and the loop.",
     "Ticks are the CPU's fixed-rate counter (TSC on x86-64), not core cycles; nanoseconds come "
@@ -156,19 +202,53 @@ static long cache_size(int level, const char *type)
     return 0;
 }
 
+/* The CPU features that decide which rows can run (what "ISA used" rests on). */
+static void describe_features(char *buf, size_t size)
+{
+    buf[0] = '\0';
+#if defined(__x86_64__)
+    unsigned a, b, c, d;
+    __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(7), "c"(0));
+    const int on[] = { __builtin_cpu_supports("avx512f"), __builtin_cpu_supports("avx512bw"),
+                       __builtin_cpu_supports("avx512vnni"), __builtin_cpu_supports("avx2"),
+                       __builtin_cpu_supports("bmi2"), (int)((b >> 19) & 1) /* adx */ };
+    static const char *const names[] = { "avx512f", "avx512bw", "avx512vnni", "avx2", "bmi2", "adx" };
+    size_t used = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (on[i] && used < size)
+            used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "", names[i]);
+#elif defined(__aarch64__)
+    snprintf(buf, size, "neon");
+#endif
+    if (!buf[0])
+        snprintf(buf, size, "baseline only");
+}
+
+/* The subjects of this run, for the JSON and the report (name, origin, flags). */
+static const struct lab_subject *run_subjects;
+static size_t n_run_subjects;
+
+void lab_record_subjects(const struct lab_subject *s, size_t n)
+{
+    run_subjects = s;
+    n_run_subjects = n;
+}
+
 void lab_machine_describe(struct lab_machine *m, const struct lab_options *o)
 {
     memset(m, 0, sizeof *m);
     FILE *f = fopen("/proc/cpuinfo", "r");
     char line[512];
-    char name[96] = "", family[16] = "", model[16] = "";
+    char name[96] = "", family[16] = "", model[16] = "", vendor[32] = "";
     while (f && fgets(line, sizeof line, f)) {
         char *colon = strchr(line, ':');
         if (!colon)
             continue;
         char *val = colon + 1 + (colon[1] == ' ');
         val[strcspn(val, "\n")] = '\0';
-        if (!name[0] && (!strncmp(line, "model name", 10) || !strncmp(line, "Model\t", 6)))
+        if (!vendor[0] && !strncmp(line, "vendor_id", 9))
+            snprintf(vendor, sizeof vendor, "%s", val);
+        else if (!name[0] && (!strncmp(line, "model name", 10) || !strncmp(line, "Model\t", 6)))
             snprintf(name, sizeof name, "%s", val);
         else if (!family[0] && !strncmp(line, "cpu family", 10))
             snprintf(family, sizeof family, "%s", val);
@@ -183,6 +263,12 @@ void lab_machine_describe(struct lab_machine *m, const struct lab_options *o)
                  family, model);
     else
         snprintf(m->cpu, sizeof m->cpu, "%s", name[0] ? name : "unknown");
+    snprintf(m->vendor, sizeof m->vendor, "%s", vendor);
+    m->family = family[0] ? atoi(family) : -1;
+    m->model = model[0] ? atoi(model) : -1;
+    describe_features(m->features, sizeof m->features);
+    csum_dispatch_describe(m->dispatch, sizeof m->dispatch);
+    snprintf(m->dispatch_source, sizeof m->dispatch_source, "%s", csum_dispatch_source());
     gethostname(m->host, sizeof m->host - 1);
     struct utsname u;
     if (uname(&u) == 0)
@@ -192,8 +278,12 @@ void lab_machine_describe(struct lab_machine *m, const struct lab_options *o)
 #elif defined(__GNUC__)
     snprintf(m->compiler, sizeof m->compiler, "gcc %s", __VERSION__);
 #endif
-    time_t now = time(NULL);
-    strftime(m->date, sizeof m->date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    static char run_date[32]; /* the run's start: the first description of the machine */
+    if (!run_date[0]) {
+        time_t now = time(NULL);
+        strftime(run_date, sizeof run_date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    }
+    snprintf(m->date, sizeof m->date, "%s", run_date);
     m->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
     m->pinned_cpu = o->cpu;
     m->l1d = cache_size(1, "Data");
@@ -215,6 +305,13 @@ static void json_string(FILE *f, const char *s)
             fputc(*s, f);
     }
     fputc('"', f);
+}
+
+/* `, "key": "value"` */
+static void json_field(FILE *f, const char *key, const char *value)
+{
+    fprintf(f, ", \"%s\": ", key);
+    json_string(f, value);
 }
 
 static void json_number(FILE *f, double v)
@@ -239,6 +336,14 @@ void lab_write_json(FILE *f, const struct lab_options *o, const struct lab_clock
     json_string(f, m.compiler);
     fprintf(f, ", \"date\": ");
     json_string(f, m.date);
+    json_field(f, "vendor", m.vendor);
+    fprintf(f, ", \"family\": %d, \"model\": %d", m.family, m.model);
+    json_field(f, "features", m.features);
+    json_field(f, "dispatch", m.dispatch);
+    json_field(f, "dispatch_source", m.dispatch_source);
+    json_field(f, "build_type", lab_build_type());
+    json_field(f, "lib_flags", lab_build_lib_flags());
+    json_field(f, "isa_flags", lab_build_isa_flags());
     fprintf(f, ", \"cpus\": %d, \"pinned_cpu\": %d, \"l1d_bytes\": %ld, \"l2_bytes\": %ld, "
                "\"l3_bytes\": %ld,\n    \"tick\": ",
             m.cpus, m.pinned_cpu, m.l1d, m.l2, m.l3);
@@ -248,13 +353,35 @@ void lab_write_json(FILE *f, const struct lab_options *o, const struct lab_clock
             clk->ticks_per_ns, (unsigned long long)clk->granularity, clk->cycles_per_tick);
     json_string(f, clk->cycles_measured ? "perf_event" : "estimated (1-cycle add chain)");
     fprintf(f, ", \"counters\": %s},\n  \"method\": {\"batches\": %d, \"batch_ms\": %g, "
-               "\"quick\": %s, \"text\": [",
-            clk->counters ? "true" : "false", o->batches, o->batch_ms, o->quick ? "true" : "false");
+               "\"quick\": %s, \"noise_limit_pct\": %g, \"repeats\": %d, \"text\": [",
+            clk->counters ? "true" : "false", o->batches, o->batch_ms, o->quick ? "true" : "false",
+            100 * (o->noise_limit > 0 ? o->noise_limit : LAB_NOISE_LIMIT), o->repeats);
     for (int i = 0; lab_method_lines[i]; i++) {
         fputs(i ? ",\n    " : "\n    ", f);
         json_string(f, lab_method_lines[i]);
     }
-    fprintf(f, "]},\n  \"notes\": [");
+    const struct lab_load *load = lab_load_now();
+    char load_text[256];
+    lab_load_describe(load, load_text, sizeof load_text);
+    fprintf(f, "]},\n  \"load\": {\"busy\": %s, \"wait_ms\": %.1f, \"elapsed_s\": %.1f, "
+               "\"batches\": %ld, \"preempted\": %ld, \"others_running\": %.2f, \"loadavg1\": %.2f, "
+               "\"text\": ",
+            load->busy ? "true" : "false", load->wait_ns / 1e6, load->elapsed_ns / 1e9, load->batches,
+            load->preempted, load->others_running, load->loadavg1);
+    json_string(f, load_text);
+    fprintf(f, "},\n  \"subjects\": [");
+    for (size_t i = 0; i < n_run_subjects; i++) {
+        const struct lab_subject *sj = &run_subjects[i];
+        fprintf(f, "%s{\"name\": ", i ? ",\n    " : "\n    ");
+        json_string(f, sj->name);
+        json_field(f, "origin", sj->origin);
+        json_field(f, "compiler", m.compiler);
+        json_field(f, "flags", sj->flags ? sj->flags : "");
+        fprintf(f, ", \"refused\": %s}", sj->refused ? "true" : "false");
+    }
+    fprintf(f, "],\n  \"summary\": ");
+    lab_write_summary_json(f);
+    fprintf(f, ",\n  \"notes\": [");
     for (size_t i = 0; i < n_notes; i++) {
         fprintf(f, "%s{\"table\": ", i ? ",\n    " : "\n    ");
         json_string(f, notes[i].table);
@@ -293,12 +420,28 @@ void lab_write_json(FILE *f, const struct lab_options *o, const struct lab_clock
         json_number(f, r->st.instructions);
         fprintf(f, ", \"branch_misses\": ");
         json_number(f, r->st.branch_misses);
+        fprintf(f, ", \"ticks_p10\": ");
+        json_number(f, r->st.batches ? r->st.ticks_p10 : -1);
+        fprintf(f, ", \"ticks_p90\": ");
+        json_number(f, r->st.batches ? r->st.ticks_p90 : -1);
+        fprintf(f, ", \"spread_pct\": ");
+        json_number(f, r->st.batches ? 100.0 * r->st.spread : -1);
+        fprintf(f, ", \"noisy\": %s, \"batches\": %d, \"preempted\": %d, \"attempts\": %d",
+                r->st.noisy ? "true" : "false", r->st.batches, r->st.preempted, r->st.attempts);
         fprintf(f, ", \"iters\": %llu", (unsigned long long)r->st.iters);
         if (r->has_dist)
             fprintf(f, ", \"dist_ns\": {\"min\": %.1f, \"avg\": %.1f, \"max\": %.1f, \"p50\": %.1f, "
                        "\"p99\": %.1f, \"p999\": %.1f}",
                     r->dist.min, r->dist.avg, r->dist.max, r->dist.p50, r->dist.p99, r->dist.p999);
         fputc('}', f);
+    }
+    fprintf(f, "\n  ],\n  \"refused\": [");
+    for (size_t i = 0; i < n_refusals; i++) {
+        fprintf(f, "%s{\"table\": ", i ? ",\n    " : "\n    ");
+        json_string(f, refusals[i].table);
+        json_field(f, "impl", refusals[i].impl);
+        json_field(f, "mode", refusals[i].mode);
+        fprintf(f, ", \"len\": %zu}", refusals[i].len);
     }
     fprintf(f, "\n  ]\n}\n");
 }
@@ -313,7 +456,8 @@ void lab_write_csv(FILE *f)
 {
     fprintf(f, "table,impl,variant,mode,len,align,ns_min,ns_median,ticks_min,ticks_median,"
                "cycles_median,bytes_per_tick,gbps,roofline_pct,instructions,branch_misses,"
-               "dist_min_ns,dist_avg_ns,dist_max_ns,dist_p50_ns,dist_p99_ns,dist_p999_ns\n");
+               "dist_min_ns,dist_avg_ns,dist_max_ns,dist_p50_ns,dist_p99_ns,dist_p999_ns,"
+               "ticks_p10,ticks_p90,spread_pct,noisy\n");
     for (size_t i = 0; i < n_results; i++) {
         const struct lab_result *r = &results[i];
         fprintf(f, "%s,%s,%s,%s,%zu,%zu,", r->table, r->impl, r->variant, r->mode, r->len, r->align);
@@ -325,10 +469,15 @@ void lab_write_csv(FILE *f)
             fputc(',', f);
         }
         if (r->has_dist)
-            fprintf(f, "%.1f,%.1f,%.1f,%.1f,%.1f,%.1f\n", r->dist.min, r->dist.avg, r->dist.max,
+            fprintf(f, "%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,", r->dist.min, r->dist.avg, r->dist.max,
                     r->dist.p50, r->dist.p99, r->dist.p999);
         else
-            fputs(",,,,,\n", f);
+            fputs(",,,,,,", f);
+        if (r->st.batches)
+            fprintf(f, "%.6g,%.6g,%.3g,%d\n", r->st.ticks_p10, r->st.ticks_p90,
+                    100.0 * r->st.spread, r->st.noisy);
+        else
+            fputs(",,,\n", f);
     }
 }
 
@@ -337,7 +486,22 @@ void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clo
 {
     struct lab_machine m;
     lab_machine_describe(&m, o);
-    fprintf(f, "# csum lab report\n\n");
+    char load[256];
+    lab_load_describe(lab_load_now(), load, sizeof load);
+    fprintf(f, "# csum lab report: %s, %s run, %s\n\n", m.cpu, o->quick ? "--quick" : "full", m.date);
+    /* The machine line: what a reader needs to compare this run with another. */
+    fprintf(f, "**Machine:** %s · **ISA used:** csum_partial's dispatch `%s` (%s) on a CPU with "
+               "%s · **compiler:** %s · **flags:** `%s` (ISA files add their own: %s) · "
+               "**build type:** %s\n\n",
+            m.cpu, m.dispatch, m.dispatch_source, m.features, m.compiler, lab_build_lib_flags(),
+            lab_build_isa_flags(), lab_build_type());
+    fprintf(f, "**Load:** %s%s\n\n", load,
+            lab_load_now()->busy ? " — numbers from a busy machine: slower and noisier than an "
+                                   "idle one (docs/METHOD.md, \"On a busy machine\")" : "");
+    fprintf(f, "## Summary\n\n");
+    lab_write_summary_md(f);
+
+    fprintf(f, "## Run\n\n");
     fprintf(f, "- **Date:** %s\n- **Host:** %s (%s)\n- **CPU:** %s, %d online, pinned to CPU %d\n",
             m.date, m.host, m.kernel, m.cpu, m.cpus, m.pinned_cpu);
     fprintf(f, "- **Caches:** L1d %ld KiB, L2 %ld KiB, L3 %ld KiB\n", m.l1d >> 10, m.l2 >> 10,
@@ -351,8 +515,20 @@ void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clo
             (unsigned long long)clk->granularity, (double)clk->granularity / clk->ticks_per_ns);
     fprintf(f, "- **Counters:** %s\n", clk->counters ? "perf_event (instructions, branch-misses)"
                                                       : "n/a on this machine");
-    fprintf(f, "- **Compiler:** %s\n- **Run:** %s, %d batches of ≥ %g ms per measurement\n\n",
-            m.compiler, o->quick ? "--quick" : "full", o->batches, o->batch_ms);
+    fprintf(f, "- **Run:** %s, %d batches of ≥ %g ms per measurement; a result whose p10..p90 "
+               "spread exceeds %.0f %% of its median is measured again (up to %d times) and "
+               "marked * if it stays that wide\n\n",
+            o->quick ? "--quick" : "full", o->batches, o->batch_ms,
+            100 * (o->noise_limit > 0 ? o->noise_limit : LAB_NOISE_LIMIT), o->repeats);
+    fprintf(f, "## Subjects\n\nAll compiled by %s.\n\n| subject | flags | what |\n|---|---|---|\n",
+            m.compiler);
+    for (size_t i = 0; i < n_run_subjects; i++) {
+        const struct lab_subject *s = &run_subjects[i];
+        fprintf(f, "| %s | `%s` | %s%s |\n", s->name, s->flags ? s->flags : "", s->refused ? "REFUSED: " : "",
+                s->refused ? s->why : s->origin);
+    }
+    fprintf(f, "\nLibrary rows run the code of the build above; rows for an instruction set are "
+               "compiled with its flags (%s).\n\n", lab_build_isa_flags());
     fprintf(f, "## Method\n\n");
     for (int i = 0; lab_method_lines[i]; i++)
         fprintf(f, "- %s\n", lab_method_lines[i]);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "csum_oracle.h"
+#include "lab_build.h"
 
 int lab_wanted(const struct lab_options *o, const char *name)
 {
@@ -43,10 +44,31 @@ void lab_subject_init(struct lab_subject *s, const char *name, const char *origi
     }
 }
 
-static void add(struct lab_subject *list, size_t *n, const char *name, const char *origin,
-                csum_partial_fn fn)
+const char *lab_build_compiler(void)
 {
-    lab_subject_init(&list[(*n)++], name, origin, fn);
+    return CSUM_LAB_COMPILER;
+}
+
+const char *lab_build_type(void)
+{
+    return CSUM_LAB_BUILD_TYPE[0] ? CSUM_LAB_BUILD_TYPE : "(none)";
+}
+
+const char *lab_build_lib_flags(void)
+{
+    return CSUM_LAB_LIB_FLAGS;
+}
+
+const char *lab_build_isa_flags(void)
+{
+    return CSUM_LAB_ISA_FLAGS;
+}
+
+static void add(struct lab_subject *list, size_t *n, const char *name, const char *origin,
+                csum_partial_fn fn, const char *flags)
+{
+    lab_subject_init(&list[*n], name, origin, fn);
+    list[(*n)++].flags = flags;
 }
 
 size_t lab_subjects(const struct lab_options *o, struct lab_subject **out)
@@ -60,14 +82,15 @@ size_t lab_subjects(const struct lab_options *o, struct lab_subject **out)
     for (size_t i = 0; i < csum_impl_count(); i++) {
         const struct csum_impl *impl = csum_impl_get(i);
         if (csum_impl_supported(impl) && lab_wanted(o, impl->name))
-            add(list, &n, impl->name, impl->description, impl->partial);
+            add(list, &n, impl->name, impl->description, impl->partial, CSUM_LAB_LIB_FLAGS);
     }
     if (lab_wanted(o, "csum_partial"))
         add(list, &n, "csum_partial", "the public entry point, through dispatch (what users call)",
-            csum_partial); /* the exported function itself, not an inline expansion */
+            csum_partial, CSUM_LAB_LIB_FLAGS); /* the exported function, not an inline expansion */
     for (size_t i = 0; lab_peers[i] && n < cap; i++)
         if (lab_wanted(o, lab_peers[i]->name))
-            add(list, &n, lab_peers[i]->name, lab_peers[i]->origin, lab_peers[i]->fn);
+            add(list, &n, lab_peers[i]->name, lab_peers[i]->origin, lab_peers[i]->fn,
+                lab_peers[i]->flags);
     *out = list;
     return n;
 }

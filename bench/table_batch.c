@@ -48,7 +48,7 @@ void table_batch(const struct lab_env *env)
     unsigned char *mem = lab_buffer(mem_len);
     struct batch_ctx *c = malloc(sizeof *c);
     if (!mem || !c) {
-        lab_note("batch", "cannot allocate buffers");
+        lab_fail("batch", "cannot allocate buffers");
         free(c);
         lab_buffer_free(mem, mem_len);
         return;

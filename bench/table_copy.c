@@ -129,7 +129,7 @@ void table_copy(const struct lab_env *env)
     const size_t max_len = o->len >= 0 ? (size_t)o->len : 65536;
     unsigned char *src = lab_buffer(max_len), *dst = lab_buffer(max_len);
     if (!src || !dst) {
-        lab_note("copy", "cannot allocate buffers");
+        lab_fail("copy", "cannot allocate buffers");
         lab_buffer_free(src, max_len);
         lab_buffer_free(dst, max_len);
         return;

@@ -1,22 +1,36 @@
 /*
  * h40: seed 003's table. 40 bytes (an IPv6 header), at an even and an odd address, in
- * throughput mode (the out-of-order engine overlaps calls), latency mode (each result feeds the
- * next call) and fenced mode (lfence around each call: seed 003's "OOO fenced off" worst case).
+ * throughput mode (independent calls: the out-of-order engine overlaps them), latency mode
+ * (each result is the next call's initial sum), latency mode with the seed added after the
+ * call (csum_add(fn(p, 40, 0), sum): whatever the subject does with its seed, the data sum no
+ * longer waits for the previous call), and fenced mode (lfence around each call: seed 003's
+ * "OOO fenced off" worst case).
+ *
+ * The two latency columns separate a step's two possible gains: a shorter chain through the
+ * data, and a seed that enters last. The 40-byte kernels (bench/h40_kernels.c) come in both
+ * seed positions for the same reason.
  *
  * First seed 003's steps in its order — baseline (x86-dumazet, the code the write-up started
- * from), the 40-byte-only kernels of bench/h40_kernels.c, and the header's constant-length
- * inline path — then every other subject. --zero-sum uses an initial sum of 0 (seed 003's last
- * step; the zero-sum kernel and the inline path then see a literal 0).
+ * from), the 40-byte-only kernels, and the header's constant-length inline path — then every
+ * other subject. --zero-sum uses an initial sum of 0 (seed 003's last step; the zero-sum
+ * kernel and the inline path then see a literal 0).
  */
 #include "lab.h"
 
 #include "csum_oracle.h"
 
+/* The columns: a mode, and for latency whether the seed goes in after the call. */
+enum h40_column { COL_THROUGHPUT, COL_LATENCY, COL_SEED_AFTER, COL_FENCED, N_COLUMNS };
+static const enum lab_mode column_mode[N_COLUMNS] = { MODE_THROUGHPUT, MODE_LATENCY, MODE_LATENCY,
+                                                      MODE_FENCED };
+static const char *const column_name[N_COLUMNS] = { "throughput", "latency", "lat,seed-after",
+                                                    "fenced" };
+
 /* ---- the header's constant-length path, inline in the loop ---------------------------------
  * `p` goes through an empty asm each iteration so the compiler cannot hoist the loads out of
  * the loop; with --zero-sum the literal 0 lets it drop the addition of the sum. */
 
-#define INLINE_LOOP(name, zero, latency, fenced)                                            \
+#define INLINE_LOOP(name, zero, latency, fenced, after)                                      \
     static uint64_t name(const void *ctx, uint64_t iters)                                   \
     {                                                                                        \
         const struct lab_csum_case *c = ctx;                                                 \
@@ -26,7 +40,8 @@
             __asm__ volatile("" : "+r"(p));                                                  \
             if (fenced)                                                                      \
                 lab_fence();                                                                 \
-            csum_wsum r = csum_partial(p, 40, (zero) ? 0 : s);                                \
+            csum_wsum r = (after) ? csum_add(csum_partial(p, 40, 0), s)                      \
+                                  : csum_partial(p, 40, (zero) ? 0 : s);                     \
             if (fenced)                                                                      \
                 lab_fence();                                                                 \
             if (latency)                                                                     \
@@ -38,18 +53,38 @@
         return acc;                                                                          \
     }
 
-INLINE_LOOP(inline_throughput, 0, 0, 0)
-INLINE_LOOP(inline_latency, 0, 1, 0)
-INLINE_LOOP(inline_fenced, 0, 0, 1)
-INLINE_LOOP(inline_throughput_zero, 1, 0, 0)
-INLINE_LOOP(inline_fenced_zero, 1, 0, 1)
+INLINE_LOOP(inline_throughput, 0, 0, 0, 0)
+INLINE_LOOP(inline_latency, 0, 1, 0, 0)
+INLINE_LOOP(inline_seed_after, 0, 1, 0, 1)
+INLINE_LOOP(inline_fenced, 0, 0, 1, 0)
+INLINE_LOOP(inline_throughput_zero, 1, 0, 0, 0)
+INLINE_LOOP(inline_fenced_zero, 1, 0, 1, 0)
 
-static lab_body_fn inline_body(enum lab_mode mode, int zero_sum)
+/* Latency with the seed added after the call, for any function. */
+static uint64_t body_seed_after(const void *ctx, uint64_t iters)
 {
-    switch (mode) {
-    case MODE_THROUGHPUT: return zero_sum ? inline_throughput_zero : inline_throughput;
-    case MODE_LATENCY: return zero_sum ? NULL : inline_latency; /* a chain has no zero sum */
-    case MODE_FENCED: return zero_sum ? inline_fenced_zero : inline_fenced;
+    const struct lab_csum_case *c = ctx;
+    const csum_partial_fn fn = c->fn;
+    const unsigned char *const p = c->p;
+    csum_wsum s = c->sum;
+    for (uint64_t i = 0; i < iters; i++)
+        s = csum_add(fn(p, 40, 0), s);
+    return s;
+}
+
+/* NULL: the cell does not apply (a chain has no zero sum). */
+static lab_body_fn body_for(const csum_partial_fn fn, enum h40_column col, int zero_sum)
+{
+    if (zero_sum && (col == COL_LATENCY || col == COL_SEED_AFTER))
+        return NULL;
+    if (fn)
+        return col == COL_SEED_AFTER ? body_seed_after : lab_csum_body(column_mode[col]);
+    switch (col) {
+    case COL_THROUGHPUT: return zero_sum ? inline_throughput_zero : inline_throughput;
+    case COL_LATENCY: return inline_latency;
+    case COL_SEED_AFTER: return inline_seed_after;
+    case COL_FENCED: return zero_sum ? inline_fenced_zero : inline_fenced;
+    case N_COLUMNS: break;
     }
     return NULL;
 }
@@ -59,9 +94,8 @@ struct h40_entry {
     const char *name;
     csum_partial_fn fn; /* NULL: the inline path */
     int zero_sum_only;
+    const char *seed;   /* "first"/"last" for the kernels, "-" when not known */
 };
-
-static const enum lab_mode order[] = { MODE_THROUGHPUT, MODE_LATENCY, MODE_FENCED };
 
 static int entry_is_correct(const struct h40_entry *e, const unsigned char *p, csum_wsum sum)
 {
@@ -69,36 +103,46 @@ static int entry_is_correct(const struct h40_entry *e, const unsigned char *p, c
     return csum16_network_value(csum_fold(got)) == oracle_checksum(p, 40, sum);
 }
 
-static void run_entry(const struct lab_env *env, const struct h40_entry *e, unsigned modes,
+static unsigned wanted_columns(const struct lab_env *env)
+{
+    const unsigned modes = lab_modes(env, MODE_THROUGHPUT | MODE_LATENCY | MODE_FENCED);
+    unsigned cols = 0;
+    for (int c = 0; c < N_COLUMNS; c++)
+        if (modes & column_mode[c])
+            cols |= 1u << c;
+    return cols;
+}
+
+static void run_entry(const struct lab_env *env, const struct h40_entry *e, unsigned cols,
                       const unsigned char *even, const unsigned char *odd)
 {
     const int zero = env->o->zero_sum;
     if (e->zero_sum_only && !zero)
         return;
-    lab_out("%-16s", e->name);
-    for (size_t m = 0; m < 3; m++) {
-        if (!(modes & order[m]))
+    lab_out("%-19s %-5s", e->name, e->seed);
+    for (int col = 0; col < N_COLUMNS; col++) {
+        if (!(cols & (1u << col)))
             continue;
         for (int parity = 0; parity < 2; parity++) {
             const unsigned char *p = parity ? odd : even;
             const csum_wsum sum = zero ? 0 : 0x5a5a;
-            lab_body_fn body = e->fn ? lab_csum_body(order[m]) : inline_body(order[m], zero);
-            if (e->zero_sum_only && order[m] == MODE_LATENCY)
-                body = NULL; /* chained calls feed a nonzero sum */
+            lab_body_fn body = body_for(e->fn, (enum h40_column)col, zero);
             char cell[32] = "-";
             if (!entry_is_correct(e, p, sum) || !entry_is_correct(e, p, zero ? 0 : 0xffffffffu)) {
                 lab_note("h40", "%s refused: disagrees with the oracle at 40 bytes", e->name);
+                lab_refusal_add("h40", e->name, column_mode[col], 40);
                 snprintf(cell, sizeof cell, "refused");
             } else if (body) {
                 struct lab_csum_case c = { e->fn, p, 40, sum };
                 struct lab_stats st;
                 lab_measure(env->o, env->clk, body, &c, &st);
-                char variant[32];
-                snprintf(variant, sizeof variant, "%s%s", parity ? "odd" : "even", zero ? ",zero-sum" : "");
-                lab_result_add("h40", e->name, variant, order[m], 40, (uintptr_t)p & 63, &st);
-                snprintf(cell, sizeof cell, "%.2f (%.1f)", st.ticks_median, st.cycles_median);
+                char variant[48];
+                snprintf(variant, sizeof variant, "%s%s%s", parity ? "odd" : "even",
+                         col == COL_SEED_AFTER ? ",seed-after" : "", zero ? ",zero-sum" : "");
+                lab_result_add("h40", e->name, variant, column_mode[col], 40, (uintptr_t)p & 63, &st);
+                snprintf(cell, sizeof cell, "%.2f%s", st.ticks_median, st.noisy ? "*" : "");
             }
-            lab_out(" %14s", cell);
+            lab_out(" %7s", cell);
         }
     }
     lab_out("\n");
@@ -107,51 +151,60 @@ static void run_entry(const struct lab_env *env, const struct h40_entry *e, unsi
 void table_h40(const struct lab_env *env)
 {
     const struct lab_options *o = env->o;
-    const unsigned modes = lab_modes(env, MODE_THROUGHPUT | MODE_LATENCY | MODE_FENCED);
+    const unsigned cols = wanted_columns(env);
     unsigned char *base = lab_buffer(4096);
     if (!base) {
-        lab_note("h40", "cannot allocate buffers");
+        lab_fail("h40", "cannot allocate buffers");
         return;
     }
     const unsigned char *even = base, *odd = base + 64 + 1;
 
-    char what[160];
-    snprintf(what, sizeof what, "40 bytes, initial sum %s; median ticks (est. cycles) per call",
-             o->zero_sum ? "0 (--zero-sum)" : "0x5a5a");
+    char what[200];
+    snprintf(what, sizeof what, "40 bytes, initial sum %s; median ticks per call (* = noisy); "
+             "each mode at an even and an odd address", o->zero_sum ? "0 (--zero-sum)" : "0x5a5a");
     lab_table_title(env, "h40 (seed 003)", what);
-    lab_out("%-16s", "subject");
-    for (size_t m = 0; m < 3; m++)
-        if (modes & order[m])
-            lab_out(" %14s %14s", lab_mode_name(order[m]), "(odd)");
+    lab_out("%-19s %-5s", "subject", "seed");
+    for (int c = 0; c < N_COLUMNS; c++)
+        if (cols & (1u << c))
+            lab_out(" %-15s", column_name[c]);
+    lab_out("\n%-25s", "");
+    for (int c = 0; c < N_COLUMNS; c++)
+        if (cols & (1u << c))
+            lab_out(" %7s %7s", "even", "odd");
     lab_out("\n");
 
     /* Seed 003's steps, in its order. */
     const struct lab_subject *baseline = lab_subject_find(env->subjects, env->n_subjects, "x86-dumazet");
     if (baseline && !baseline->refused) {
-        struct h40_entry e = { "x86-dumazet", baseline->fn, 0 };
-        run_entry(env, &e, modes, even, odd);
+        struct h40_entry e = { "x86-dumazet", baseline->fn, 0, "-" };
+        run_entry(env, &e, cols, even, odd);
     }
     for (size_t k = 0; lab_h40_kernels[k].name; k++) {
         struct h40_entry e = { lab_h40_kernels[k].name, lab_h40_kernels[k].fn,
-                               lab_h40_kernels[k].zero_sum_only };
+                               lab_h40_kernels[k].zero_sum_only, lab_h40_kernels[k].seed };
         if (lab_wanted(o, e.name))
-            run_entry(env, &e, modes, even, odd);
+            run_entry(env, &e, cols, even, odd);
     }
     if (lab_wanted(o, "inline-40")) {
-        struct h40_entry e = { "inline-40", NULL, 0 };
-        run_entry(env, &e, modes, even, odd);
+        struct h40_entry e = { "inline-40", NULL, 0, "-" };
+        run_entry(env, &e, cols, even, odd);
     }
     /* Everything else. */
     for (size_t i = 0; i < env->n_subjects; i++) {
         const struct lab_subject *s = &env->subjects[i];
         if (s->refused || s == baseline)
             continue;
-        struct h40_entry e = { s->name, s->fn, 0 };
-        run_entry(env, &e, modes, even, odd);
+        struct h40_entry e = { s->name, s->fn, 0, "-" };
+        run_entry(env, &e, cols, even, odd);
     }
     lab_note("h40", "seed 003's steps: x86-dumazet = baseline; 40:no-odd = unaligned removed; "
-                    "40:one-chain = dead code removed; 40:adx; 40:2-stream; 40:32-bit; "
+                    "40:one-chain = dead code removed; 40:adx; 40:2-stream; 40:32-bit; each with "
+                    "the initial sum entering first (/first) or in the final fold (/last); "
                     "40:zero-sum = assume zero input (--zero-sum only); inline-40 = csum.h's "
                     "constant-length path");
+    lab_note("h40", "latency = each result is the next call's initial sum (a chained "
+                    "csum_partial(..., sum)); lat,seed-after = the same chain with the sum added "
+                    "after the call (csum_add(fn(p, 40, 0), sum)): the difference is what the "
+                    "seed's position costs; throughput = independent calls (separate headers)");
     lab_buffer_free(base, 4096);
 }

@@ -36,7 +36,7 @@ void table_iov(const struct lab_env *env)
     unsigned char *buf = lab_buffer(SEGMENTS * 4096);
     unsigned char *flat = lab_buffer(SEGMENTS * MAX_SEGMENT);
     if (!buf || !flat) {
-        lab_note("iov", "cannot allocate buffers");
+        lab_fail("iov", "cannot allocate buffers");
         lab_buffer_free(buf, SEGMENTS * 4096);
         lab_buffer_free(flat, SEGMENTS * MAX_SEGMENT);
         return;

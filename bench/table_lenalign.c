@@ -1,6 +1,8 @@
 /*
  * lenalign: seed 000's Old/New table (Len/Aln in ns with a % improvement column), with the
- * reviewers' extra cases and a few larger sizes, for every subject side by side.
+ * reviewers' extra cases and a few larger sizes, for every subject side by side. The %
+ * column compares csum_partial (what users call) with the kernel's algorithm unless -M and
+ * --baseline name others.
  */
 #include "lab.h"
 
@@ -35,6 +37,19 @@ static const struct lenalign_row {
 };
 #define N_ROWS (sizeof rows / sizeof rows[0])
 
+static int row_selected(const struct lenalign_row *r, long len, long align)
+{
+    return (len < 0 || (size_t)len == r->len) && (align < 0 || (size_t)align == r->align);
+}
+
+size_t table_lenalign_cases(long len, long align)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < N_ROWS; r++)
+        n += row_selected(&rows[r], len, align);
+    return n;
+}
+
 /* Place a row's buffer: `align` past a page start, or ending 740 bytes into the next page. */
 static const unsigned char *place(const unsigned char *base, const struct lenalign_row *r)
 {
@@ -53,15 +68,18 @@ void table_lenalign(const struct lab_env *env)
         snprintf(first, sizeof first, "%.*s", (int)(k < 63 ? k : 63), o->only_impls);
         new_name = first;
     } else {
-        new_name = csum_impl_active()->name;
+        new_name = "csum_partial"; /* what users call, through dispatch */
     }
-    const char *old_name = o->baseline ? o->baseline : "generic";
+    /* The default baseline is the kernel's algorithm (our linux-6.8 port): the code a user
+     * would otherwise copy. `generic` only when that row is absent. */
+    const struct lab_subject *linux68 = lab_subject_find(env->subjects, env->n_subjects, "linux-6.8");
+    const char *old_name = o->baseline ? o->baseline : linux68 && !linux68->refused ? "linux-6.8" : "generic";
     struct lab_subject *new_s = lab_subject_find(env->subjects, env->n_subjects, new_name);
     struct lab_subject *old_s = lab_subject_find(env->subjects, env->n_subjects, old_name);
 
     unsigned char *base = lab_buffer(65536 + 3 * 4096);
     if (!base) {
-        lab_note("lenalign", "cannot allocate buffers");
+        lab_fail("lenalign", "cannot allocate buffers");
         return;
     }
     const unsigned modes = lab_modes(env, MODE_LATENCY | MODE_THROUGHPUT);
@@ -79,8 +97,7 @@ void table_lenalign(const struct lab_env *env)
         lab_out(" %8s  %s\n", "% Improv", "case");
 
         for (size_t r = 0; r < N_ROWS; r++) {
-            if ((o->len >= 0 && (size_t)o->len != rows[r].len) ||
-                (o->align >= 0 && (size_t)o->align != rows[r].align))
+            if (!row_selected(&rows[r], o->len, o->align))
                 continue;
             const unsigned char *p = place(base, &rows[r]);
             char label[24];

@@ -47,7 +47,7 @@ void table_memops(const struct lab_env *env)
         dst[k] = lab_buffer(cases[k].len);
     }
     if (!src[0] || !src[1] || !dst[0] || !dst[1]) {
-        lab_note("memops", "cannot allocate the 400 MB buffers");
+        lab_fail("memops", "cannot allocate the 400 MB buffers");
     } else {
         for (size_t i = 0; lab_memops[i]; i++) {
             const struct lab_memop *op = lab_memops[i];

@@ -42,7 +42,7 @@ void table_thrash(const struct lab_env *env)
     unsigned char *base = lab_buffer(2 * 4096 + len_a + len_b);
     struct thrash_ctx *ctx = malloc(sizeof *ctx);
     if (!base || !ctx) {
-        lab_note("thrash", "cannot allocate buffers");
+        lab_fail("thrash", "cannot allocate buffers");
         free(ctx);
         return;
     }

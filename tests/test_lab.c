@@ -68,3 +68,42 @@ void test_lab_refuses_wrong(struct test_ctx *t)
     CHECK(t, results_for("generic", 32766) == 1, "generic was not timed (%zu rows)",
           results_for("generic", 32766));
 }
+
+/* The spread statistics every result carries: p10, median, p90 over the batches. */
+void test_lab_spread(struct test_ctx *t)
+{
+    double v[11] = { 10, 19, 11, 12, 13, 14, 15, 16, 17, 18, 30 }; /* unsorted, one outlier */
+    struct lab_stats st;
+    memset(&st, 0, sizeof st);
+    lab_stats_from_batches(v, 11, &st);
+    CHECK(t, st.batches == 11 && st.ticks_min == 10 && st.ticks_median == 15,
+          "min/median: %g/%g over %d", st.ticks_min, st.ticks_median, st.batches);
+    CHECK(t, st.ticks_p10 == 11 && st.ticks_p90 == 19, "p10/p90: %g/%g", st.ticks_p10, st.ticks_p90);
+    CHECK(t, st.spread > 0.533 && st.spread < 0.534, "spread %g, want (19 - 11) / 15", st.spread);
+
+    double even[4] = { 4, 1, 3, 2 };
+    lab_stats_from_batches(even, 4, &st);
+    CHECK(t, st.ticks_median == 2.5 && st.ticks_p10 > 1.29 && st.ticks_p10 < 1.31,
+          "interpolated: median %g p10 %g", st.ticks_median, st.ticks_p10);
+
+    /* A real measurement: the quantiles bracket the median, every batch is counted. */
+    struct lab_options o;
+    memset(&o, 0, sizeof o);
+    o.quick = 1;
+    o.batches = 7;
+    o.batch_ms = 0.02;
+    o.count = -1;
+    o.repeats = 1;
+    struct lab_clock clk;
+    lab_clock_init(&clk, 1);
+    unsigned char buf[256];
+    memset(buf, 0x5a, sizeof buf);
+    struct lab_csum_case c = { csum_impl_find("generic")->partial, buf, sizeof buf, 0 };
+    lab_measure(&o, &clk, lab_csum_body(MODE_THROUGHPUT), &c, &st);
+    CHECK(t, st.batches == 7 && st.attempts >= 1 && st.attempts <= 2, "batches %d attempts %d",
+          st.batches, st.attempts);
+    CHECK(t, st.ticks_p10 <= st.ticks_median && st.ticks_median <= st.ticks_p90 && st.ticks_min > 0,
+          "p10 %g median %g p90 %g", st.ticks_p10, st.ticks_median, st.ticks_p90);
+    CHECK(t, st.noisy == (st.spread > LAB_NOISE_LIMIT), "noisy flag %d for spread %g", st.noisy,
+          st.spread);
+}

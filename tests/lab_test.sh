@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The lab's options, output directories and report, from the command line: every numeric
+# option is bounded and refused (exit 2, a message naming the range) before any timing; an
+# earlier run's directory is never overwritten; a run's JSON carries the spread and load of
+# its results and the summary, and its report opens with the machine line and the summary.
+# Usage: tests/lab_test.sh BUILD_DIR
+set -u
+cd "$(dirname "$0")/.."
+. tests/lib.sh
+build=${1:?usage: lab_test.sh BUILD_DIR}
+csum="$build/csum"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# refused "what" "message regex" -- args...: exit 2, the message, no table printed.
+refused() {
+    local what=$1 want=$2 status; shift 3
+    "$csum" bench "$@" >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    if [ "$status" -eq 2 ] && grep -qE -- "$want" "$tmp/err" && ! grep -q "^==" "$tmp/out"; then
+        ok "lab: refuses $what"
+    else
+        fail "lab: $what: exit $status, stderr: $(head -c 300 "$tmp/err")"
+    fi
+}
+refused "-c 0" "option -c takes a count from 1 to 1000000000, not '0'" -- sizes -c 0
+refused "a count that would run for hours" "from 1 to 1000000000" -- sizes -c 99999999999999
+refused "a negative count" "option -c takes a count" -- sizes -c -5
+refused "a length that cannot be allocated" "option -l takes a length in bytes from 0 to" -- sizes -l 20000000000
+refused "an alignment above 63" "option -a takes an alignment" -- sizes -a 64
+refused "an empty lenalign case set" "lenalign has no case with -l 40 -a 63" -- lenalign -l 40 -a 63
+refused "-l for a table that ignores it" "h40 does not take -l" -- h40 -l 100
+refused "--cpu beyond the online CPUs" "option --cpu takes a CPU number from 0 to" -- --cpu 4096 h40
+refused "--noise 0" "option --noise takes a percentage from 1 to 100" -- --noise 0 h40
+refused "--repeats 9" "option --repeats takes a number of repeats from 0 to 5" -- --repeats 9 h40
+# A count within range that would still take too long here is refused after the warm-up has
+# measured one call (the table's title may be out), before its timed batches: no figure.
+"$csum" bench sizes -l 65536 -M generic --latency -c 1000000000 >"$tmp/out" 2>"$tmp/err"
+status=$?
+if [ "$status" -eq 2 ] && grep -q "one measurement would take about" "$tmp/err" &&
+   ! grep -qE '^65536 +[0-9]' "$tmp/out"; then
+    ok "lab: refuses a count whose measurement would outlast 60 s, before timing it"
+else
+    fail "lab: -c 10^9 at 64 KiB: exit $status, stderr: $(head -c 300 "$tmp/err")"
+fi
+"$csum" bench --help >"$tmp/help"
+for opt in "-l LEN" "-a ALIGN" "-c COUNT" "--noise PCT" "--repeats N" "--cpu N"; do
+    line=$(grep -A2 -- "^  $opt" "$tmp/help" | tr '\n' ' ')
+    if printf '%s' "$line" | grep -qE '[0-9]+\.\.[0-9(]'; then ok "lab: --help gives the range of $opt"
+    else fail "lab: --help gives no range for $opt: $line"; fi
+done
+
+# A run: JSON with spread, load, summary; report opening with machine line and summary.
+out="$tmp/run"
+check "lab: a --quick sizes run with --out" -- "$csum" bench --quick sizes -l 1500 \
+    -M csum_partial,linux-6.8 --out "$out"
+refused "an --out directory that exists" "already exists: an earlier run is never overwritten" -- \
+    --quick sizes -l 40 -M generic --out "$out"
+if command -v python3 >/dev/null; then
+    check "lab: results.json has spread, load, subjects' flags and the summary" -- python3 - "$out/results.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rows = [r for r in doc["results"] if r["table"] == "sizes"]
+assert rows, "no sizes rows"
+for r in rows:
+    assert r["ticks_p10"] <= r["ticks_median"] <= r["ticks_p90"], r
+    assert r["batches"] >= 1 and isinstance(r["noisy"], bool), r
+assert {"busy", "wait_ms", "preempted"} <= set(doc["load"]), doc["load"]
+flags = {s["name"]: s["flags"] for s in doc["subjects"]}
+assert flags["csum_partial"], flags
+if "dpdk" in flags:
+    assert "-O3" in flags["dpdk"], flags["dpdk"]
+s = doc["summary"]
+assert s["against"][0] == "linux-6.8", s
+lat = [r for r in s["rows"] if r["len"] == 1500 and r["mode"] == "latency"][0]
+want = lat["csum_partial"]["ticks"] / lat["linux-6.8"]["ticks"]
+assert abs(lat["ratio_linux-6.8"] - want) < 1e-3, (lat, want)
+assert {r["mode"] for r in s["rows"]} == {"latency", "throughput"}, s["rows"]
+assert doc["machine"]["build_type"] and doc["machine"]["dispatch"], doc["machine"]
+PY
+fi
+first=$(grep -m1 -n '^| length | mode | csum_partial |' "$out/report.md" | cut -d: -f1)
+machine=$(grep -m1 -n '^\*\*Machine:\*\*' "$out/report.md" | cut -d: -f1)
+tables=$(grep -m1 -n '^## Tables' "$out/report.md" | cut -d: -f1)
+if [ -n "$first" ] && [ -n "$machine" ] && [ -n "$tables" ] && [ "$machine" -lt "$first" ] &&
+   [ "$first" -lt "$tables" ] && grep -q '^| 1500 B | throughput |' "$out/report.md"; then
+    ok "lab: report.md opens with the machine line, then the summary table (both modes)"
+else
+    fail "lab: report.md does not open with the machine line and the summary table"
+fi
+finish lab

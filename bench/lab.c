@@ -31,6 +31,8 @@ static const struct lab_table tables[] = {
       TAKES_LEN | TAKES_ALIGN },
     { "sizes", table_sizes, "every length 1..64, powers of two, packet sizes, L2/L3/DRAM; roofline",
       TAKES_LEN | TAKES_ALIGN },
+    { "short", table_short, "every length 1..256 B: csum_partial vs linux-6.8 (and the short-path row)",
+      TAKES_LEN },
     { "h40", table_h40, "seed 003: 40 bytes, even/odd address, seed first/last, three modes", 0 },
     { "copy", table_copy, "seed 001: fused copy+checksum vs memcpy+checksum; min/avg/max, p99.9",
       TAKES_LEN },

@@ -71,17 +71,19 @@ static void cell(FILE *f, const struct lab_result *r)
         fprintf(f, " %.1f%s |", r->st.ticks_median, r->st.noisy ? "\\*" : "");
 }
 
-/* Worst (largest) csum_partial / linux-6.8 ratio over sizes' lengths 1..256 in one mode. */
+/* Worst (largest) csum_partial / linux-6.8 ratio over lengths 1..256 in one mode: from the
+ * `short` table (every length) when it ran, else from sizes' lengths. */
 static double worst_short(const char *mode, size_t *at, size_t *count)
 {
+    const char *table = find("short", "csum_partial", mode, 40, "") ? "short" : "sizes";
     double worst = -1;
     *count = 0;
     for (size_t i = 0; i < lab_result_count(); i++) {
         const struct lab_result *r = lab_result_get(i);
-        if (strcmp(r->table, "sizes") || strcmp(r->impl, "csum_partial") || strcmp(r->mode, mode) ||
+        if (strcmp(r->table, table) || strcmp(r->impl, "csum_partial") || strcmp(r->mode, mode) ||
             r->len < 1 || r->len > 256 || r->variant[0])
             continue;
-        const struct lab_result *k = find("sizes", "linux-6.8", mode, r->len, "");
+        const struct lab_result *k = find(table, "linux-6.8", mode, r->len, "");
         if (!k)
             continue;
         double ratio = r->st.ticks_median / k->st.ticks_median;

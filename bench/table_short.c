@@ -1,0 +1,77 @@
+/*
+ * short: every length from 1 to 256 bytes, in latency and throughput mode, the public
+ * csum_partial against Linux 6.8's algorithm (our linux-6.8 reference row), plus the product
+ * row the dispatcher runs in place for short buffers (x86-scalar on x86-64), so that the cost
+ * of dispatch and the cost of the algorithm can be told apart. Headers and small packets live
+ * here; issue 12's "short lengths never lose" is read from this table (the summary's worst
+ * ratio). Aligned buffers only: `lenalign` and `thrash` cover alignments and mixed lengths.
+ */
+#include "lab.h"
+
+#include <string.h>
+
+static const char *const wanted[] = { "csum_partial", "x86-scalar", "linux-6.8", "generic" };
+enum { N_WANTED = sizeof wanted / sizeof wanted[0], MAX_LEN = 256 };
+
+void table_short(const struct lab_env *env)
+{
+    struct lab_subject *subj[N_WANTED];
+    size_t n = 0;
+    for (size_t w = 0; w < N_WANTED; w++) {
+        struct lab_subject *s = lab_subject_find(env->subjects, env->n_subjects, wanted[w]);
+        if (s && !s->refused && (w < 3 || n < 2)) /* generic only where linux-6.8 is missing */
+            subj[n++] = s;
+    }
+    if (n < 2) {
+        lab_note("short", "needs csum_partial and a baseline row (linux-6.8, else generic); "
+                          "not timed (-M excluded them?)");
+        return;
+    }
+    unsigned char *buf = lab_buffer(4096);
+    if (!buf) {
+        lab_fail("short", "cannot allocate a 4 KiB buffer");
+        return;
+    }
+    const size_t from = env->o->len >= 0 ? (size_t)env->o->len : 1;
+    const size_t to = env->o->len >= 0 ? (size_t)env->o->len : (env->o->quick ? 64 : MAX_LEN);
+    const unsigned modes = lab_modes(env, MODE_LATENCY | MODE_THROUGHPUT);
+    for (unsigned mode = MODE_LATENCY; mode <= MODE_THROUGHPUT; mode <<= 1) {
+        if (!(modes & mode))
+            continue;
+        char what[160];
+        snprintf(what, sizeof what, "%s mode, every length %zu..%zu B: median ticks per call "
+                 "(* = noisy), and %s / %s", lab_mode_name(mode), from, to, subj[0]->name,
+                 subj[n - 1]->name);
+        lab_table_title(env, "short", what);
+        lab_out("%-5s", "len");
+        for (size_t i = 0; i < n; i++)
+            lab_out(" %12.12s", subj[i]->name);
+        lab_out(" %7s\n", "ratio");
+        double worst = 0;
+        size_t worst_at = 0;
+        for (size_t len = from; len <= to; len++) {
+            struct lab_expect expect;
+            lab_expect_case(buf, len, &expect);
+            double t[N_WANTED] = { 0 };
+            lab_out("%-5zu", len);
+            for (size_t i = 0; i < n; i++) {
+                struct lab_result *r = lab_time_csum(env, subj[i], "short", "", (enum lab_mode)mode,
+                                                     buf, len, 0x5a5a, &expect);
+                if (!r) {
+                    lab_out(" %12s", "refused");
+                    continue;
+                }
+                t[i] = r->st.ticks_median;
+                lab_out(" %11.1f%s", t[i], r->st.noisy ? "*" : " ");
+            }
+            double ratio = t[0] > 0 && t[n - 1] > 0 ? t[0] / t[n - 1] : 0;
+            if (ratio > worst) {
+                worst = ratio;
+                worst_at = len;
+            }
+            lab_out(" %7.2f%s\n", ratio, ratio > 1.0 ? " slower" : "");
+        }
+        lab_out("worst %s / %s: %.2f at %zu B\n", subj[0]->name, subj[n - 1]->name, worst, worst_at);
+    }
+    lab_buffer_free(buf, 4096);
+}

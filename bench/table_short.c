@@ -27,13 +27,14 @@ void table_short(const struct lab_env *env)
                           "not timed (-M excluded them?)");
         return;
     }
-    unsigned char *buf = lab_buffer(4096);
-    if (!buf) {
-        lab_fail("short", "cannot allocate a 4 KiB buffer");
-        return;
-    }
     const size_t from = env->o->len >= 0 ? (size_t)env->o->len : 1;
     const size_t to = env->o->len >= 0 ? (size_t)env->o->len : (env->o->quick ? 64 : MAX_LEN);
+    const size_t buf_len = to < 4096 ? 4096 : to;
+    unsigned char *buf = lab_buffer(buf_len);
+    if (!buf) {
+        lab_fail("short", "cannot allocate %zu bytes", buf_len);
+        return;
+    }
     const unsigned modes = lab_modes(env, MODE_LATENCY | MODE_THROUGHPUT);
     for (unsigned mode = MODE_LATENCY; mode <= MODE_THROUGHPUT; mode <<= 1) {
         if (!(modes & mode))
@@ -73,5 +74,5 @@ void table_short(const struct lab_env *env)
         }
         lab_out("worst %s / %s: %.2f at %zu B\n", subj[0]->name, subj[n - 1]->name, worst, worst_at);
     }
-    lab_buffer_free(buf, 4096);
+    lab_buffer_free(buf, buf_len);
 }

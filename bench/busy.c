@@ -1,5 +1,5 @@
 /*
- * The busy load of seed 001: a thread on another CPU copying 128 MiB back and forth, so the
+ * The busy load of Gerum 2021: a thread on another CPU copying 128 MiB back and forth, so the
  * shared cache and the memory bus are under pressure while the measured CPU works.
  */
 #define _GNU_SOURCE

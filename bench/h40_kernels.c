@@ -1,5 +1,5 @@
 /*
- * Seed 003's steps as 40-byte-only kernels, so the h40 table can put them side by side with
+ * van de Ven 2021's steps as 40-byte-only kernels, so the h40 table can put them side by side with
  * the library's rows. They handle exactly 40 bytes (the zero-sum one only an initial sum of 0),
  * so they are lab subjects checked at 40 bytes, never rows of the implementation table.
  * Written from the write-up's descriptions (Arjan van de Ven's 40-byte csum_partial series on

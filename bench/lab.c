@@ -25,19 +25,19 @@ struct lab_table {
 };
 
 static const struct lab_table tables[] = {
-    { "lenalign", table_lenalign, "seed 000's Len/Aln table and the reviewers' cases, % vs a baseline",
+    { "lenalign", table_lenalign, "Herbert 2016's Len/Aln table and the reviewers' cases, % vs a baseline",
       TAKES_LEN | TAKES_ALIGN },
-    { "thrash", table_thrash, "seed 000's branch-prediction experiment: grouped vs interleaved calls",
+    { "thrash", table_thrash, "Herbert 2016's branch-prediction experiment: grouped vs interleaved calls",
       TAKES_LEN | TAKES_ALIGN },
     { "sizes", table_sizes, "every length 1..64, powers of two, packet sizes, L2/L3/DRAM; roofline",
       TAKES_LEN | TAKES_ALIGN },
     { "short", table_short, "every length 1..256 B: csum_partial vs linux-6.8 (and the short-path row)",
       TAKES_LEN },
-    { "h40", table_h40, "seed 003: 40 bytes, even/odd address, seed first/last, three modes", 0 },
-    { "copy", table_copy, "seed 001: fused copy+checksum vs memcpy+checksum; min/avg/max, p99.9",
+    { "h40", table_h40, "van de Ven 2021: 40 bytes, even/odd address, seed first/last, three modes", 0 },
+    { "copy", table_copy, "Gerum 2021: fused copy+checksum vs memcpy+checksum; min/avg/max, p99.9",
       TAKES_LEN },
-    { "memops", table_memops, "seed 002: zero/copy variants, cached 4 KiB vs uncached 400 MB", 0 },
-    { "iov", table_iov, "seed 004: checksum over 16 iovec segments of 1..1024 bytes", 0 },
+    { "memops", table_memops, "Evans 2003: zero/copy variants, cached 4 KiB vs uncached 400 MB", 0 },
+    { "iov", table_iov, "Viro/Laight 2020: checksum over 16 iovec segments of 1..1024 bytes", 0 },
     { "batch", table_batch, "IPv4 header checksums: csum_ipv4_header_batch vs a loop, per header", 0 },
     { "pcap", table_pcap, "csum pcap verify throughput on a generated capture (GB/s)", 0 },
 };

@@ -340,7 +340,7 @@ void table_iov(const struct lab_env *env);
 void table_batch(const struct lab_env *env);
 void table_pcap(const struct lab_env *env);
 
-/* Seed 003's 40-byte-only steps (bench/h40_kernels.c), NULL-terminated; empty off x86. */
+/* van de Ven 2021's 40-byte-only steps (bench/h40_kernels.c), NULL-terminated; empty off x86. */
 struct lab_h40_kernel {
     const char *name, *step;
     csum_partial_fn fn; /* valid for len == 40 only */

@@ -1,5 +1,5 @@
 /*
- * The lab's memory operations (seed 002's bzero/bcopy comparison): zeroing and copying with
+ * The lab's memory operations (Evans 2003's bzero/bcopy comparison): zeroing and copying with
  * libc, with x86 string instructions, and with unrolled scalar loops of several widths; the
  * vector ones (normal and non-temporal stores) are in bench/memops_vector.c. Lab subjects, not
  * library API. Each is exact for any length and alignment: it writes [dst, dst + len) and
@@ -102,12 +102,12 @@ static void copy_rep_movsb(void *dst, const void *src, size_t len)
 static const struct lab_memop scalar_ops[] = {
     ZERO(libc, "memset", "libc memset"),
 #if defined(__x86_64__)
-    ZERO(rep_stosb, "rep stosb", "x86 string store (seed 002's stosl, byte form for ERMS)"),
+    ZERO(rep_stosb, "rep stosb", "x86 string store (Evans 2003's stosl, byte form for ERMS)"),
 #endif
-    ZERO(unroll8, "unroll 8", "one 8-byte store per iteration (seed 002's unroll 8)"),
+    ZERO(unroll8, "unroll 8", "one 8-byte store per iteration (Evans 2003's unroll 8)"),
     ZERO(unroll16, "unroll 16", "two 8-byte stores per iteration"),
     ZERO(unroll32, "unroll 32", "four 8-byte stores per iteration"),
-    ZERO(unroll64, "unroll 64", "eight 8-byte stores per iteration (seed 002's unroll 64)"),
+    ZERO(unroll64, "unroll 64", "eight 8-byte stores per iteration (Evans 2003's unroll 64)"),
     COPY(libc, "memcpy", "libc memcpy"),
 #if defined(__x86_64__)
     COPY(rep_movsb, "rep movsb", "x86 string move (ERMS/FSRM)"),

@@ -1,6 +1,6 @@
 /*
  * The lab's vector memory operations: zero and copy with SSE2/AVX2/AVX-512 stores, normal
- * (temporal) or non-temporal (movntdq + sfence, seed 002's movntps idea on today's vectors).
+ * (temporal) or non-temporal (movntdq + sfence, Evans 2003's movntps idea on today's vectors).
  * The lab is compiled with baseline flags, so each function carries its own target attribute
  * and a row is listed only when __builtin_cpu_supports() says the CPU (and OS) can run it.
  */
@@ -95,7 +95,7 @@ static const struct vector_row {
     enum isa isa;
 } rows[] = {
     { { "sse2", "movdqu xmm stores", MEMOP_ZERO, zero_sse2, NULL }, ISA_SSE2 },
-    { { "sse2-nt", "movntdq xmm + sfence (seed 002's movntps, integer form)", MEMOP_ZERO, zero_sse2_nt, NULL }, ISA_SSE2 },
+    { { "sse2-nt", "movntdq xmm + sfence (Evans 2003's movntps, integer form)", MEMOP_ZERO, zero_sse2_nt, NULL }, ISA_SSE2 },
     { { "avx2", "vmovdqu ymm stores", MEMOP_ZERO, zero_avx2, NULL }, ISA_AVX2 },
     { { "avx2-nt", "vmovntdq ymm + sfence", MEMOP_ZERO, zero_avx2_nt, NULL }, ISA_AVX2 },
     { { "avx512", "vmovdqu64 zmm stores", MEMOP_ZERO, zero_avx512, NULL }, ISA_AVX512 },

@@ -1,5 +1,5 @@
 /*
- * copy: seed 001's question — fused copy+checksum, or memcpy then checksum? For each size, every
+ * copy: Gerum 2021's question — fused copy+checksum, or memcpy then checksum? For each size, every
  * fused implementation, memcpy followed by csum_partial, and memcpy alone: the batch median per
  * call, and the distribution of single calls (min/avg/max, p50/p99/p99.9 over -c calls,
  * 1,000,000 by default) because worst-case jitter matters as much as the average. --busy adds
@@ -120,7 +120,7 @@ static void run_pass(const struct lab_env *env, const char *variant, unsigned ch
 void table_copy(const struct lab_env *env)
 {
     if (!lab_copy_subjects[0]) {
-        lab_table_title(env, "copy (seed 001)", "fused copy+checksum vs memcpy+checksum");
+        lab_table_title(env, "copy (Gerum 2021)", "fused copy+checksum vs memcpy+checksum");
         lab_note("copy", "not available yet: no csum_partial_copy implementations in this build");
         return;
     }
@@ -138,7 +138,7 @@ void table_copy(const struct lab_env *env)
     snprintf(what, sizeof what, "ns; batch median per call, ratio to memcpy, then %llu single "
              "calls timed one by one (include the timer; resolution %.1f ns)",
              (unsigned long long)calls, (double)env->clk->granularity / env->clk->ticks_per_ns);
-    lab_table_title(env, "copy (seed 001)", what);
+    lab_table_title(env, "copy (Gerum 2021)", what);
     lab_out("%-7s %-22s %-5s %9s %7s %9s %9s %9s %9s %9s %9s\n", "len", "subject", "load",
             "median", "ratio", "min", "avg", "max", "p50", "p99", "p99.9");
     run_pass(env, "idle", dst, src, calls);

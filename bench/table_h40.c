@@ -1,18 +1,18 @@
 /*
- * h40: seed 003's table. 40 bytes (an IPv6 header), at an even and an odd address, in
+ * h40: van de Ven 2021's table. 40 bytes (an IPv6 header), at an even and an odd address, in
  * throughput mode (independent calls: the out-of-order engine overlaps them), latency mode
  * (each result is the next call's initial sum), latency mode with the seed added after the
  * call (csum_add(fn(p, 40, 0), sum): whatever the subject does with its seed, the data sum no
- * longer waits for the previous call), and fenced mode (lfence around each call: seed 003's
+ * longer waits for the previous call), and fenced mode (lfence around each call: van de Ven 2021's
  * "OOO fenced off" worst case).
  *
  * The two latency columns separate a step's two possible gains: a shorter chain through the
  * data, and a seed that enters last. The 40-byte kernels (bench/h40_kernels.c) come in both
  * seed positions for the same reason.
  *
- * First seed 003's steps in its order — baseline (x86-dumazet, the code the write-up started
+ * First van de Ven 2021's steps in its order — baseline (x86-dumazet, the code the write-up started
  * from), the 40-byte-only kernels, and the header's constant-length inline path — then every
- * other subject. --zero-sum uses an initial sum of 0 (seed 003's last step; the zero-sum
+ * other subject. --zero-sum uses an initial sum of 0 (van de Ven 2021's last step; the zero-sum
  * kernel and the inline path then see a literal 0).
  */
 #include "lab.h"
@@ -162,7 +162,7 @@ void table_h40(const struct lab_env *env)
     char what[200];
     snprintf(what, sizeof what, "40 bytes, initial sum %s; median ticks per call (* = noisy); "
              "each mode at an even and an odd address", o->zero_sum ? "0 (--zero-sum)" : "0x5a5a");
-    lab_table_title(env, "h40 (seed 003)", what);
+    lab_table_title(env, "h40 (van de Ven 2021)", what);
     lab_out("%-19s %-5s", "subject", "seed");
     for (int c = 0; c < N_COLUMNS; c++)
         if (cols & (1u << c))
@@ -173,7 +173,7 @@ void table_h40(const struct lab_env *env)
             lab_out(" %7s %7s", "even", "odd");
     lab_out("\n");
 
-    /* Seed 003's steps, in its order. */
+    /* van de Ven 2021's steps, in its order. */
     const struct lab_subject *baseline = lab_subject_find(env->subjects, env->n_subjects, "x86-dumazet");
     if (baseline && !baseline->refused) {
         struct h40_entry e = { "x86-dumazet", baseline->fn, 0, "-" };
@@ -197,7 +197,7 @@ void table_h40(const struct lab_env *env)
         struct h40_entry e = { s->name, s->fn, 0, "-" };
         run_entry(env, &e, cols, even, odd);
     }
-    lab_note("h40", "seed 003's steps: x86-dumazet = baseline; 40:no-odd = unaligned removed; "
+    lab_note("h40", "van de Ven 2021's steps: x86-dumazet = baseline; 40:no-odd = unaligned removed; "
                     "40:one-chain = dead code removed; 40:adx; 40:2-stream; 40:32-bit; each with "
                     "the initial sum entering first (/first) or in the final fold (/last); "
                     "40:zero-sum = assume zero input (--zero-sum only); inline-40 = csum.h's "

@@ -1,6 +1,6 @@
 /*
- * iov: seed 004's benchmark. A checksum over 16 iovec segments, each of 1, 2, 4, ... 1024 bytes;
- * ticks per call and ticks per 64-bit word (seed 004's figure of merit: about 1 per word is the
+ * iov: Viro/Laight 2020's benchmark. A checksum over 16 iovec segments, each of 1, 2, 4, ... 1024 bytes;
+ * ticks per call and ticks per 64-bit word (Viro/Laight 2020's figure of merit: about 1 per word is the
  * limit when the data is also written). Latency mode: each result is the next initial sum.
  */
 #include "lab.h"
@@ -27,7 +27,7 @@ static uint64_t body_iov(const void *ctx, uint64_t iters)
 
 void table_iov(const struct lab_env *env)
 {
-    lab_table_title(env, "iov (seed 004)", "16 segments; ticks per call / ticks per 64-bit word");
+    lab_table_title(env, "iov (Viro/Laight 2020)", "16 segments; ticks per call / ticks per 64-bit word");
     if (!lab_iov_subjects[0]) {
         lab_note("iov", "not available yet: no csum_iov in this build");
         return;

@@ -1,5 +1,5 @@
 /*
- * lenalign: seed 000's Old/New table (Len/Aln in ns with a % improvement column), with the
+ * lenalign: Herbert 2016's Old/New table (Len/Aln in ns with a % improvement column), with the
  * reviewers' extra cases and a few larger sizes, for every subject side by side. The %
  * column compares csum_partial (what users call) with the kernel's algorithm unless -M and
  * --baseline name others.
@@ -89,7 +89,7 @@ void table_lenalign(const struct lab_env *env)
         char what[160];
         snprintf(what, sizeof what, "%s mode, median ns/ticks per call; %% = %s vs %s",
                  lab_mode_name(mode), new_name, old_name);
-        lab_table_title(env, "lenalign (seed 000)", what);
+        lab_table_title(env, "lenalign (Herbert 2016)", what);
         lab_out("%-9s", "Len/Aln");
         for (size_t i = 0; i < env->n_subjects; i++)
             if (!env->subjects[i].refused)

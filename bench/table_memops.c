@@ -1,5 +1,5 @@
 /*
- * memops: seed 002's bzero/bcopy comparison. Every zeroing and copying variant, and every
+ * memops: Evans 2003's bzero/bcopy comparison. Every zeroing and copying variant, and every
  * fused copy+checksum ("csum"), on a 4 KiB buffer (reused: always cached) and on a 400 MB buffer
  * (never cached), in bytes per second, so the non-temporal trade-off shows: it loses when the
  * data is cached, wins when it is not.
@@ -31,7 +31,7 @@ static uint64_t body_memop(const void *ctx, uint64_t iters)
 
 void table_memops(const struct lab_env *env)
 {
-    lab_table_title(env, "memops (seed 002)", "zero and copy variants, cached 4 KiB vs uncached "
+    lab_table_title(env, "memops (Evans 2003)", "zero and copy variants, cached 4 KiB vs uncached "
                     "400 MB, bytes per second");
     if (!lab_memops[0]) {
         lab_note("memops", "not available yet: no memory operations in this build");

@@ -1,9 +1,9 @@
 /*
- * thrash: seed 000's branch-prediction experiment. Two (length, alignment) combinations are
+ * thrash: Herbert 2016's branch-prediction experiment. Two (length, alignment) combinations are
  * checksummed either as two grouped halves (all of the first, then all of the second) or
  * interleaved call by call (-I), and we add a third order, a fixed pseudo-random choice per
  * call: a strictly alternating pattern is something modern branch predictors learn, a random
- * one is not. Default combinations follow the seed's command line (-l 100 -S 24 -a 1).
+ * one is not. Default combinations follow Herbert's command line in that thread (-l 100 -S 24 -a 1).
  */
 #include "lab.h"
 
@@ -51,7 +51,7 @@ void table_thrash(const struct lab_env *env)
     char what[192];
     snprintf(what, sizeof what, "%zu/%zu and %zu/%zu, latency mode, median ticks per call%s",
              len_a, align_a, len_b, align_b, env->clk->counters ? ", branch misses per call" : "");
-    lab_table_title(env, "thrash (seed 000)", what);
+    lab_table_title(env, "thrash (Herbert 2016)", what);
     lab_out("%-14s %11s %11s %11s %9s\n", "impl", "grouped", "interleaved", "random", "rnd/grp");
 
     for (size_t i = 0; i < env->n_subjects; i++) {

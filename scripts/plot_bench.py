@@ -251,7 +251,7 @@ def plot_h40(doc, out_dir):
     axes[0].set_yticklabels(subjects, fontsize=8)
     axes[0].invert_yaxis()
     axes[0].legend(fontsize=8, loc="lower right")
-    fig.suptitle(title(doc, "h40 (seed 003): 40 bytes; hatched = odd address; orange = initial "
+    fig.suptitle(title(doc, "h40 (van de Ven 2021): 40 bytes; hatched = odd address; orange = initial "
                        "sum enters the chain first (/first), green = other kernels and rows"), fontsize=10)
     return save(fig, out_dir, "h40.png")
 
@@ -295,7 +295,7 @@ def plot_copy(doc, out_dir):
                          else dict(EMPHASIS["linux-6.8"]) if s == "memcpy+csum_partial"
                          else style_for(s, k))
     return plot_lines(doc, out_dir, "copy.png",
-                      "copy (seed 001): fused copy+checksum and memcpy+csum_partial, "
+                      "copy (Gerum 2021): fused copy+checksum and memcpy+csum_partial, "
                       "time relative to memcpy alone", data, lambda r: r["impl"],
                       lambda r: r["len"], lambda r: r["ratio"], "length, bytes (log scale)",
                       "time ÷ memcpy's (log scale; 1 = as fast as a plain copy)", styles=emph)
@@ -307,7 +307,7 @@ def plot_iov(doc, out_dir):
         return None
     emph = lambda s, k: dict(EMPHASIS["csum_partial"]) if s == "csum_iov" else style_for(s, k)
     return plot_lines(doc, out_dir, "iov.png",
-                      "iov (seed 004): 16 segments; ticks per 64-bit word", data,
+                      "iov (Viro/Laight 2020): 16 segments; ticks per 64-bit word", data,
                       lambda r: r["impl"], lambda r: r["len"] // 16,
                       lambda r: r["ticks_median"] / (r["len"] / 8.0),
                       "segment size, bytes (log scale)",
@@ -366,7 +366,7 @@ def main():
     case = lambda r: "%d/%d%s" % (r["len"], r["align"], " straddle" if r["variant"] == "page-straddle" else "")
     lenalign = [r for r in rows(doc, "lenalign", mode="latency") if r["len"] <= 1500]
     made.append(plot_bars(
-        doc, out_dir, "lenalign.png", "lenalign (seed 000), latency mode, cases up to 1500 bytes",
+        doc, out_dir, "lenalign.png", "lenalign (Herbert 2016), latency mode, cases up to 1500 bytes",
         lenalign, ordered(case(r) for r in lenalign), case,
         ["csum_partial", "linux-6.8", "dpdk", "dpdk-native", "x86-scalar", "x86-herbert",
          "x86-2002", "generic"],
@@ -374,7 +374,7 @@ def main():
     made.append(plot_h40(doc, out_dir))
     thrash = rows(doc, "thrash")
     made.append(plot_bars(
-        doc, out_dir, "thrash.png", "thrash (seed 000): two (length, alignment) cases", thrash,
+        doc, out_dir, "thrash.png", "thrash (Herbert 2016): two (length, alignment) cases", thrash,
         ordered(r["impl"] for r in thrash), lambda r: r["impl"], ["grouped", "interleaved", "random"],
         lambda r: r["variant"], lambda r: r["ticks_median"], "%s per call (median)" % doc["machine"]["tick"]))
     made.append(plot_copy(doc, out_dir))
@@ -382,7 +382,7 @@ def main():
     op = lambda r: "%s %s" % (r["variant"].split(",")[0], r["impl"])  # e.g. "zero avx512-nt"
     level = lambda r: r["variant"].split(", ")[-1]
     made.append(plot_bars(
-        doc, out_dir, "memops.png", "memops (seed 002): cached 4 KiB vs uncached 400 MB", memops,
+        doc, out_dir, "memops.png", "memops (Evans 2003): cached 4 KiB vs uncached 400 MB", memops,
         ordered(op(r) for r in memops), op, ["cached", "uncached"], level, lambda r: r["gbps"],
         "GB/s (median, log scale)", log=True))
     made.append(plot_iov(doc, out_dir))

@@ -25,7 +25,7 @@ static uint64_t body_verify(const void *vctx, uint64_t iters)
 {
     struct pcap_ctx *c = (struct pcap_ctx *)vctx;
     for (uint64_t i = 0; i < iters; i++)
-        if (csum_pcap_verify_buffer(c->data, c->len, NULL, NULL, &c->summary, NULL) != 0)
+        if (csum_pcap_verify_buffer(c->data, c->len, NULL, &c->summary, NULL) != 0)
             return 0;
     return c->summary.packets;
 }
@@ -68,7 +68,7 @@ void table_pcap(const struct lab_env *env)
     }
     struct pcap_ctx c = { data, len, { 0 } };
     struct csum_pcap_error err;
-    if (csum_pcap_verify_buffer(data, len, NULL, NULL, &c.summary, &err) != 0) {
+    if (csum_pcap_verify_buffer(data, len, NULL, &c.summary, &err) != 0) {
         lab_note("pcap", "the generated capture does not parse (offset %llu: %s): refused",
                  (unsigned long long)err.offset, err.message);
     } else {

@@ -36,7 +36,7 @@ void reader_close(struct reader *r)
     memset(r, 0, sizeof *r);
 }
 
-int reader_need(struct reader *r, size_t n)
+int reader_fill(struct reader *r, size_t n)
 {
     if (r->end - r->start >= n)
         return 1;
@@ -84,12 +84,6 @@ int reader_flush(struct reader *r)
     r->base += r->end;
     r->start = r->end = 0;
     return output_finish(r->out, r->base);
-}
-
-void capture_emit(struct reader *r, capture_packet_fn fn, void *ctx, struct capture_packet *pkt)
-{
-    r->packets++;
-    fn(ctx, pkt);
 }
 
 int capture_walk(struct reader *r, enum csum_pcap_format *format, capture_packet_fn fn, void *ctx)

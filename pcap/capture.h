@@ -61,7 +61,11 @@ void reader_close(struct reader *r);
 
 /* Make n bytes available at reader_at(r): 1; 0 when the capture ends first (reader_avail
  * says how many bytes remain); -1 on a read error (*err filled). */
-int reader_need(struct reader *r, size_t n);
+int reader_fill(struct reader *r, size_t n);
+static inline int reader_need(struct reader *r, size_t n)
+{
+    return r->end - r->start >= n ? 1 : reader_fill(r, n);
+}
 
 static inline size_t reader_avail(const struct reader *r) { return r->end - r->start; }
 static inline unsigned char *reader_at(const struct reader *r) { return r->buf + r->start; }
@@ -80,6 +84,11 @@ int capture_walk_pcap(struct reader *r, capture_packet_fn fn, void *ctx);
 int capture_walk_pcapng(struct reader *r, capture_packet_fn fn, void *ctx);
 
 /* Hand a packet to fn and count it (progress). */
-void capture_emit(struct reader *r, capture_packet_fn fn, void *ctx, struct capture_packet *pkt);
+static inline void capture_emit(struct reader *r, capture_packet_fn fn, void *ctx,
+                                struct capture_packet *pkt)
+{
+    r->packets++;
+    fn(ctx, pkt);
+}
 
 #endif /* CSUM_PCAP_CAPTURE_H */

@@ -113,7 +113,7 @@ enum { CSUM_PCAP_MAX_PORTS = 8 };
 struct csum_pcap_options {
     unsigned flags;                               /* CSUM_PCAP_* policy flags */
     /* UDP destination ports carrying VXLAN / Geneve besides the standard 4789 / 6081;
-     * unused entries are 0. */
+     * the list ends at the first 0. */
     uint16_t vxlan_ports[CSUM_PCAP_MAX_PORTS];
     uint16_t geneve_ports[CSUM_PCAP_MAX_PORTS];
     csum_pcap_check_fn on_check;                  /* may be NULL */

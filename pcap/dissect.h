@@ -43,15 +43,19 @@ struct dissect {
     int skipped;                         /* an enum csum_pcap_skip + 1 once given up */
 };
 
-/* A layer of the packet. */
+/* A layer of the packet. 12 bytes, so that it travels in registers from dissector to
+ * dissector (a frame never exceeds 4 GiB: its wire length is a 32-bit field). */
 struct span {
-    size_t off;            /* its first byte */
-    size_t end;            /* one past its last byte as sent (may be past d->caplen) */
-    unsigned level;        /* level of the next IP layer found in it */
+    uint32_t off;          /* its first byte */
+    uint32_t end;          /* one past its last byte as sent (may be past d->caplen) */
+    uint8_t level;         /* level of the next IP layer found in it */
     uint8_t via;           /* enum csum_pcap_via of that IP layer */
     uint8_t quoted;        /* inside the quotation of an ICMP error */
-    uint8_t hops;          /* encapsulations entered so far */
+    uint8_t hops;          /* encapsulations entered so far (at most DISSECT_MAX_HOPS) */
 };
+
+/* Give up on the packet (encrypted, compressed, too deep): counted by reason. */
+void dissect_skip(struct dissect *d, enum csum_pcap_skip why);
 
 /* Whether n bytes at off were captured. */
 static inline int have(const struct dissect *d, size_t off, size_t n)
@@ -68,10 +72,18 @@ static inline int span_has(const struct dissect *d, const struct span *s, size_t
 /* The span's remainder after its first n bytes (a header), one hop further; NULL-safe use:
  * call only after span_has(d, s, n). Returns 0 when the hop limit is reached (packet given
  * up, d->skipped set). */
-int span_enter(struct dissect *d, const struct span *s, size_t n, struct span *inner);
-
-/* Give up on the packet (encrypted, compressed, too deep): counted by reason. */
-void dissect_skip(struct dissect *d, enum csum_pcap_skip why);
+static inline int span_enter(struct dissect *d, const struct span *s, size_t n,
+                             struct span *inner)
+{
+    if (s->hops >= DISSECT_MAX_HOPS) {
+        dissect_skip(d, CSUM_PCAP_SKIP_NESTING);
+        return 0;
+    }
+    *inner = *s;
+    inner->off = (uint32_t)(s->off + n);
+    inner->hops = (uint8_t)(s->hops + 1);
+    return 1;
+}
 
 /* ---- link layers ---------------------------------------------------------------------------- */
 

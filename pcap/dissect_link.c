@@ -42,10 +42,15 @@ static void ppp_hdlc(struct dissect *d, struct span s)
         dissect_ppp(d, s);
 }
 
+/* The *_WITH_DIR link types: one byte of direction first. */
+static int after_direction(struct dissect *d, const struct span *s, struct span *inner)
+{
+    return span_has(d, s, 1) && span_enter(d, s, 1, inner);
+}
+
 int dissect_linktype(struct dissect *d, uint32_t linktype, struct span s)
 {
-    struct span after_dir; /* the *_WITH_DIR types: one byte of direction first */
-    const int dir_ok = span_has(d, &s, 1) && span_enter(d, &s, 1, &after_dir);
+    struct span after_dir;
     switch (linktype) {
     case LINKTYPE_ETHERNET: dissect_ethernet(d, s); return 0;
     case LINKTYPE_NULL:
@@ -65,11 +70,11 @@ int dissect_linktype(struct dissect *d, uint32_t linktype, struct span s)
     case LINKTYPE_PPP: dissect_ppp(d, s); return 0;
     case LINKTYPE_PPP_HDLC: ppp_hdlc(d, s); return 0;
     case LINKTYPE_PPP_ETHER: dissect_pppoe_session(d, s); return 0;
-    case LINKTYPE_PPP_WITH_DIR: if (dir_ok) ppp_hdlc(d, after_dir); return 0;
+    case LINKTYPE_PPP_WITH_DIR: if (after_direction(d, &s, &after_dir)) ppp_hdlc(d, after_dir); return 0;
     case LINKTYPE_C_HDLC: dissect_chdlc(d, s); return 0;
-    case LINKTYPE_C_HDLC_WITH_DIR: if (dir_ok) dissect_chdlc(d, after_dir); return 0;
+    case LINKTYPE_C_HDLC_WITH_DIR: if (after_direction(d, &s, &after_dir)) dissect_chdlc(d, after_dir); return 0;
     case LINKTYPE_FRELAY: dissect_frelay(d, s); return 0;
-    case LINKTYPE_FRELAY_WITH_DIR: if (dir_ok) dissect_frelay(d, after_dir); return 0;
+    case LINKTYPE_FRELAY_WITH_DIR: if (after_direction(d, &s, &after_dir)) dissect_frelay(d, after_dir); return 0;
     case LINKTYPE_SLIP: dissect_slip(d, s); return 0;
     case LINKTYPE_PKTAP: dissect_pktap(d, s); return 0;
     case LINKTYPE_NFLOG: dissect_nflog(d, s); return 0;

@@ -6,23 +6,28 @@
  */
 #include "dissect.h"
 #include "bytes.h"
+#include "protocols.h"
 #include "csum.h"
 
 #include <string.h>
 
-enum { IPPROTO_AH_ = 51 };
 
 static void check_header(struct dissect *d, const struct span *s, unsigned ihl, size_t total)
 {
     const unsigned char *h = d->data + s->off;
+    const uint16_t stored = be16(h + 10);
+    if (csum_ipv4_header(h, ihl) == 0) { /* the common case: one pass */
+        dissect_report(d, s->level, s->via, CSUM_PCAP_IPV4, CSUM_PCAP_GOOD, stored, stored,
+                       s->off + 10, NULL);
+        return;
+    }
     unsigned char zeroed[60]; /* the value to store is the sum with the field zeroed */
     memcpy(zeroed, h, ihl * 4);
     zeroed[10] = zeroed[11] = 0;
     const csum_sum16 value = csum_ipv4_header(zeroed, ihl);
     unsigned char vb[2];
     memcpy(vb, &value, 2);
-    const uint16_t stored = be16(h + 10);
-    enum csum_pcap_verdict v = csum_ipv4_header(h, ihl) == 0 ? CSUM_PCAP_GOOD : CSUM_PCAP_BAD;
+    enum csum_pcap_verdict v = CSUM_PCAP_BAD;
     const char *note = NULL;
     if (v == CSUM_PCAP_BAD && total == 0) {
         v = CSUM_PCAP_OFFLOAD;

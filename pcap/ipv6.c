@@ -7,14 +7,9 @@
  */
 #include "dissect.h"
 #include "bytes.h"
+#include "protocols.h"
 
 enum {
-    IPPROTO_HOPOPTS_ = 0,
-    IPPROTO_ROUTING_ = 43,
-    IPPROTO_FRAGMENT_ = 44,
-    IPPROTO_AH_ = 51,
-    IPPROTO_DSTOPTS_ = 60,
-    IPPROTO_SHIM6_ = 140,
     OPTION_PAD1 = 0,
     OPTION_JUMBO = 0xc2,
 };

@@ -5,19 +5,9 @@
  */
 #include "dissect.h"
 #include "bytes.h"
+#include "protocols.h"
 
 enum {
-    ETHERTYPE_IPV4 = 0x0800,
-    ETHERTYPE_IPV6 = 0x86dd,
-    ETHERTYPE_VLAN = 0x8100,      /* 802.1Q */
-    ETHERTYPE_QINQ = 0x88a8,      /* 802.1ad service tag */
-    ETHERTYPE_QINQ_OLD = 0x9100,
-    ETHERTYPE_MPLS = 0x8847,
-    ETHERTYPE_MPLS_MULTICAST = 0x8848,
-    ETHERTYPE_PPPOE_SESSION = 0x8864,
-    ETHERTYPE_MACSEC = 0x88e5,
-    ETHERTYPE_TEB = 0x6558,       /* an Ethernet frame (GRE, Geneve) */
-    ETHERTYPE_PPP = 0x880b,
     MACSEC_ICV = 16,              /* the default cipher suites' integrity check value */
 };
 

@@ -24,22 +24,10 @@
  */
 #include "dissect.h"
 #include "bytes.h"
+#include "protocols.h"
 #include "csum.h"
 
 #include <string.h>
-
-enum {
-    IPPROTO_ICMP_ = 1,
-    IPPROTO_IPIP_ = 4,
-    IPPROTO_TCP_ = 6,
-    IPPROTO_UDP_ = 17,
-    IPPROTO_IPV6_ = 41,
-    IPPROTO_GRE_ = 47,
-    IPPROTO_ICMPV6_ = 58,
-    UDP_PORT_VXLAN = 4789,     /* RFC 7348 */
-    UDP_PORT_VXLAN_GPE = 4790, /* draft-ietf-nvo3-vxlan-gpe */
-    UDP_PORT_GENEVE = 6081,    /* RFC 8926 */
-};
 
 /* A checksum as stored, as the number a protocol analyzer prints. */
 static uint16_t network_value(csum_sum16 c)
@@ -155,8 +143,8 @@ static int udp_port_in(uint16_t port, const uint16_t *ports, uint16_t standard)
 {
     if (port == standard)
         return 1;
-    for (int i = 0; i < CSUM_PCAP_MAX_PORTS; i++)
-        if (ports[i] && ports[i] == port)
+    for (int i = 0; i < CSUM_PCAP_MAX_PORTS && ports[i]; i++)
+        if (ports[i] == port)
             return 1;
     return 0;
 }

@@ -9,6 +9,7 @@
  */
 #include "dissect.h"
 #include "bytes.h"
+#include "protocols.h"
 #include "csum.h"
 
 #include <string.h>
@@ -16,10 +17,6 @@
 enum {
     GRE_C = 0x8000, GRE_R = 0x4000, GRE_K = 0x2000, GRE_S = 0x1000,
     GRE_A = 0x0080, /* version 1: acknowledgment number present */
-    ETHERTYPE_TEB = 0x6558,     /* transparent Ethernet bridging (also NVGRE) */
-    ETHERTYPE_ERSPAN_2 = 0x88be,
-    ETHERTYPE_ERSPAN_3 = 0x22eb,
-    ETHERTYPE_PPP = 0x880b,
 };
 
 static void payload(struct dissect *d, uint16_t flags, uint16_t proto, struct span s)

@@ -1,5 +1,5 @@
 /*
- * Handing verdicts to the walk, and the bookkeeping every dissector shares (hops, skips).
+ * Handing verdicts to the walk, and the packets given up.
  */
 #include "dissect.h"
 
@@ -30,16 +30,4 @@ void dissect_skip(struct dissect *d, enum csum_pcap_skip why)
 {
     if (!d->skipped)
         d->skipped = (int)why + 1;
-}
-
-int span_enter(struct dissect *d, const struct span *s, size_t n, struct span *inner)
-{
-    if (s->hops >= DISSECT_MAX_HOPS) {
-        dissect_skip(d, CSUM_PCAP_SKIP_NESTING);
-        return 0;
-    }
-    *inner = *s;
-    inner->off = s->off + n;
-    inner->hops = (uint8_t)(s->hops + 1);
-    return 1;
 }

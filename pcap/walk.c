@@ -23,23 +23,24 @@ struct walk {
 static void on_check(void *arg, const struct dissect_check *c)
 {
     struct walk *w = arg;
-    const struct csum_pcap_check check = {
-        .frame = w->pkt->frame,
-        .layer = c->layer,
-        .verdict = c->verdict,
-        .level = c->level,
-        .via = c->via,
-        .stored = c->stored,
-        .computed = c->computed,
-        .offset = c->verdict == CSUM_PCAP_NOT_CHECKABLE ? 0 : w->pkt->offset + c->field,
-        .note = c->note,
-    };
     w->found++;
     w->summary.count[c->layer][c->verdict]++;
     if (c->level)
         w->summary.inner[c->verdict]++;
-    if (w->opt->on_check)
+    if (w->opt->on_check) {
+        const struct csum_pcap_check check = {
+            .frame = w->pkt->frame,
+            .layer = c->layer,
+            .verdict = c->verdict,
+            .level = c->level,
+            .via = c->via,
+            .stored = c->stored,
+            .computed = c->computed,
+            .offset = c->verdict == CSUM_PCAP_NOT_CHECKABLE ? 0 : w->pkt->offset + c->field,
+            .note = c->note,
+        };
         w->opt->on_check(w->opt->ctx, &check);
+    }
     const int fix = c->verdict == CSUM_PCAP_BAD ||
                     (c->verdict == CSUM_PCAP_OFFLOAD && (w->opt->flags & CSUM_PCAP_FIX_OFFLOAD));
     if (w->fixing && fix) {
@@ -82,7 +83,7 @@ static void on_packet(void *arg, const struct capture_packet *pkt)
     uint64_t wire = pkt->wirelen > pkt->caplen ? pkt->wirelen : pkt->caplen;
     if (wire >= pkt->fcs_len)
         wire -= pkt->fcs_len;
-    const struct span s = { .off = 0, .end = (size_t)wire };
+    const struct span s = { .off = 0, .end = (uint32_t)wire };
     if (dissect_linktype(&d, pkt->linktype, s) != 0)
         count_undissected(&w->summary, pkt->linktype);
     else if (d.skipped)

@@ -104,8 +104,13 @@ int capture_walk(struct reader *r, enum csum_pcap_format *format, capture_packet
     case 0x0a0d0d0a:                  /* pcapng section header (a palindrome) */
         *format = CSUM_PCAP_FORMAT_PCAPNG;
         return capture_walk_pcapng(r, fn, ctx);
-    default:
+    default: {
+        const char *other; /* compressed again inside: say so, as for the outer layer */
+        codec_detect(p, 4, &other);
+        if (other)
+            return input_not_read(r->err, other);
         return stream_error(r->err, 0, "not a pcap or pcapng file (magic number %02x %02x %02x "
                             "%02x)", p[0], p[1], p[2], p[3]);
+    }
     }
 }

@@ -41,6 +41,9 @@ long input_read(struct input *in, unsigned char *dst, size_t n);
 
 void input_close(struct input *in);
 
+/* The error for a capture compressed by something this library does not read. */
+int input_not_read(struct csum_pcap_error *err, const char *compressor);
+
 struct output {
     int fd;
     const struct codec *codec;       /* NULL: written as is */

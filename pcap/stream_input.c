@@ -61,6 +61,12 @@ static long source_read(struct input *in, unsigned char *dst, size_t n)
     return r;
 }
 
+int input_not_read(struct csum_pcap_error *err, const char *compressor)
+{
+    return stream_error(err, 0, "%s-compressed capture: not read by csum (decompress it first, "
+                        "e.g. %s -dc FILE | csum pcap verify -)", compressor, compressor);
+}
+
 int input_open(struct input *in, int fd, const void *mem, size_t len, struct csum_pcap_error *err)
 {
     memset(in, 0, sizeof *in);
@@ -93,9 +99,7 @@ int input_open(struct input *in, int fd, const void *mem, size_t len, struct csu
     const char *other;
     in->compression = codec_detect(head, n_head, &other);
     if (other)
-        return stream_error(err, 0, "%s-compressed capture: not read by csum (decompress it "
-                            "first, e.g. %s -dc FILE | csum pcap verify -)", other,
-                            !strcmp(other, "bzip2") ? "bzip2" : other);
+        return input_not_read(err, other);
     if (in->compression != CSUM_PCAP_PLAIN) {
         in->codec = codec_find(in->compression);
         if (!in->codec)

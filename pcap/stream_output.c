@@ -76,7 +76,8 @@ int output_write(struct output *o, const void *p, size_t n, uint64_t offset)
 
 int output_finish(struct output *o, uint64_t offset)
 {
-    return o->codec ? encode(o, NULL, 0, 1, offset) : 0;
+    static const unsigned char nothing[1]; /* no input left, but a pointer the codecs may add 0 to */
+    return o->codec ? encode(o, nothing, 0, 1, offset) : 0;
 }
 
 void output_close(struct output *o)

@@ -113,24 +113,6 @@ static void in_memory(const struct lab_env *env, const char *path, uint64_t byte
 
 /* ---- commands on files ----------------------------------------------------------------------- */
 
-/* Whether `name` is an executable on PATH. */
-static int on_path(const char *name)
-{
-    const char *path = getenv("PATH");
-    if (!path)
-        return 0;
-    char buf[4096];
-    for (const char *p = path; *p;) {
-        const char *colon = strchr(p, ':');
-        size_t n = colon ? (size_t)(colon - p) : strlen(p);
-        snprintf(buf, sizeof buf, "%.*s/%s", (int)n, p, name);
-        if (n && access(buf, X_OK) == 0)
-            return 1;
-        p += n + (colon != NULL);
-    }
-    return 0;
-}
-
 struct run {
     double seconds;
     long maxrss_kib;
@@ -246,18 +228,18 @@ static void time_tools(const struct lab_env *env, const char *path, uint64_t byt
     double csum_median = 0;
     for (size_t t = 0; t < sizeof tools / sizeof tools[0]; t++) {
         struct tool *tool = &tools[t];
+        tool->argv[tool->file_arg] = (char *)path;
+        tool->argv[tool->file_arg + 1] = NULL;
+        struct run r[MAX_RUNS] = { { 0 } };
+        int ok = 1;
+        for (int i = 0; i < runs && ok; i++)
+            ok = run_timed(tool->argv, &r[i]) == 0 && r[i].status == 0;
         static int noted[3];
-        if (t > 0 && !on_path(tool->argv[0])) {
+        if (!ok && r[0].status == 127) { /* exec failed: not installed */
             if (!noted[t]++)
                 lab_note("pcap", "%s not installed: not compared", tool->argv[0]);
             continue;
         }
-        tool->argv[tool->file_arg] = (char *)path;
-        tool->argv[tool->file_arg + 1] = NULL;
-        struct run r[MAX_RUNS];
-        int ok = 1;
-        for (int i = 0; i < runs && ok; i++)
-            ok = run_timed(tool->argv, &r[i]) == 0 && r[i].status == 0;
         if (!ok) {
             lab_note("pcap", "%s failed on the %.0f MB capture: not timed", tool->name, bytes / 1e6);
             continue;

@@ -78,9 +78,12 @@ int write_one(const char *path, const struct write_spec *w)
         if (w->jumbo && i % 4 == 0) {
             s.ip = (struct ip_spec){ .ipv = 6, .jumbo = 1, .proto = rnd(&rng) & 1 ? 6 : 17,
                                      .payload = 65536 + rnd(&rng) % 2000 };
+            /* Links without IPv6, or with a 16-bit length field before the IP layer, cannot
+             * carry one: keep the random packet. */
             if (s.link == LINK_RAW_VERSIONED || s.link == LINK_SLIP || s.link == LINK_NFLOG ||
-                s.link == LINK_WLAN_AMSDU)
-                s.ip.ipv = 0; /* these links cannot carry one: keep the random packet */
+                s.link == LINK_WLAN_AMSDU || s.link == LINK_8023_SNAP || s.link == LINK_PPPOE ||
+                s.l2 == L2_PPPOE)
+                s.ip.ipv = 0;
         }
         if (s.ip.ipv == 0)
             s.ip = random_ip(&rng, ipv, 0);

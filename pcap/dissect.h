@@ -1,7 +1,8 @@
 /*
  * Packet dissection down to the checksums. One file per job: link layers (link_*.c), the IP
  * layers (ipv4.c, ipv6.c), the checksummed transports (transport.c), tunnels (tunnel_*.c),
- * the packets quoted in ICMP errors (icmp_quote.c); verdict.c turns sums into verdicts.
+ * the packets quoted in ICMP errors (icmp_quote.c); verdict.c hands the verdicts to the walk
+ * (walk.c), which counts them and applies the fixes.
  * Internal to csum_pcap.
  *
  * Every dissector gets the packet and a span: where its layer starts, where it ends as sent

@@ -58,36 +58,37 @@ static uint16_t partial_sum(const struct ip_info *ip, uint8_t proto, uint32_t le
     return (uint16_t)~network_value(m);
 }
 
+/* The checksum over pseudo-header (none for ICMP) and a segment summing to `sum`: 0 over a
+ * segment as stored when intact, the value to store over one whose field is left out. */
+static csum_sum16 finish(const struct ip_info *ip, const struct kind *k, uint8_t proto,
+                         size_t len, csum_wsum sum)
+{
+    if (k->layer == CSUM_PCAP_ICMP)
+        return csum_fold(sum);
+    if (ip->version == 6)
+        return csum_ipv6_magic(ip->src, ip->dst, (uint32_t)len, proto, sum);
+    uint32_t saddr, daddr;
+    memcpy(&saddr, ip->src, 4);
+    memcpy(&daddr, ip->dst, 4);
+    return csum_tcpudp_magic(saddr, daddr, (uint32_t)len, proto, sum);
+}
+
 /* Check the segment [off, off + len), all captured, whose checksum sits at k->field. */
 static void check(struct dissect *d, const struct ip_info *ip, uint8_t proto,
                   const struct kind *k, size_t off, size_t len)
 {
     const unsigned char *seg = d->data + off;
-    /* Sum everything but the field (at an even offset, so the two pieces continue one sum);
-     * the verdict adds the stored field back, the value to store does not. */
-    csum_wsum s = csum_partial(seg, k->field, 0);
-    s = csum_partial(seg + k->field + 2, len - k->field - 2, s);
-    uint16_t stored_word;
-    memcpy(&stored_word, seg + k->field, 2);
-    const csum_wsum with_field = csum_add(s, stored_word);
-
-    csum_sum16 verify, computed;
-    if (k->layer == CSUM_PCAP_ICMP) {
-        verify = csum_fold(with_field);
-        computed = csum_fold(s);
-    } else if (ip->version == 4) {
-        uint32_t saddr, daddr;
-        memcpy(&saddr, ip->src, 4);
-        memcpy(&daddr, ip->dst, 4);
-        verify = csum_tcpudp_magic(saddr, daddr, (uint32_t)len, proto, with_field);
-        computed = csum_tcpudp_magic(saddr, daddr, (uint32_t)len, proto, s);
-    } else {
-        verify = csum_ipv6_magic(ip->src, ip->dst, (uint32_t)len, proto, with_field);
-        computed = csum_ipv6_magic(ip->src, ip->dst, (uint32_t)len, proto, s);
-    }
-
     const uint16_t stored = be16(seg + k->field);
-    uint16_t value = network_value(computed);
+    const csum_sum16 verify = finish(ip, k, proto, len, csum_partial(seg, len, 0));
+    /* The value to store is the stored one when it verifies, but for the two zeros: a stored
+     * 0xffff may stand for 0x0000. Otherwise (and then) sum everything but the field: two
+     * pieces continuing one sum, the field being at an even offset. */
+    uint16_t value = stored;
+    if (verify != 0 || stored == 0xffff) {
+        csum_wsum s = csum_partial(seg, k->field, 0);
+        s = csum_partial(seg + k->field + 2, len - k->field - 2, s);
+        value = network_value(finish(ip, k, proto, len, s));
+    }
     enum csum_pcap_verdict v = verify == 0 ? CSUM_PCAP_GOOD : CSUM_PCAP_BAD;
     const char *note = NULL;
     if (k->layer == CSUM_PCAP_TCP && v == CSUM_PCAP_GOOD && stored == 0xffff && value == 0 &&
@@ -97,7 +98,8 @@ static void check(struct dissect *d, const struct ip_info *ip, uint8_t proto,
                "Wireshark's rule";
     }
     if (k->layer == CSUM_PCAP_UDP) {
-        value = network_value(csum_udp_fixup(computed)); /* a computed 0 is sent as 0xffff */
+        if (value == 0)
+            value = 0xffff; /* a computed 0 is sent as all ones (RFC 768) */
         if (stored == 0) /* "no checksum": allowed over IPv4 only */
             v = ip->version == 4 ? CSUM_PCAP_NO_CHECKSUM : CSUM_PCAP_BAD;
     }

@@ -352,18 +352,14 @@ void build_link(enum link link, enum l2encap l2, const struct datagram *dg, int 
             len += 2;
         }
         break;
-    case LINK_PPP_HDLC:
-        p[0] = 0xff;
-        p[1] = 0x03;
-        be16put(p + 2, ppp_protocol(ipv));
-        len = 4;
-        break;
-    case LINK_PPP_DIR:
-        p[0] = (unsigned char)(rnd(rng) & 1); /* direction */
-        p[1] = 0xff;
-        p[2] = 0x03;
-        be16put(p + 3, ppp_protocol(ipv));
-        len = 5;
+    case LINK_PPP_HDLC: /* address, control, protocol */
+    case LINK_PPP_DIR:  /* the same after a direction byte */
+        if (link == LINK_PPP_DIR)
+            p[len++] = (unsigned char)(rnd(rng) & 1);
+        p[len] = 0xff;
+        p[len + 1] = 0x03;
+        be16put(p + len + 2, ppp_protocol(ipv));
+        len += 4;
         break;
     case LINK_PPPOE:
         p[0] = 0x11;

@@ -1,19 +1,43 @@
 /*
- * pcap: how fast `csum pcap verify` walks a capture. A bulk capture (Ethernet, IPv4/IPv6,
- * TCP/UDP/ICMP, mostly full-size packets, every checksum correct: tools/pcapgen, checksums
- * from the oracle) is written to a temporary file, read into memory, and verified by
- * csum_pcap_verify_buffer, the function behind the command. GB/s of capture and packets/s.
+ * pcap: how fast `csum pcap verify` checks a capture, against the tools people use for it.
+ *
+ * Bulk captures (Ethernet, IPv4/IPv6, TCP/UDP/ICMP, mostly full-size packets, every checksum
+ * correct; tools/pcapgen, checksums from the oracle) are written to temporary files of
+ * 100 MB and 1 GB (16 MB with --quick; CSUM_BENCH_PCAP_SIZES=100M,1G,... chooses others).
+ * Each file is read once to put it in the page cache, then each command runs on it
+ * CSUM_BENCH_PCAP_RUNS times (3; 1 with --quick), its output to /dev/null:
+ *   csum pcap verify FILE                      (this very csum binary)
+ *   tshark -n -r FILE -o {ip,tcp,udp}.check_checksum:TRUE -Y '<any checksum status bad>'
+ *                                              (ICMP/ICMPv6 are always checked by tshark)
+ *   tcpdump -vv -n -r FILE                     (verifies IP, TCP and UDP checksums)
+ * Wall-clock time of the whole process (fork to exit), median and minimum, as GB/s of
+ * capture and packets/s, and the process's maximum resident set (getrusage): csum streams,
+ * so its RSS must stay flat as the file grows. The peers run where installed.
+ *
+ * A first row keeps the in-memory figure: csum_pcap_verify_buffer on a capture already in
+ * memory, timed by lab_measure like every other table.
  */
+#define _GNU_SOURCE
 #include "lab.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "csum_pcap.h"
 #include "pcapgen.h"
+
+enum { MAX_SIZES = 8, MAX_RUNS = 15 };
+
+/* ---- in memory ------------------------------------------------------------------------------- */
 
 struct pcap_ctx {
     const unsigned char *data;
@@ -25,9 +49,17 @@ static uint64_t body_verify(const void *vctx, uint64_t iters)
 {
     struct pcap_ctx *c = (struct pcap_ctx *)vctx;
     for (uint64_t i = 0; i < iters; i++)
-        if (csum_pcap_verify_buffer(c->data, c->len, NULL, NULL, &c->summary, NULL) != 0)
+        if (csum_pcap_verify_buffer(c->data, c->len, NULL, &c->summary, NULL) != 0)
             return 0;
     return c->summary.packets;
+}
+
+static uint64_t bad_total(const struct csum_pcap_summary *s)
+{
+    uint64_t bad = 0;
+    for (int l = 0; l < CSUM_PCAP_LAYER_COUNT; l++)
+        bad += s->count[l][CSUM_PCAP_BAD];
+    return bad;
 }
 
 static unsigned char *load(const char *path, size_t *len)
@@ -48,45 +80,248 @@ static unsigned char *load(const char *path, size_t *len)
     return data;
 }
 
-void table_pcap(const struct lab_env *env)
+static void in_memory(const struct lab_env *env, const char *path, uint64_t bytes)
 {
-    const size_t mib = env->o->quick ? 32 : 256;
-    char path[] = "/tmp/csum-lab-XXXXXX";
-    int fd = mkstemp(path);
-    lab_table_title(env, "pcap", "csum pcap verify on a generated capture held in memory");
-    if (fd < 0) {
-        lab_note("pcap", "cannot create a temporary file: %s", strerror(errno));
+    if (write_bulk(path, bytes, 0x9c4) != 0)
         return;
-    }
-    close(fd);
     size_t len = 0;
-    unsigned char *data = write_bulk(path, (uint64_t)mib << 20, 0x9c4) == 0 ? load(path, &len) : NULL;
+    unsigned char *data = load(path, &len);
     unlink(path);
     if (!data) {
-        lab_note("pcap", "cannot generate the %zu MiB capture", mib);
+        lab_note("pcap", "cannot load the in-memory capture");
         return;
     }
     struct pcap_ctx c = { data, len, { 0 } };
     struct csum_pcap_error err;
-    if (csum_pcap_verify_buffer(data, len, NULL, NULL, &c.summary, &err) != 0) {
+    if (csum_pcap_verify_buffer(data, len, NULL, &c.summary, &err) != 0) {
         lab_note("pcap", "the generated capture does not parse (offset %llu: %s): refused",
                  (unsigned long long)err.offset, err.message);
+    } else if (bad_total(&c.summary)) {
+        lab_note("pcap", "%llu checksums reported bad in a clean capture: refused",
+                 (unsigned long long)bad_total(&c.summary));
     } else {
-        uint64_t bad = 0;
-        for (int l = 0; l < CSUM_PCAP_LAYER_COUNT; l++)
-            bad += c.summary.count[l][CSUM_PCAP_BAD];
-        if (bad) {
-            lab_note("pcap", "%llu checksums reported bad in a clean capture: refused",
-                     (unsigned long long)bad);
-        } else {
-            struct lab_stats st;
-            lab_measure(env->o, env->clk, body_verify, &c, &st);
-            lab_result_add("pcap", "csum_pcap_verify_buffer", "", MODE_THROUGHPUT, len, 0, &st);
-            lab_out("%-28s %10.1f MiB %10llu packets %8.2f GB/s %10.1f Mpackets/s\n",
-                    "csum_pcap_verify_buffer", (double)len / (1 << 20),
-                    (unsigned long long)c.summary.packets, (double)len / st.ns_median,
-                    (double)c.summary.packets / st.ns_median * 1e3);
-        }
+        struct lab_stats st;
+        lab_measure(env->o, env->clk, body_verify, &c, &st);
+        lab_result_add("pcap", "csum_pcap_verify_buffer", "in memory", MODE_THROUGHPUT, len, 0, &st);
+        lab_out("%-24s %-9s %10.1f MB %10llu pkts %9.3f s %8.2f GB/s %8.2f Mpkt/s\n",
+                "csum_pcap_verify_buffer", "memory", (double)len / 1e6,
+                (unsigned long long)c.summary.packets, st.ns_median / 1e9,
+                (double)len / st.ns_median, (double)c.summary.packets / st.ns_median * 1e3);
     }
     lab_buffer_free(data, len);
+}
+
+/* ---- commands on files ----------------------------------------------------------------------- */
+
+struct run {
+    double seconds;
+    long maxrss_kib;
+    int status; /* exit status, or 128 + signal */
+};
+
+/* Run argv with stdout and stderr on /dev/null; wall time from fork to reaping. */
+static int run_timed(char *const argv[], struct run *r)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) {
+            dup2(null, STDOUT_FILENO);
+            dup2(null, STDERR_FILENO);
+        }
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) < 0)
+        return -1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    r->maxrss_kib = ru.ru_maxrss;
+    r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return 0;
+}
+
+static int by_seconds(const void *a, const void *b)
+{
+    const double x = ((const struct run *)a)->seconds, y = ((const struct run *)b)->seconds;
+    return (x > y) - (x < y);
+}
+
+/* Read the file once so that every command finds it in the page cache. */
+static void warm(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return;
+    static char buf[1 << 20];
+    while (read(fd, buf, sizeof buf) > 0)
+        ;
+    close(fd);
+}
+
+/* "100M,1G": sizes in bytes (k, M, G: powers of 1000, as GB/s is). */
+static int parse_sizes(const char *s, uint64_t *sizes)
+{
+    int n = 0;
+    while (*s && n < MAX_SIZES) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (errno || end == s || *s == '-')
+            return 0;
+        uint64_t unit = 1;
+        if (*end == 'k' || *end == 'K')
+            unit = 1000, end++;
+        else if (*end == 'M')
+            unit = 1000000, end++;
+        else if (*end == 'G')
+            unit = 1000000000, end++;
+        if (v == 0 || v > (64ull << 30) / unit || (*end && *end != ','))
+            return 0;
+        sizes[n++] = v * unit;
+        s = *end ? end + 1 : end;
+    }
+    return n;
+}
+
+struct tool {
+    const char *name;
+    char *argv[24];
+    int file_arg; /* where the file name goes in argv */
+};
+
+static void time_tools(const struct lab_env *env, const char *path, uint64_t bytes, int runs,
+                       double *csum_maxrss_mib)
+{
+    /* What was written, and that csum itself finds it clean. */
+    struct csum_pcap_summary s;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0 || csum_pcap_verify_fd(fd, NULL, &s, NULL) != 0 || bad_total(&s)) {
+        if (fd >= 0)
+            close(fd);
+        lab_note("pcap", "the %.0f MB capture does not verify clean: refused", bytes / 1e6);
+        return;
+    }
+    close(fd);
+    const uint64_t len = s.bytes;
+    warm(path);
+
+    static char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[n > 0 ? n : 0] = '\0';
+    static const char *filter = "ip.checksum.status==0 || tcp.checksum.status==0 || "
+                                "udp.checksum.status==0 || icmp.checksum.status==0 || "
+                                "icmpv6.checksum.status==0";
+    struct tool tools[] = {
+        { "csum pcap verify", { self, "pcap", "verify", NULL }, 3 },
+        { "tshark", { "tshark", "-n", "-o", "ip.check_checksum:TRUE", "-o",
+                      "tcp.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE", "-Y",
+                      (char *)filter, "-r", NULL }, 11 },
+        { "tcpdump -vv", { "tcpdump", "-vv", "-n", "-r", NULL }, 4 },
+    };
+    double csum_median = 0;
+    for (size_t t = 0; t < sizeof tools / sizeof tools[0]; t++) {
+        struct tool *tool = &tools[t];
+        tool->argv[tool->file_arg] = (char *)path;
+        tool->argv[tool->file_arg + 1] = NULL;
+        struct run r[MAX_RUNS] = { { 0 } };
+        int ok = 1;
+        for (int i = 0; i < runs && ok; i++)
+            ok = run_timed(tool->argv, &r[i]) == 0 && r[i].status == 0;
+        static int noted[3];
+        if (!ok && r[0].status == 127) { /* exec failed: not installed */
+            if (!noted[t]++)
+                lab_note("pcap", "%s not installed: not compared", tool->argv[0]);
+            continue;
+        }
+        if (!ok) {
+            lab_note("pcap", "%s failed on the %.0f MB capture: not timed", tool->name, bytes / 1e6);
+            continue;
+        }
+        qsort(r, (size_t)runs, sizeof r[0], by_seconds);
+        long maxrss = 0;
+        for (int i = 0; i < runs; i++)
+            maxrss = r[i].maxrss_kib > maxrss ? r[i].maxrss_kib : maxrss;
+        const double median = r[runs / 2].seconds;
+        if (t == 0) {
+            csum_median = median;
+            *csum_maxrss_mib = maxrss / 1024.0;
+        }
+        struct lab_stats st = { 0 };
+        st.ns_median = median * 1e9;
+        st.ns_min = r[0].seconds * 1e9;
+        st.ticks_median = st.ns_median * env->clk->ticks_per_ns;
+        st.ticks_min = st.ns_min * env->clk->ticks_per_ns;
+        st.instructions = st.branch_misses = -1;
+        st.iters = 1;
+        char variant[48];
+        snprintf(variant, sizeof variant, "file %.0f MB, max RSS %.1f MiB", bytes / 1e6,
+                 maxrss / 1024.0);
+        lab_result_add("pcap", tool->name, variant, MODE_THROUGHPUT, (size_t)len, 0, &st);
+        lab_out("%-24s %-9s %10.1f MB %10llu pkts %9.3f s %8.3f GB/s %8.3f Mpkt/s %8.1f MiB",
+                tool->name, "file", (double)len / 1e6, (unsigned long long)s.packets, median,
+                (double)len / 1e9 / median, (double)s.packets / 1e6 / median, maxrss / 1024.0);
+        if (t > 0 && csum_median > 0)
+            lab_out("  csum %.0fx faster", median / csum_median);
+        lab_out("\n");
+    }
+}
+
+void table_pcap(const struct lab_env *env)
+{
+    lab_table_title(env, "pcap", "csum pcap verify vs tshark and tcpdump -vv on generated captures");
+    const char *tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    char path[4096];
+    snprintf(path, sizeof path, "%s/csum-lab-XXXXXX.pcap", tmpdir);
+    int fd = mkstemps(path, 5);
+    if (fd < 0) {
+        lab_note("pcap", "cannot create a temporary file in %s: %s", tmpdir, strerror(errno));
+        return;
+    }
+    close(fd);
+
+    lab_out("%-24s %-9s %13s %15s %11s %13s %15s %12s\n", "", "", "capture", "packets",
+            "median", "", "", "max RSS");
+    in_memory(env, path, env->o->quick ? 32u << 20 : 256u << 20);
+
+    uint64_t sizes[MAX_SIZES];
+    const char *spec = getenv("CSUM_BENCH_PCAP_SIZES");
+    int n_sizes = parse_sizes(spec && *spec ? spec : env->o->quick ? "16M" : "100M,1G", sizes);
+    if (n_sizes == 0) {
+        lab_note("pcap", "CSUM_BENCH_PCAP_SIZES='%s' is not a list such as 100M,1G", spec);
+        n_sizes = parse_sizes("100M", sizes);
+    }
+    const char *runs_env = getenv("CSUM_BENCH_PCAP_RUNS");
+    int runs = runs_env ? atoi(runs_env) : env->o->quick ? 1 : 3;
+    if (runs < 1 || runs > MAX_RUNS)
+        runs = 3;
+
+    double rss[MAX_SIZES] = { 0 };
+    for (int i = 0; i < n_sizes; i++) {
+        struct statvfs vfs;
+        if (statvfs(tmpdir, &vfs) == 0 && (uint64_t)vfs.f_bavail * vfs.f_frsize < sizes[i] + (256u << 20)) {
+            lab_note("pcap", "not enough room in %s for a %.0f MB capture: skipped", tmpdir,
+                     sizes[i] / 1e6);
+            continue;
+        }
+        if (write_bulk(path, sizes[i], 0x9c4 + (uint64_t)i) != 0) {
+            lab_note("pcap", "cannot write a %.0f MB capture in %s", sizes[i] / 1e6, tmpdir);
+            continue;
+        }
+        time_tools(env, path, sizes[i], runs, &rss[i]);
+        unlink(path);
+    }
+    if (n_sizes > 1 && rss[0] > 0 && rss[n_sizes - 1] > 0)
+        lab_out("csum pcap verify max RSS: %.1f MiB at %.0f MB, %.1f MiB at %.0f MB (streaming: "
+                "flat as the file grows)\n", rss[0], sizes[0] / 1e6, rss[n_sizes - 1],
+                sizes[n_sizes - 1] / 1e6);
+    lab_out("(%d run%s per command, wall clock fork to exit, file in the page cache; sizes: "
+            "CSUM_BENCH_PCAP_SIZES, runs: CSUM_BENCH_PCAP_RUNS)\n", runs, runs > 1 ? "s" : "");
+    unlink(path);
 }

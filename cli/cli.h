@@ -22,23 +22,15 @@ int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_pcap(int argc, char **argv);
 
-/* A whole file in memory (file_io.c): mapped when possible, else read. */
-struct file_map {
-    unsigned char *data;
-    size_t len;
-    struct stat st;
-    int mapped;
-};
-
-/* Open and map `path` (privately writable if `writable`: changes never reach the file).
- * Returns 0, or -1 with errno set. */
-int file_map_open(const char *path, int writable, struct file_map *m);
-void file_map_close(struct file_map *m);
-
 /* Nonzero when `path` names the file described by `st` (same device and inode). */
 int file_same(const struct stat *st, const char *path);
 
-/* Write `path` atomically: a temporary file in its directory, then rename. 0 or -1/errno. */
-int file_replace(const char *path, const void *data, size_t len, mode_t mode);
+/* Atomic replacement of `path` (file_io.c): file_temp_open creates a temporary file next to
+ * it (returns its descriptor and malloc'ed name, or -1 with errno); write to the descriptor,
+ * then file_temp_commit (sets the mode, fsync, rename over `path`; 0 or -1 with errno, the
+ * temporary file removed either way) or file_temp_abort (close and remove it). */
+int file_temp_open(const char *path, char **tmp_path);
+int file_temp_commit(int fd, char *tmp_path, const char *path, mode_t mode);
+void file_temp_abort(int fd, char *tmp_path);
 
 #endif /* CSUM_CLI_H */

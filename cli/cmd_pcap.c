@@ -1,99 +1,361 @@
 /*
  * csum pcap verify|fix: the checksums of a capture file, through the csum_pcap library.
+ *
+ * Both stream the capture (a file, or standard input as "-"; plain, gzip or zstd): memory
+ * stays bounded whatever the size, every verdict is printed as it is found, and a capture cut
+ * short still gets the verdicts for every complete packet before the error. `fix` writes a
+ * temporary file next to OUT, created before IN is read, and renames it into place only when
+ * the whole capture went through.
  */
+#define _GNU_SOURCE
 #include "cli.h"
 #include "csum_pcap.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 static void print_pcap_help(void)
 {
-    printf("Usage: csum pcap verify [--json] [--verbose] FILE\n"
-           "       csum pcap fix [--dry-run] IN OUT\n"
+    printf("Usage: csum pcap verify [OPTIONS] FILE|-\n"
+           "       csum pcap fix [OPTIONS] IN|- OUT|-\n"
            "\n"
-           "Check the IPv4 header, TCP, UDP, ICMP and ICMPv6 checksums of every packet in a\n"
-           "pcap or pcapng capture (Ethernet with VLAN tags, Linux cooked SLL/SLL2, raw IP,\n"
-           "BSD loopback), the way Wireshark validates them; or write a copy with the bad ones\n"
-           "corrected. Values are printed in network order, as Wireshark shows them.\n"
+           "Check the IPv4 header, TCP, UDP, ICMP, ICMPv6 and GRE checksums of every packet in\n"
+           "a pcap or pcapng capture (plain, gzip or zstd), with Wireshark's rules; or write a\n"
+           "copy with the bad ones corrected. Link types: Ethernet (VLAN tags, LLC/SNAP), Linux\n"
+           "cooked SLL/SLL2, raw IP, BSD loopback, 802.11 (radiotap, Prism, AVS, PPI), PPP\n"
+           "(HDLC-like framing, PPPoE), Cisco HDLC, Frame Relay, SLIP, PKTAP, NFLOG. Followed:\n"
+           "MPLS, MACsec, IP in IP, GRE, ERSPAN, VXLAN, Geneve, and the packets quoted in ICMP\n"
+           "errors; every checksum says whether it is in the outer or an inner IP layer.\n"
            "Run 'csum pcap verify --help' or 'csum pcap fix --help' for details.\n");
+    printf("Compressed captures in this build:");
+    for (int c = CSUM_PCAP_GZIP; c <= CSUM_PCAP_ZSTD; c++) {
+        const char *lib = csum_pcap_compression_library((enum csum_pcap_compression)c);
+        printf(" %s: %s%s%s", csum_pcap_compression_name((enum csum_pcap_compression)c),
+               lib ? "yes (" : "no", lib ? lib : "", lib ? ")" : "");
+        putchar(c == CSUM_PCAP_ZSTD ? '\n' : ',');
+    }
+}
+
+static void print_policy_options(void)
+{
+    printf("  --rfc1624           a TCP checksum stored as 0xffff where 0x0000 is computed is\n"
+           "                      good (the same ones'-complement number, RFC 1624); by\n"
+           "                      default it is bad, as in Wireshark\n"
+           "  --vxlan-port N      UDP destination port N also carries VXLAN (besides 4789)\n"
+           "  --geneve-port N     UDP destination port N also carries Geneve (besides 6081)\n"
+           "                      (each up to %d times)\n", CSUM_PCAP_MAX_PORTS);
 }
 
 static void print_verify_help(void)
 {
-    printf("Usage: csum pcap verify [--json] [--verbose] FILE\n"
-           "Print one line per bad checksum (frame number from 1, layer, stored and computed\n"
-           "value) and a summary. A checksum is 'not checkable' when the bytes it covers were\n"
-           "not all captured, when it belongs to an IP fragment, or when lengths disagree;\n"
-           "such packets are never reported bad. A UDP checksum of 0 over IPv4 means 'none'.\n"
-           "  --json      {\"packets\": N, \"summary\": {...}, \"bad\": [{\"frame\": N,\n"
-           "              \"layer\": \"ipv4|tcp|udp|icmp|icmpv6\", \"stored\": \"0x....\",\n"
-           "              \"computed\": \"0x....\", \"offset\": N}]} (offset: of the field in FILE)\n"
-           "  --verbose   also list the checksums that are not checkable, with the reason\n"
-           "Exit status: 0 every checkable checksum is good, 1 some are bad, 2 the file is\n"
-           "unreadable or malformed (the message names the byte offset), or bad usage.\n");
+    printf("Usage: csum pcap verify [OPTIONS] FILE|-\n"
+           "Print one line per bad checksum and per offload placeholder, as found, then a\n"
+           "summary. FILE may be gzip- or zstd-compressed; '-' reads standard input. Lines:\n"
+           "  frame 12: outer tcp checksum bad: stored 0x1234, computed 0xb1e5\n"
+           "  frame 40: inner udp checksum bad: stored 0x0101, computed 0x77e2 (via vxlan)\n"
+           "  frame 51: outer tcp checksum offload: stored 0x3c1a, computed 0x9e07 (...)\n"
+           "Frames count from 1, values are in network order (as Wireshark shows them);\n"
+           "'outer' is the frame's first IP layer, 'inner' one inside a tunnel or quoted in\n"
+           "an ICMP error. Verdicts: good; bad; offload: a placeholder left for the NIC by a\n"
+           "host with checksum or segmentation offload (the pseudo-header sum, or an IP\n"
+           "length of 0), not corruption; not checkable: the bytes it covers were not all\n"
+           "captured, an IP fragment, lengths that disagree; none: a UDP checksum of 0 over\n"
+           "IPv4. Packets on link types not dissected, and encrypted 802.11/MACsec frames, are\n"
+           "counted by kind in the summary.\n"
+           "  --json              one JSON document: {\"file\", \"checks\": [{\"frame\", \"layer\",\n"
+           "                      \"depth\", \"level\", \"via\", \"verdict\", \"stored\", \"computed\",\n"
+           "                      \"offset\", \"note\"}], \"packets\", \"summary\", \"undissected\",\n"
+           "                      \"skipped\", \"error\" (only when the capture is malformed)}\n"
+           "  -v, --verbose       also list not-checkable checksums (with the reason) and UDP\n"
+           "                      checksums of 0\n"
+           "  --all               list every checksum, good ones too\n"
+           "  --strict            exit 1 also for offload, not-checkable, skipped and\n"
+           "                      undissected packets: every packet checked, or a failure\n");
+    print_policy_options();
+    printf("A progress line is shown on a terminal for captures above 1 GB.\n"
+           "Exit status: 0 every checkable checksum is good, 1 some are bad (or --strict\n"
+           "found something unchecked), 2 the file is unreadable or malformed (the message\n"
+           "names the byte offset, after the verdicts for every complete packet before it),\n"
+           "or bad usage.\n");
 }
 
 static void print_fix_help(void)
 {
-    printf("Usage: csum pcap fix [--dry-run] IN OUT\n"
-           "Write OUT, a copy of the capture IN in the same format in which every bad checksum\n"
-           "is replaced by the correct one and every other byte is identical. Checksums that\n"
-           "are not checkable (truncated packets, fragments) are left as they are. OUT is\n"
-           "written to a temporary file next to it and renamed into place; IN is never\n"
-           "modified, and OUT may not be IN (also not through another name or a link).\n"
-           "  --dry-run   only list what would change (OUT may then be omitted)\n"
-           "Exit status: 0 done, 2 the input is unreadable or malformed, OUT cannot be\n"
+    printf("Usage: csum pcap fix [OPTIONS] IN|- OUT|-\n"
+           "Write OUT, a copy of the capture IN in the same format and compression in which\n"
+           "every bad checksum is replaced by the correct one and every other byte is\n"
+           "identical; one line per change. A checksum over another one (a tunnel's UDP\n"
+           "checksum, an ICMP error's over the quoted header) is computed after that one is\n"
+           "fixed, so it may change too. Not-checkable checksums and offload placeholders are\n"
+           "left alone. OUT is written to a temporary file next to it, created before IN is\n"
+           "read, and renamed into place once complete: OUT is never partial. IN is never\n"
+           "modified, and OUT may not be IN (also not through another name or a link). '-'\n"
+           "reads standard input, or writes standard output (then not atomically).\n"
+           "  -n, --dry-run       only list what would change (OUT may then be omitted)\n"
+           "  --fix-offload       also replace offload placeholders by the computed value\n");
+    print_policy_options();
+    printf("Exit status: 0 done, 2 the input is unreadable or malformed, OUT cannot be\n"
            "written, or bad usage.\n");
 }
 
-/* ---- reporting ---------------------------------------------------------------------------- */
+/* ---- options -------------------------------------------------------------------------------- */
 
-struct bad_entry {
-    uint64_t frame, offset;
-    enum csum_pcap_layer layer;
-    uint16_t stored, computed;
+struct args {
+    int json, verbose, all, strict, dry_run;
+    struct csum_pcap_options opt;
+    int n_vxlan, n_geneve;
+    const char *names[2];
+    int n_names;
 };
+
+/* "--name VALUE" or "--name=VALUE": the value, advancing *i; NULL if `a` is not that option. */
+static const char *option_value(const char *name, int argc, char **argv, int *i, int *missing)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int parse_port(const char *cmd, const char *opt, const char *v, uint16_t *ports, int *n)
+{
+    char *end;
+    errno = 0;
+    unsigned long port = strtoul(v, &end, 10);
+    if (*v < '0' || *v > '9' || *end || errno || port == 0 || port > 65535)
+        return usage_error("pcap %s: %s needs a UDP port from 1 to 65535, not '%s'", cmd, opt, v);
+    if (*n == CSUM_PCAP_MAX_PORTS)
+        return usage_error("pcap %s: at most %d %s options", cmd, CSUM_PCAP_MAX_PORTS, opt);
+    ports[(*n)++] = (uint16_t)port;
+    return EXIT_OK;
+}
+
+/* Parse the options `cmd` takes; -1 after --help, else EXIT_OK or EXIT_USAGE. */
+static int parse_args(const char *cmd, int fixing, int argc, char **argv, struct args *a)
+{
+    memset(a, 0, sizeof *a);
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i], *v;
+        int missing = 0, rc;
+        if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
+            fixing ? print_fix_help() : print_verify_help();
+            return -1;
+        } else if (!strcmp(s, "--rfc1624")) {
+            a->opt.flags |= CSUM_PCAP_ACCEPT_NEGATIVE_ZERO;
+        } else if ((v = option_value("--vxlan-port", argc, argv, &i, &missing))) {
+            if ((rc = parse_port(cmd, "--vxlan-port", v, a->opt.vxlan_ports, &a->n_vxlan)))
+                return rc;
+        } else if ((v = option_value("--geneve-port", argc, argv, &i, &missing))) {
+            if ((rc = parse_port(cmd, "--geneve-port", v, a->opt.geneve_ports, &a->n_geneve)))
+                return rc;
+        } else if (missing) {
+            return usage_error("pcap %s: option '%s' needs a value", cmd, s);
+        } else if (!fixing && !strcmp(s, "--json")) {
+            a->json = 1;
+        } else if (!fixing && (!strcmp(s, "-v") || !strcmp(s, "--verbose"))) {
+            a->verbose = 1;
+        } else if (!fixing && !strcmp(s, "--all")) {
+            a->all = a->verbose = 1;
+        } else if (!fixing && !strcmp(s, "--strict")) {
+            a->strict = 1;
+        } else if (fixing && (!strcmp(s, "-n") || !strcmp(s, "--dry-run"))) {
+            a->dry_run = 1;
+        } else if (fixing && !strcmp(s, "--fix-offload")) {
+            a->opt.flags |= CSUM_PCAP_FIX_OFFLOAD;
+        } else if (s[0] == '-' && s[1] != '\0') {
+            return usage_error("pcap %s: unknown option '%s'", cmd, s);
+        } else if (a->n_names == (fixing ? 2 : 1)) {
+            return usage_error("pcap %s: %s ('%s' is extra)", cmd,
+                               fixing ? "too many arguments" : "one FILE only", s);
+        } else {
+            a->names[a->n_names++] = s;
+        }
+    }
+    return EXIT_OK;
+}
+
+/* ---- reporting ------------------------------------------------------------------------------ */
 
 struct report {
-    int json, verbose, fixing, dry_run;
-    struct bad_entry *bad; /* --json: collected, printed at the end */
-    size_t n_bad, cap_bad;
-    int out_of_memory;
+    const struct args *a;
+    int fixing;
+    FILE *text;                 /* fix: where the list of changes goes */
+    uint64_t listed;            /* checks printed in the JSON array so far */
+    /* progress line */
+    int progress;
+    uint64_t total_bytes;
+    struct timespec start, last;
+    const char *name;
 };
+
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+static const char *depth_of(const struct csum_pcap_check *c)
+{
+    return c->level ? "inner" : "outer";
+}
+
+/* " (via vxlan; note)" or "" */
+static void print_tail(FILE *f, const struct csum_pcap_check *c, const char *note)
+{
+    if (!c->level && !note)
+        return;
+    fputs(" (", f);
+    if (c->level)
+        fprintf(f, "via %s%s", csum_pcap_via_name(c->via), note ? "; " : "");
+    if (note)
+        fputs(note, f);
+    fputc(')', f);
+}
+
+static void print_check_text(const struct csum_pcap_check *c)
+{
+    printf("frame %" PRIu64 ": %s %s checksum ", c->frame, depth_of(c), csum_pcap_layer_name(c->layer));
+    switch (c->verdict) {
+    case CSUM_PCAP_GOOD:
+        printf("good: 0x%04x", c->stored);
+        print_tail(stdout, c, NULL);
+        break;
+    case CSUM_PCAP_BAD:
+        printf("bad: stored 0x%04x, computed 0x%04x", c->stored, c->computed);
+        print_tail(stdout, c, c->note);
+        break;
+    case CSUM_PCAP_OFFLOAD:
+        printf("offload: stored 0x%04x, computed 0x%04x", c->stored, c->computed);
+        print_tail(stdout, c, c->note);
+        break;
+    case CSUM_PCAP_NOT_CHECKABLE:
+        printf("not checkable: %s", c->note);
+        print_tail(stdout, c, NULL);
+        break;
+    default:
+        printf("none: 0 over IPv4 means no checksum");
+        print_tail(stdout, c, NULL);
+        break;
+    }
+    putchar('\n');
+}
+
+static void print_check_json(struct report *r, const struct csum_pcap_check *c)
+{
+    printf("%s\n  {\"frame\": %" PRIu64 ", \"layer\": \"%s\", \"depth\": \"%s\", \"level\": %u, ",
+           r->listed++ ? "," : "", c->frame, csum_pcap_layer_name(c->layer), depth_of(c), c->level);
+    if (c->level)
+        printf("\"via\": \"%s\", ", csum_pcap_via_name(c->via));
+    printf("\"verdict\": \"%s\"", csum_pcap_verdict_name(c->verdict));
+    if (c->verdict != CSUM_PCAP_NOT_CHECKABLE)
+        printf(", \"stored\": \"0x%04x\", \"computed\": \"0x%04x\", \"offset\": %" PRIu64,
+               c->stored, c->computed, c->offset);
+    if (c->note) {
+        printf(", \"note\": ");
+        json_string(c->note);
+    }
+    putchar('}');
+}
+
+static int listed(const struct args *a, enum csum_pcap_verdict v)
+{
+    switch (v) {
+    case CSUM_PCAP_BAD:
+    case CSUM_PCAP_OFFLOAD:
+        return 1;
+    case CSUM_PCAP_GOOD:
+        return a->all;
+    default:
+        return a->verbose;
+    }
+}
+
+static int will_fix(const struct args *a, const struct csum_pcap_check *c)
+{
+    return c->verdict == CSUM_PCAP_BAD ||
+           (c->verdict == CSUM_PCAP_OFFLOAD && (a->opt.flags & CSUM_PCAP_FIX_OFFLOAD));
+}
 
 static void on_check(void *arg, const struct csum_pcap_check *c)
 {
     struct report *r = arg;
-    const char *layer = csum_pcap_layer_name(c->layer);
-    if (c->verdict == CSUM_PCAP_NOT_CHECKABLE) {
-        if (r->verbose && !r->json)
-            printf("frame %" PRIu64 ": %s checksum not checkable: %s\n", c->frame, layer, c->reason);
-        return;
-    }
-    if (c->verdict != CSUM_PCAP_BAD)
-        return;
     if (r->fixing) {
-        printf("frame %" PRIu64 ": %s checksum 0x%04x -> 0x%04x%s\n", c->frame, layer, c->stored,
-               c->computed, r->dry_run ? " (dry run)" : "");
-    } else if (!r->json) {
-        printf("frame %" PRIu64 ": %s checksum bad: stored 0x%04x, computed 0x%04x\n", c->frame,
-               layer, c->stored, c->computed);
-    } else {
-        if (r->n_bad == r->cap_bad) {
-            size_t cap = r->cap_bad ? 2 * r->cap_bad : 64;
-            struct bad_entry *p = realloc(r->bad, cap * sizeof *p);
-            if (!p) {
-                r->out_of_memory = 1;
-                return;
-            }
-            r->bad = p;
-            r->cap_bad = cap;
-        }
-        r->bad[r->n_bad++] = (struct bad_entry){ c->frame, c->offset, c->layer, c->stored, c->computed };
+        if (!will_fix(r->a, c))
+            return;
+        fprintf(r->text, "frame %" PRIu64 ": %s %s checksum 0x%04x -> 0x%04x%s", c->frame,
+                depth_of(c), csum_pcap_layer_name(c->layer), c->stored, c->computed,
+                r->a->dry_run ? " (dry run)" : "");
+        print_tail(r->text, c, c->verdict == CSUM_PCAP_OFFLOAD ? "offload" : NULL);
+        fputc('\n', r->text);
+    } else if (listed(r->a, c->verdict)) {
+        r->a->json ? print_check_json(r, c) : print_check_text(c);
     }
+}
+
+static double seconds_since(const struct timespec *t)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) * 1e-9;
+}
+
+/* The progress line (a terminal on stderr, a file above 1 GB): at most 4 updates a second. */
+static void on_progress(void *arg, uint64_t bytes_in, uint64_t packets)
+{
+    struct report *r = arg;
+    if (!r->progress || seconds_since(&r->last) < 0.25)
+        return;
+    clock_gettime(CLOCK_MONOTONIC, &r->last);
+    const double elapsed = seconds_since(&r->start);
+    fprintf(stderr, "\r\033[Kcsum pcap %s: %s: %.2f of %.2f GB (%.0f%%), %" PRIu64 " packets, "
+            "%.2f GB/s", r->fixing ? "fix" : "verify", r->name, (double)bytes_in / 1e9,
+            (double)r->total_bytes / 1e9, 100.0 * (double)bytes_in / (double)r->total_bytes,
+            packets, elapsed > 0 ? (double)bytes_in / 1e9 / elapsed : 0.0);
+}
+
+static void progress_start(struct report *r, int fd, const char *name)
+{
+    struct stat st;
+    r->name = name;
+    if (isatty(STDERR_FILENO) && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+        st.st_size > 1000000000) {
+        r->progress = 1;
+        r->total_bytes = (uint64_t)st.st_size;
+        clock_gettime(CLOCK_MONOTONIC, &r->start);
+        r->last = r->start;
+    }
+}
+
+static void progress_end(struct report *r)
+{
+    if (r->progress)
+        fputs("\r\033[K", stderr);
+    r->progress = 0;
 }
 
 static uint64_t total_of(const struct csum_pcap_summary *s, enum csum_pcap_verdict v)
@@ -104,168 +366,328 @@ static uint64_t total_of(const struct csum_pcap_summary *s, enum csum_pcap_verdi
     return n;
 }
 
-static void print_json(const struct report *r, const struct csum_pcap_summary *s)
+static uint64_t skipped_total(const struct csum_pcap_summary *s)
 {
-    printf("{\"packets\": %" PRIu64 ", \"summary\": {", s->packets);
+    uint64_t n = 0;
+    for (int k = 0; k < CSUM_PCAP_SKIP_COUNT; k++)
+        n += s->skipped[k];
+    return n;
+}
+
+static void print_linktype(uint32_t linktype)
+{
+    const char *name = csum_pcap_linktype_name(linktype);
+    if (name)
+        printf("%s (%u)", name, linktype);
+    else
+        printf("link type %u", linktype);
+}
+
+static void print_summary_text(const char *name, const struct csum_pcap_summary *s)
+{
+    printf("%s: %" PRIu64 " packets; checksums: %" PRIu64 " good, %" PRIu64 " bad, %" PRIu64
+           " offload, %" PRIu64 " not checkable, %" PRIu64 " UDP without checksum", name,
+           s->packets, total_of(s, CSUM_PCAP_GOOD), total_of(s, CSUM_PCAP_BAD),
+           total_of(s, CSUM_PCAP_OFFLOAD), total_of(s, CSUM_PCAP_NOT_CHECKABLE),
+           total_of(s, CSUM_PCAP_NO_CHECKSUM));
+    if (s->undissected) {
+        uint64_t named = 0;
+        printf("; not dissected: ");
+        for (int i = 0; i < CSUM_PCAP_MAX_LINKTYPES && s->undissected_by[i].packets; i++) {
+            printf("%s%" PRIu64 " packets on ", i ? ", " : "", s->undissected_by[i].packets);
+            print_linktype(s->undissected_by[i].linktype);
+            named += s->undissected_by[i].packets;
+        }
+        if (named < s->undissected)
+            printf(", %" PRIu64 " on other link types", s->undissected - named);
+    }
+    if (skipped_total(s)) {
+        const char *sep = "; skipped: ";
+        for (int k = 0; k < CSUM_PCAP_SKIP_COUNT; k++) {
+            if (s->skipped[k]) {
+                printf("%s%" PRIu64 " %s", sep, s->skipped[k],
+                       csum_pcap_skip_description((enum csum_pcap_skip)k));
+                sep = ", ";
+            }
+        }
+    }
+    putchar('\n');
+}
+
+static void print_summary_json(const struct csum_pcap_summary *s, const struct csum_pcap_error *e)
+{
+    printf("],\n \"format\": \"%s\", \"compression\": \"%s\", \"packets\": %" PRIu64
+           ", \"bytes\": %" PRIu64 ",\n \"summary\": {", csum_pcap_format_name(s->format),
+           csum_pcap_compression_name(s->compression), s->packets, s->bytes);
     for (int l = 0; l < CSUM_PCAP_LAYER_COUNT; l++) {
         printf("\"%s\": {", csum_pcap_layer_name((enum csum_pcap_layer)l));
         for (int v = 0; v < CSUM_PCAP_VERDICT_COUNT; v++)
-            printf("%s\"%s\": %" PRIu64, v ? ", " : "", csum_pcap_verdict_name((enum csum_pcap_verdict)v),
-                   s->count[l][v]);
+            printf("%s\"%s\": %" PRIu64, v ? ", " : "",
+                   csum_pcap_verdict_name((enum csum_pcap_verdict)v), s->count[l][v]);
         printf("}, ");
     }
     for (int v = 0; v < CSUM_PCAP_VERDICT_COUNT; v++)
         printf("\"%s\": %" PRIu64 ", ", csum_pcap_verdict_name((enum csum_pcap_verdict)v),
                total_of(s, (enum csum_pcap_verdict)v));
-    printf("\"unsupported_link\": %" PRIu64 ", \"non_packets\": %" PRIu64 "}, \"bad\": [",
-           s->unsupported_link, s->non_packets);
-    for (size_t i = 0; i < r->n_bad; i++) {
-        const struct bad_entry *b = &r->bad[i];
-        printf("%s{\"frame\": %" PRIu64 ", \"layer\": \"%s\", \"stored\": \"0x%04x\", "
-               "\"computed\": \"0x%04x\", \"offset\": %" PRIu64 "}", i ? ", " : "", b->frame,
-               csum_pcap_layer_name(b->layer), b->stored, b->computed, b->offset);
+    printf("\"inner\": {");
+    for (int v = 0; v < CSUM_PCAP_VERDICT_COUNT; v++)
+        printf("%s\"%s\": %" PRIu64, v ? ", " : "", csum_pcap_verdict_name((enum csum_pcap_verdict)v),
+               s->inner[v]);
+    printf("}, \"without_checksum\": %" PRIu64 ", \"non_packets\": %" PRIu64
+           ", \"undissected\": %" PRIu64 ", \"skipped\": %" PRIu64 "},\n \"undissected\": [",
+           s->without_checksum, s->non_packets, s->undissected, skipped_total(s));
+    for (int i = 0; i < CSUM_PCAP_MAX_LINKTYPES && s->undissected_by[i].packets; i++) {
+        const char *name = csum_pcap_linktype_name(s->undissected_by[i].linktype);
+        printf("%s{\"linktype\": %u, \"name\": ", i ? ", " : "", s->undissected_by[i].linktype);
+        if (name)
+            json_string(name);
+        else
+            printf("null");
+        printf(", \"packets\": %" PRIu64 "}", s->undissected_by[i].packets);
     }
-    printf("]}\n");
+    printf("],\n \"skipped\": {");
+    for (int k = 0; k < CSUM_PCAP_SKIP_COUNT; k++)
+        printf("%s\"%s\": %" PRIu64, k ? ", " : "", csum_pcap_skip_name((enum csum_pcap_skip)k),
+               s->skipped[k]);
+    printf("}");
+    if (e) {
+        printf(",\n \"error\": {\"offset\": %" PRIu64 ", \"message\": ", e->offset);
+        json_string(e->message);
+        printf("}");
+    }
+    printf("}\n");
 }
 
-static void print_summary(FILE *f, const char *name, const struct csum_pcap_summary *s)
+/* "csum: pcap verify: FILE: malformed capture at byte offset N: what" on stderr. */
+static int capture_error(const char *cmd, const char *name, const struct csum_pcap_error *e)
 {
-    fprintf(f, "%s: %" PRIu64 " packets; checksums: %" PRIu64 " good, %" PRIu64 " bad, %" PRIu64
-            " not checkable, %" PRIu64 " UDP without checksum", name, s->packets,
-            total_of(s, CSUM_PCAP_GOOD), total_of(s, CSUM_PCAP_BAD),
-            total_of(s, CSUM_PCAP_NOT_CHECKABLE), total_of(s, CSUM_PCAP_NO_CHECKSUM));
-    if (s->unsupported_link)
-        fprintf(f, "; %" PRIu64 " packets on link types not dissected", s->unsupported_link);
-    fputc('\n', f);
-}
-
-/* "csum: pcap verify: FILE: what" on stderr; returns EXIT_USAGE (2). */
-static int file_error(const char *cmd, const char *name, const struct csum_pcap_error *e)
-{
-    if (e)
-        fprintf(stderr, "csum: pcap %s: %s: malformed capture at byte offset %" PRIu64 ": %s\n",
-                cmd, name, e->offset, e->message);
-    else
-        fprintf(stderr, "csum: pcap %s: %s: %s\n", cmd, name, strerror(errno));
+    fprintf(stderr, "csum: pcap %s: %s: malformed capture at byte offset %" PRIu64 ": %s\n",
+            cmd, name, e->offset, e->message);
     return EXIT_USAGE;
 }
 
 static int finish_output(const char *cmd)
 {
-    if (fflush(stdout) != 0) {
+    if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "csum: pcap %s: cannot write output: %s\n", cmd, strerror(errno));
         return EXIT_USAGE;
     }
     return EXIT_OK;
 }
 
-/* ---- verify ------------------------------------------------------------------------------- */
+/* Open a capture to read ("-": standard input); -1 with errno. */
+static int open_input(const char *name, struct stat *st)
+{
+    int fd = strcmp(name, "-") ? open(name, O_RDONLY) : STDIN_FILENO;
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, st) != 0 || S_ISDIR(st->st_mode)) {
+        int e = S_ISDIR(st->st_mode) ? EISDIR : errno;
+        if (fd != STDIN_FILENO)
+            close(fd);
+        return errno = e, -1;
+    }
+    if (S_ISREG(st->st_mode))
+        posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    return fd;
+}
+
+/* ---- verify --------------------------------------------------------------------------------- */
 
 static int pcap_verify(int argc, char **argv)
 {
-    struct report r = { 0 };
-    const char *name = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            print_verify_help();
-            return EXIT_OK;
-        } else if (!strcmp(a, "--json")) {
-            r.json = 1;
-        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-            r.verbose = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return usage_error("pcap verify: unknown option '%s'", a);
-        } else if (name) {
-            return usage_error("pcap verify: one FILE only ('%s' is extra)", a);
+    struct args a;
+    int rc = parse_args("verify", 0, argc, argv, &a);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    if (a.n_names == 0)
+        return usage_error("pcap verify: no FILE given ('-' for standard input)");
+    const char *name = a.names[0];
+    struct report r = { .a = &a };
+    a.opt.on_check = on_check;
+    a.opt.on_progress = on_progress;
+    a.opt.ctx = &r;
+
+    struct stat st;
+    int fd = open_input(name, &st);
+    if (a.json) {
+        printf("{\"file\": ");
+        json_string(name);
+        if (fd < 0) {
+            printf(", \"error\": {\"message\": ");
+            json_string(strerror(errno));
+            printf("}}\n");
         } else {
-            name = a;
+            printf(",\n \"checks\": [");
         }
     }
-    if (!name)
-        return usage_error("pcap verify: no FILE given");
+    if (fd < 0) {
+        fprintf(stderr, "csum: pcap verify: %s: %s\n", name, strerror(errno));
+        fflush(stdout);
+        return EXIT_USAGE;
+    }
 
-    struct file_map m;
-    if (file_map_open(name, 0, &m) != 0)
-        return file_error("verify", name, NULL);
     struct csum_pcap_summary s;
     struct csum_pcap_error e;
-    int rc = csum_pcap_verify_buffer(m.data, m.len, on_check, &r, &s, &e);
-    file_map_close(&m);
-    int status;
-    if (rc != 0) {
+    progress_start(&r, fd, name);
+    const int failed = csum_pcap_verify_fd(fd, &a.opt, &s, &e) != 0;
+    progress_end(&r);
+    if (fd != STDIN_FILENO)
+        close(fd);
+
+    if (a.json)
+        print_summary_json(&s, failed ? &e : NULL);
+    else
+        print_summary_text(name, &s);
+    int status = EXIT_OK;
+    if (failed) {
         fflush(stdout);
-        status = file_error("verify", name, &e);
-    } else if (r.out_of_memory) {
-        fprintf(stderr, "csum: pcap verify: %s: out of memory\n", name);
-        status = EXIT_USAGE;
-    } else {
-        if (r.json)
-            print_json(&r, &s);
-        else
-            print_summary(stdout, name, &s);
-        status = total_of(&s, CSUM_PCAP_BAD) ? EXIT_FAILURE_FOUND : EXIT_OK;
-        if (finish_output("verify") != EXIT_OK)
-            status = EXIT_USAGE;
+        status = capture_error("verify", name, &e);
+    } else if (total_of(&s, CSUM_PCAP_BAD)) {
+        status = EXIT_FAILURE_FOUND;
+    } else if (a.strict && (s.undissected || skipped_total(&s) ||
+                            total_of(&s, CSUM_PCAP_NOT_CHECKABLE) || total_of(&s, CSUM_PCAP_OFFLOAD))) {
+        status = EXIT_FAILURE_FOUND;
     }
-    free(r.bad);
+    if (finish_output("verify") != EXIT_OK)
+        status = EXIT_USAGE;
     return status;
 }
 
-/* ---- fix ---------------------------------------------------------------------------------- */
+/* ---- fix ------------------------------------------------------------------------------------ */
+
+/* The temporary output, removed if a signal ends the program before the rename. */
+static char *volatile pending_tmp;
+
+static void remove_pending(int sig)
+{
+    if (pending_tmp)
+        unlink(pending_tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void guard_pending(char *tmp)
+{
+    pending_tmp = tmp;
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        signal(sigs[i], tmp ? remove_pending : SIG_DFL);
+}
+
+/* Before reading anything: OUT may be written (and is not IN). EXIT_OK or EXIT_USAGE. */
+static int check_output(const char *in, const char *out, const struct stat *in_st, int *out_fd,
+                        char **tmp)
+{
+    if (!strcmp(out, "-")) {
+        if (isatty(STDOUT_FILENO)) {
+            fprintf(stderr, "csum: pcap fix: refusing to write a capture to a terminal\n");
+            return EXIT_USAGE;
+        }
+        *out_fd = STDOUT_FILENO;
+        return EXIT_OK;
+    }
+    struct stat st;
+    if (strcmp(in, "-") && file_same(in_st, out)) {
+        fprintf(stderr, "csum: pcap fix: %s: refusing to overwrite the input (%s is the same "
+                "file)\n", out, in);
+        return EXIT_USAGE;
+    }
+    if (stat(out, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "csum: pcap fix: %s: is a directory\n", out);
+            return EXIT_USAGE;
+        }
+        if (access(out, W_OK) != 0) {
+            fprintf(stderr, "csum: pcap fix: %s: cannot write: %s\n", out, strerror(errno));
+            return EXIT_USAGE;
+        }
+    }
+    *out_fd = file_temp_open(out, tmp);
+    if (*out_fd < 0) {
+        fprintf(stderr, "csum: pcap fix: %s: cannot write: %s\n", out, strerror(errno));
+        return EXIT_USAGE;
+    }
+    guard_pending(*tmp);
+    return EXIT_OK;
+}
 
 static int pcap_fix(int argc, char **argv)
 {
-    struct report r = { .fixing = 1 };
-    const char *names[2] = { NULL, NULL };
-    int n_names = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            print_fix_help();
-            return EXIT_OK;
-        } else if (!strcmp(a, "-n") || !strcmp(a, "--dry-run")) {
-            r.dry_run = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return usage_error("pcap fix: unknown option '%s'", a);
-        } else if (n_names == 2) {
-            return usage_error("pcap fix: too many arguments ('%s' is extra)", a);
-        } else {
-            names[n_names++] = a;
-        }
-    }
-    const char *in = names[0], *out = names[1];
+    struct args a;
+    int rc = parse_args("fix", 1, argc, argv, &a);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    const char *in = a.names[0], *out = a.names[1];
     if (!in)
-        return usage_error("pcap fix: no input file given");
-    if (!out && !r.dry_run)
+        return usage_error("pcap fix: no input file given ('-' for standard input)");
+    if (!out && !a.dry_run)
         return usage_error("pcap fix: no output file given (or use --dry-run)");
+    if (out && a.dry_run)
+        out = NULL; /* nothing is written */
 
-    struct file_map m;
-    if (file_map_open(in, 1, &m) != 0)
-        return file_error("fix", in, NULL);
-    if (out && file_same(&m.st, out)) {
-        file_map_close(&m);
-        fprintf(stderr, "csum: pcap fix: %s: refusing to overwrite the input (%s is the same file)\n",
-                out, in);
+    struct stat in_st;
+    memset(&in_st, 0, sizeof in_st);
+    if (strcmp(in, "-") && stat(in, &in_st) != 0) {
+        fprintf(stderr, "csum: pcap fix: %s: %s\n", in, strerror(errno));
         return EXIT_USAGE;
     }
+    int out_fd = -1;
+    char *tmp = NULL;
+    if (out && check_output(in, out, &in_st, &out_fd, &tmp) != EXIT_OK)
+        return EXIT_USAGE;
+
+    int in_fd = open_input(in, &in_st);
+    if (in_fd < 0) {
+        fprintf(stderr, "csum: pcap fix: %s: %s\n", in, strerror(errno));
+        if (tmp)
+            file_temp_abort(out_fd, tmp);
+        guard_pending(NULL);
+        return EXIT_USAGE;
+    }
+    /* With OUT on standard output, the list of changes goes to stderr. */
+    struct report r = { .a = &a, .fixing = 1, .text = out_fd == STDOUT_FILENO ? stderr : stdout };
+    a.opt.on_check = on_check;
+    a.opt.on_progress = on_progress;
+    a.opt.ctx = &r;
     struct csum_pcap_summary s;
     struct csum_pcap_error e;
+    progress_start(&r, in_fd, in);
+    const int failed = csum_pcap_fix_fd(in_fd, out_fd, &a.opt, &s, &e) != 0;
+    progress_end(&r);
+    if (in_fd != STDIN_FILENO)
+        close(in_fd);
+
     int status = EXIT_OK;
-    if (csum_pcap_fix_buffer(m.data, m.len, on_check, &r, &s, &e) != 0) {
+    if (failed) {
         fflush(stdout);
-        status = file_error("fix", in, &e);
-    } else if (!r.dry_run && file_replace(out, m.data, m.len, m.st.st_mode) != 0) {
-        fprintf(stderr, "csum: pcap fix: %s: cannot write: %s\n", out, strerror(errno));
-        status = EXIT_USAGE;
-    } else {
+        status = capture_error("fix", in, &e);
+        if (tmp)
+            file_temp_abort(out_fd, tmp);
+    } else if (tmp) {
+        mode_t mode = in_st.st_mode & 0777;
+        if (!S_ISREG(in_st.st_mode)) { /* standard input: what a new file would get */
+            mode_t mask = umask(0);
+            umask(mask);
+            mode = 0666 & ~mask;
+        }
+        if (file_temp_commit(out_fd, tmp, out, mode) != 0) {
+            fprintf(stderr, "csum: pcap fix: %s: cannot write: %s\n", out, strerror(errno));
+            status = EXIT_USAGE;
+        }
+    }
+    guard_pending(NULL);
+    if (status == EXIT_OK) {
         uint64_t fixed = total_of(&s, CSUM_PCAP_BAD);
-        printf("%s%s%s: %" PRIu64 " packets, %s %" PRIu64 " bad checksums, left %" PRIu64
-               " not checkable ones alone\n", in, out ? " -> " : "", out ? out : "", s.packets,
-               r.dry_run ? "would fix" : "fixed", fixed, total_of(&s, CSUM_PCAP_NOT_CHECKABLE));
+        if (a.opt.flags & CSUM_PCAP_FIX_OFFLOAD)
+            fixed += total_of(&s, CSUM_PCAP_OFFLOAD);
+        fprintf(r.text, "%s%s%s: %" PRIu64 " packets, %s %" PRIu64 " checksums; left alone: %" PRIu64
+                " not checkable, %" PRIu64 " offload\n", in, out ? " -> " : "", out ? out : "",
+                s.packets, a.dry_run ? "would fix" : "fixed", fixed,
+                total_of(&s, CSUM_PCAP_NOT_CHECKABLE),
+                a.opt.flags & CSUM_PCAP_FIX_OFFLOAD ? 0 : total_of(&s, CSUM_PCAP_OFFLOAD));
         status = finish_output("fix");
     }
-    file_map_close(&m);
     return status;
 }
 

@@ -1,56 +1,94 @@
 /*
- * Capture containers: walk a pcap or pcapng file in memory and hand out its packets.
- * Internal to csum_pcap.
+ * Capture containers: walk a pcap or pcapng stream and hand out its packets, through a
+ * window of bounded size over the (decompressed) input. Internal to csum_pcap.
  */
 #ifndef CSUM_PCAP_CAPTURE_H
 #define CSUM_PCAP_CAPTURE_H
 
 #include "csum_pcap.h"
+#include "stream.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* LINKTYPE_* values (tcpdump.org/linktypes.html) this library dissects. */
-enum {
-    LINKTYPE_NULL = 0,        /* BSD loopback: 4-byte address family in the writer's order */
-    LINKTYPE_ETHERNET = 1,
-    LINKTYPE_RAW_DLT12 = 12,  /* DLT_RAW as written by some systems */
-    LINKTYPE_RAW_DLT14 = 14,  /* DLT_RAW on OpenBSD */
-    LINKTYPE_RAW = 101,
-    LINKTYPE_LINUX_SLL = 113,
-    LINKTYPE_IPV4 = 228,
-    LINKTYPE_IPV6 = 229,
-    LINKTYPE_LINUX_SLL2 = 276,
-    /* Not a link type: a pcapng record that Wireshark numbers as a frame although it holds
-     * no packet (custom blocks, systemd journal entries). Keeps frame numbers identical to
-     * Wireshark's. */
-    CAPTURE_NOT_A_PACKET = 0xffffffffu,
-};
+/* Not a link type: a pcapng record that Wireshark numbers as a frame although it holds no
+ * packet (custom blocks, systemd journal entries). Keeps frame numbers identical to
+ * Wireshark's. */
+#define CAPTURE_NOT_A_PACKET 0xffffffffu
 
-/* One packet record. `data` points into the capture buffer. */
+/* The largest record (pcap record, pcapng block) accepted: memory stays bounded whatever a
+ * length field claims. Far above any link's frames (jumbograms included, 64 KiB + headers
+ * for the usual 262144-byte snapshot length). */
+#define CAPTURE_MAX_RECORD (64u << 20)
+
+/* Bytes read ahead at a time (1 MiB): large reads, and the data still in cache when walked.
+ * A variable so that the stream fuzz target can make it tiny and move the window a lot. */
+extern size_t capture_read_ahead;
+
+/* One packet record. `data` points into the reader's window and may be written (fixes). */
 struct capture_packet {
     uint64_t frame;             /* from 1 */
     uint32_t linktype;
-    const unsigned char *data;
+    unsigned char *data;
     size_t caplen;              /* bytes present in the file */
     uint64_t wirelen;           /* bytes the packet had on the wire */
-    size_t offset;              /* file offset of data[0] */
+    size_t fcs_len;             /* bytes of frame check sequence at the end of the frame */
+    uint64_t offset;            /* capture offset of data[0] */
 };
 
 typedef void (*capture_packet_fn)(void *ctx, const struct capture_packet *pkt);
 
-/* Walk every packet of a pcap or pcapng capture; 0, or -1 with *err filled. */
-int capture_walk(const unsigned char *buf, size_t len, capture_packet_fn fn, void *ctx,
-                 struct csum_pcap_error *err);
+/* A window over the capture: bytes [start, end) of buf are read and not yet consumed. */
+struct reader {
+    struct input in;
+    unsigned char *buf;
+    size_t cap, start, end;
+    uint64_t base;              /* capture offset of buf[0] */
+    int eof;                    /* the input has nothing more */
+    int borrowed;               /* buf is the caller's memory, holding the whole capture */
+    struct output *out;         /* fixing a stream: bytes leave through here once consumed */
+    struct csum_pcap_error *err;
+    void (*on_progress)(void *ctx, uint64_t bytes_in, uint64_t packets);
+    void *progress_ctx;
+    uint64_t packets;           /* frames handed out */
+};
+
+/* Over memory (`writable`: the memory may be changed in place, and plain captures are not
+ * copied) or a file descriptor (mem == NULL). 0 or -1 with *err filled. */
+int reader_open(struct reader *r, int fd, const void *mem, size_t len,
+                struct csum_pcap_error *err);
+void reader_close(struct reader *r);
+
+/* Make n bytes available at reader_at(r): 1; 0 when the capture ends first (reader_avail
+ * says how many bytes remain); -1 on a read error (*err filled). */
+int reader_fill(struct reader *r, size_t n);
+static inline int reader_need(struct reader *r, size_t n)
+{
+    return r->end - r->start >= n ? 1 : reader_fill(r, n);
+}
+
+static inline size_t reader_avail(const struct reader *r) { return r->end - r->start; }
+static inline unsigned char *reader_at(const struct reader *r) { return r->buf + r->start; }
+static inline uint64_t reader_offset(const struct reader *r) { return r->base + r->start; }
+static inline void reader_consume(struct reader *r, size_t n) { r->start += n; }
+
+/* Write everything still held to r->out (fixing a stream, at the end). */
+int reader_flush(struct reader *r);
+
+/* Walk every packet: find the format by its magic number. 0, or -1 with *r->err filled. */
+int capture_walk(struct reader *r, enum csum_pcap_format *format, capture_packet_fn fn,
+                 void *ctx);
 
 /* The two formats, for capture_walk once it has recognized the magic number. */
-int capture_walk_pcap(const unsigned char *buf, size_t len, capture_packet_fn fn, void *ctx,
-                      struct csum_pcap_error *err);
-int capture_walk_pcapng(const unsigned char *buf, size_t len, capture_packet_fn fn, void *ctx,
-                        struct csum_pcap_error *err);
+int capture_walk_pcap(struct reader *r, capture_packet_fn fn, void *ctx);
+int capture_walk_pcapng(struct reader *r, capture_packet_fn fn, void *ctx);
 
-/* Fill *err (if not NULL) and return -1. */
-int capture_error(struct csum_pcap_error *err, uint64_t offset, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* Hand a packet to fn and count it (progress). */
+static inline void capture_emit(struct reader *r, capture_packet_fn fn, void *ctx,
+                                struct capture_packet *pkt)
+{
+    r->packets++;
+    fn(ctx, pkt);
+}
 
 #endif /* CSUM_PCAP_CAPTURE_H */

@@ -1,42 +1,66 @@
 /*
- * The classic pcap format (draft-ietf-opsawg-pcap): a 24-byte file header, then records of
- * a 16-byte header and the packet bytes. The magic number's byte order is the file's.
+ * The classic pcap format (draft-ietf-opsawg-pcap, Guy Harris and Michael Richardson): a
+ * 24-byte file header, then records of a 16-byte header and the packet bytes. The magic
+ * number's byte order is the file's.
  */
 #include "capture.h"
 #include "bytes.h"
 
 enum { FILE_HEADER = 24, RECORD_HEADER = 16 };
 
-int capture_walk_pcap(const unsigned char *buf, size_t len, capture_packet_fn fn, void *ctx,
-                      struct csum_pcap_error *err)
+/* The file header's last field holds the link type in its low 16 bits; libpcap's
+ * LT_FCS_DATALINK_EXT puts "FCS length known" in bit 26 and the length, in 16-bit words, in
+ * bits 28-31. */
+static size_t fcs_bytes(uint32_t linktype_field)
 {
-    if (len < FILE_HEADER)
-        return capture_error(err, 0, "pcap file header cut short (%zu of 24 bytes)", len);
-    const int big = be32(buf) == 0xa1b2c3d4 || be32(buf) == 0xa1b23c4d;
-    const uint16_t major = file16(buf + 4, big);
-    if (major != 2)
-        return capture_error(err, 4, "unsupported pcap version %u.%u", major, file16(buf + 6, big));
-    /* Bits 16-31 carry FCS information, not the link type. */
-    const uint32_t linktype = file32(buf + 20, big) & 0xffff;
+    return linktype_field & 0x04000000u ? 2 * (size_t)(linktype_field >> 28) : 0;
+}
 
-    struct capture_packet pkt = { .linktype = linktype };
-    size_t off = FILE_HEADER;
-    while (off < len) {
-        if (len - off < RECORD_HEADER)
-            return capture_error(err, off, "pcap record header cut short (%zu of 16 bytes)",
-                                 len - off);
-        const uint32_t caplen = file32(buf + off + 8, big);
-        const uint32_t wirelen = file32(buf + off + 12, big);
-        if (caplen > len - off - RECORD_HEADER)
-            return capture_error(err, off + 8, "pcap record of %u bytes, but only %zu bytes "
-                                 "remain in the file", caplen, len - off - RECORD_HEADER);
+int capture_walk_pcap(struct reader *r, capture_packet_fn fn, void *ctx)
+{
+    int rc = reader_need(r, FILE_HEADER);
+    if (rc <= 0)
+        return rc < 0 ? -1 : stream_error(r->err, 0, "pcap file header cut short (%zu of 24 "
+                                          "bytes)", reader_avail(r));
+    const unsigned char *h = reader_at(r);
+    const int big = be32(h) == 0xa1b2c3d4 || be32(h) == 0xa1b23c4d;
+    const uint16_t major = file16(h + 4, big);
+    if (major != 2)
+        return stream_error(r->err, 4, "unsupported pcap version %u.%u", major,
+                            file16(h + 6, big));
+    const uint32_t field = file32(h + 20, big);
+    struct capture_packet pkt = { .linktype = field & 0xffff, .fcs_len = fcs_bytes(field) };
+    reader_consume(r, FILE_HEADER);
+
+    for (;;) {
+        rc = reader_need(r, RECORD_HEADER);
+        if (rc < 0)
+            return -1;
+        const uint64_t off = reader_offset(r);
+        if (rc == 0) {
+            if (reader_avail(r) == 0)
+                return 0; /* the end, between two records */
+            return stream_error(r->err, off, "pcap record header cut short (%zu of 16 bytes)",
+                                reader_avail(r));
+        }
+        const unsigned char *rh = reader_at(r);
+        const uint32_t caplen = file32(rh + 8, big);
+        const uint32_t wirelen = file32(rh + 12, big);
+        if (caplen > CAPTURE_MAX_RECORD)
+            return stream_error(r->err, off + 8, "pcap record of %u bytes: more than the %u MiB "
+                                "a record may hold here", caplen, CAPTURE_MAX_RECORD >> 20);
+        rc = reader_need(r, RECORD_HEADER + (size_t)caplen);
+        if (rc < 0)
+            return -1;
+        if (rc == 0)
+            return stream_error(r->err, off + 8, "pcap record of %u bytes, but only %zu bytes "
+                                "remain in the file", caplen, reader_avail(r) - RECORD_HEADER);
         pkt.frame++;
-        pkt.data = buf + off + RECORD_HEADER;
+        pkt.data = reader_at(r) + RECORD_HEADER;
         pkt.caplen = caplen;
         pkt.wirelen = wirelen;
         pkt.offset = off + RECORD_HEADER;
-        fn(ctx, &pkt);
-        off += RECORD_HEADER + (size_t)caplen;
+        capture_emit(r, fn, ctx, &pkt);
+        reader_consume(r, RECORD_HEADER + (size_t)caplen);
     }
-    return 0;
 }

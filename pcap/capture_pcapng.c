@@ -10,6 +10,7 @@
 #include "bytes.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 enum {
     BLOCK_SHB = 0x0a0d0d0a,
@@ -54,136 +55,156 @@ static size_t pad4(uint64_t n)
 }
 
 /* Hand out one packet whose bytes are body[at .. at + caplen), after checking they fit. */
-static int emit(const struct section *s, uint32_t if_id, const unsigned char *buf,
-                size_t body_off, size_t body_len, size_t at, uint64_t caplen, uint64_t wirelen,
-                uint64_t *frame, capture_packet_fn fn, void *ctx, struct csum_pcap_error *err,
-                const char *what)
+static int emit(struct reader *r, const struct section *s, uint32_t if_id, unsigned char *body,
+                uint64_t body_off, size_t body_len, size_t at, uint64_t caplen, uint64_t wirelen,
+                uint64_t *frame, capture_packet_fn fn, void *ctx, const char *what)
 {
     if (if_id >= s->n_ifs)
-        return capture_error(err, body_off, "%s refers to interface %u, but the section has %zu",
-                             what, if_id, s->n_ifs);
+        return stream_error(r->err, body_off, "%s refers to interface %u, but the section has %zu",
+                            what, if_id, s->n_ifs);
     if (pad4(caplen) > body_len - at)
-        return capture_error(err, body_off, "%s claims %llu captured bytes, but its block "
-                             "holds at most %zu", what, (unsigned long long)caplen, body_len - at);
+        return stream_error(r->err, body_off, "%s claims %llu captured bytes, but its block "
+                            "holds at most %zu", what, (unsigned long long)caplen, body_len - at);
     struct capture_packet pkt = {
         .frame = ++*frame,
         .linktype = s->ifs[if_id].linktype,
-        .data = buf + body_off + at,
+        .data = body + at,
         .caplen = (size_t)caplen,
         .wirelen = wirelen,
         .offset = body_off + at,
     };
-    fn(ctx, &pkt);
+    capture_emit(r, fn, ctx, &pkt);
     return 0;
 }
 
-int capture_walk_pcapng(const unsigned char *buf, size_t len, capture_packet_fn fn, void *ctx,
-                        struct csum_pcap_error *err)
+/* One block, whole in the window at `blk` (its length already checked); 0 or -1. */
+static int block(struct reader *r, struct section *s, unsigned char *blk, uint64_t off,
+                 uint32_t type, uint32_t total, uint64_t *frame, capture_packet_fn fn, void *ctx)
+{
+    const uint64_t body = off + 8;
+    const size_t body_len = total - 12;
+    unsigned char *b = blk + 8;
+
+    switch (type) {
+    case BLOCK_SHB:
+        if (body_len < 16)
+            return stream_error(r->err, off + 4, "pcapng section header of %u bytes is too short",
+                                total);
+        if (file16(b + 4, s->big) != 1)
+            return stream_error(r->err, body + 4, "unsupported pcapng version %u.%u",
+                                file16(b + 4, s->big), file16(b + 6, s->big));
+        return 0;
+    case BLOCK_IDB:
+        if (body_len < 8)
+            return stream_error(r->err, off + 4, "pcapng interface block of %u bytes is too short",
+                                total);
+        if (add_interface(s, file16(b, s->big), file32(b + 4, s->big)) != 0)
+            return stream_error(r->err, off, "out of memory for pcapng interfaces");
+        return 0;
+    case BLOCK_EPB:
+    case BLOCK_PB: {
+        /* Same layout after the interface id, which the obsolete block keeps in 16 bits
+         * (followed by a 16-bit drop count). */
+        const char *what = type == BLOCK_EPB ? "enhanced packet block" : "packet block";
+        if (body_len < 20)
+            return stream_error(r->err, off + 4, "pcapng %s of %u bytes is too short", what, total);
+        const uint32_t if_id = type == BLOCK_EPB ? file32(b, s->big) : file16(b, s->big);
+        return emit(r, s, if_id, b, body, body_len, 20, file32(b + 12, s->big),
+                    file32(b + 16, s->big), frame, fn, ctx, what);
+    }
+    case BLOCK_SPB: {
+        /* No captured length: whatever the block holds, up to the original length and
+         * interface 0's snapshot length. */
+        if (body_len < 4)
+            return stream_error(r->err, off + 4, "pcapng simple packet block of %u bytes is too "
+                                "short", total);
+        if (s->n_ifs == 0)
+            return stream_error(r->err, off, "pcapng simple packet block before any interface "
+                                "block");
+        uint64_t wirelen = file32(b, s->big), caplen = body_len - 4;
+        if (caplen > wirelen)
+            caplen = wirelen;
+        if (s->ifs[0].snaplen && caplen > s->ifs[0].snaplen)
+            caplen = s->ifs[0].snaplen;
+        return emit(r, s, 0, b, body, body_len, 4, caplen, wirelen, frame, fn, ctx,
+                    "simple packet block");
+    }
+    case BLOCK_JOURNAL:
+    case BLOCK_CUSTOM:
+    case BLOCK_CUSTOM_NOCOPY: {
+        /* Wireshark shows these as frames: count them so frame numbers agree. */
+        struct capture_packet rec = {
+            .frame = ++*frame, .linktype = CAPTURE_NOT_A_PACKET, .data = b, .offset = body,
+        };
+        capture_emit(r, fn, ctx, &rec);
+        return 0;
+    }
+    default:
+        return 0; /* name resolution, statistics, decryption secrets...: nothing to check */
+    }
+}
+
+int capture_walk_pcapng(struct reader *r, capture_packet_fn fn, void *ctx)
 {
     struct section s = { 0 };
     uint64_t frame = 0;
-    size_t off = 0;
     int rc = 0;
 
-    while (off < len && rc == 0) {
-        const size_t left = len - off;
-        if (left < 12) {
-            rc = capture_error(err, off, "pcapng block header cut short (%zu bytes left)", left);
+    for (;;) {
+        int have = reader_need(r, 12);
+        if (have < 0) {
+            rc = -1;
             break;
         }
-        const int is_shb = le32(buf + off) == BLOCK_SHB;
-        if (is_shb) {
+        const uint64_t off = reader_offset(r);
+        if (have == 0) {
+            if (reader_avail(r) != 0)
+                rc = stream_error(r->err, off, "pcapng block header cut short (%zu bytes left)",
+                                  reader_avail(r));
+            break;
+        }
+        const unsigned char *h = reader_at(r);
+        if (le32(h) == BLOCK_SHB) {
             /* The byte-order magic decides how to read the SHB's own length. */
-            const unsigned char *bom = buf + off + 8;
-            if (le32(bom) == BYTE_ORDER_MAGIC)
+            const unsigned char *bom = h + 8;
+            if (le32(bom) == BYTE_ORDER_MAGIC) {
                 s.big = 0;
-            else if (be32(bom) == BYTE_ORDER_MAGIC)
+            } else if (be32(bom) == BYTE_ORDER_MAGIC) {
                 s.big = 1;
-            else {
-                rc = capture_error(err, off + 8, "pcapng section header has a bad byte-order "
-                                   "magic %02x %02x %02x %02x", bom[0], bom[1], bom[2], bom[3]);
+            } else {
+                rc = stream_error(r->err, off + 8, "pcapng section header has a bad byte-order "
+                                  "magic %02x %02x %02x %02x", bom[0], bom[1], bom[2], bom[3]);
                 break;
             }
             s.n_ifs = 0; /* interface ids are per section */
         } else if (off == 0) {
-            rc = capture_error(err, 0, "pcapng file does not start with a section header");
+            rc = stream_error(r->err, 0, "pcapng file does not start with a section header");
             break;
         }
-        const uint32_t type = file32(buf + off, s.big);
-        const uint32_t total = file32(buf + off + 4, s.big);
-        if (total < 12 || total % 4 != 0 || total > left) {
-            rc = capture_error(err, off + 4, "pcapng block of type 0x%08x has a bad length %u "
-                               "(%zu bytes left in the file)", type, total, left);
+        const uint32_t type = file32(h, s.big);
+        const uint32_t total = file32(h + 4, s.big);
+        if (total < 12 || total % 4 != 0 || total > CAPTURE_MAX_RECORD) {
+            rc = stream_error(r->err, off + 4, "pcapng block of type 0x%08x has a bad length %u",
+                              type, total);
             break;
         }
-        if (file32(buf + off + total - 4, s.big) != total) {
-            rc = capture_error(err, off + total - 4, "pcapng block length %u at its end does not "
-                               "match %u at its start", file32(buf + off + total - 4, s.big), total);
+        have = reader_need(r, total);
+        if (have <= 0) {
+            rc = have < 0 ? -1 : stream_error(r->err, off + 4, "pcapng block of type 0x%08x has "
+                                              "a bad length %u (%zu bytes left in the file)",
+                                              type, total, reader_avail(r));
             break;
         }
-        const size_t body = off + 8, body_len = total - 12;
-        const unsigned char *b = buf + body;
-
-        switch (type) {
-        case BLOCK_SHB:
-            if (body_len < 16) {
-                rc = capture_error(err, off + 4, "pcapng section header of %u bytes is too short", total);
-            } else if (file16(b + 4, s.big) != 1) {
-                rc = capture_error(err, body + 4, "unsupported pcapng version %u.%u",
-                                   file16(b + 4, s.big), file16(b + 6, s.big));
-            }
-            break;
-        case BLOCK_IDB:
-            if (body_len < 8)
-                rc = capture_error(err, off + 4, "pcapng interface block of %u bytes is too short", total);
-            else if (add_interface(&s, file16(b, s.big), file32(b + 4, s.big)) != 0)
-                rc = capture_error(err, off, "out of memory for pcapng interfaces");
-            break;
-        case BLOCK_EPB:
-        case BLOCK_PB: {
-            /* Same layout after the interface id, which the obsolete block keeps in 16 bits
-             * (followed by a 16-bit drop count). */
-            const char *what = type == BLOCK_EPB ? "enhanced packet block" : "packet block";
-            if (body_len < 20) {
-                rc = capture_error(err, off + 4, "pcapng %s of %u bytes is too short", what, total);
-                break;
-            }
-            const uint32_t if_id = type == BLOCK_EPB ? file32(b, s.big) : file16(b, s.big);
-            rc = emit(&s, if_id, buf, body, body_len, 20, file32(b + 12, s.big),
-                      file32(b + 16, s.big), &frame, fn, ctx, err, what);
+        unsigned char *blk = reader_at(r);
+        if (file32(blk + total - 4, s.big) != total) {
+            rc = stream_error(r->err, off + total - 4, "pcapng block length %u at its end does "
+                              "not match %u at its start", file32(blk + total - 4, s.big), total);
             break;
         }
-        case BLOCK_SPB:
-            /* No captured length: whatever the block holds, up to the original length and
-             * interface 0's snapshot length. */
-            if (body_len < 4) {
-                rc = capture_error(err, off + 4, "pcapng simple packet block of %u bytes is too short", total);
-            } else if (s.n_ifs == 0) {
-                rc = capture_error(err, off, "pcapng simple packet block before any interface block");
-            } else {
-                uint64_t wirelen = file32(b, s.big), caplen = body_len - 4;
-                if (caplen > wirelen)
-                    caplen = wirelen;
-                if (s.ifs[0].snaplen && caplen > s.ifs[0].snaplen)
-                    caplen = s.ifs[0].snaplen;
-                rc = emit(&s, 0, buf, body, body_len, 4, caplen, wirelen, &frame, fn, ctx, err,
-                          "simple packet block");
-            }
+        rc = block(r, &s, blk, off, type, total, &frame, fn, ctx);
+        if (rc != 0)
             break;
-        case BLOCK_JOURNAL:
-        case BLOCK_CUSTOM:
-        case BLOCK_CUSTOM_NOCOPY: {
-            /* Wireshark shows these as frames: count them so frame numbers agree. */
-            const struct capture_packet rec = {
-                .frame = ++frame, .linktype = CAPTURE_NOT_A_PACKET, .data = b, .offset = body,
-            };
-            fn(ctx, &rec);
-            break;
-        }
-        default:
-            break; /* name resolution, statistics, decryption secrets...: nothing to check */
-        }
-        off += total;
+        reader_consume(r, total);
     }
     free(s.ifs);
     return rc;

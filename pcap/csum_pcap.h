@@ -1,16 +1,28 @@
 /*
- * csum_pcap: verify and fix the Internet checksums in a packet capture (pcap or pcapng)
- * that is already in memory. Used by `csum pcap`, the lab and the fuzz targets; built on the
- * public csum.h API only.
+ * csum_pcap: verify and fix the Internet checksums in a packet capture (pcap or pcapng, plain
+ * or gzip/zstd-compressed), read from a file descriptor as a stream or from memory. Used by
+ * `csum pcap`, the lab and the fuzz targets; built on the public csum.h API only.
  *
- * Every length in the capture is untrusted: the walk never reads outside [buf, buf + len)
- * and reports a malformed file as an error with the byte offset of the problem.
+ * Every length in the capture is untrusted: the reader never reads outside what it was
+ * given, keeps a bounded window of the stream in memory (RSS does not grow with the file),
+ * and reports a malformed file as an error with the byte offset of the problem, after the
+ * verdicts for every complete packet before it.
  *
- * Formats: pcap (either byte order, micro- or nanosecond timestamps) and pcapng (SHB, IDB,
- * EPB, SPB and the obsolete PB, several interfaces and sections; other blocks are skipped).
- * Link types: Ethernet (802.1Q/802.1ad tags, stacked), Linux cooked SLL and SLL2, raw IP
- * (LINKTYPE_RAW, IPV4, IPV6) and BSD loopback (NULL). Checksums: IPv4 header, TCP, UDP, ICMP
- * and ICMPv6, over IPv4 and IPv6 (IPv6 extension headers and IPv4/IPv6 AH are walked).
+ * Formats: pcap (either byte order, micro- or nanosecond timestamps, FCS length in the link
+ * type field) and pcapng (SHB, IDB, EPB, SPB and the obsolete PB, several interfaces and
+ * sections; other blocks are skipped); compressed with gzip (zlib) or zstd (libzstd), found
+ * by content, when the library was built with them.
+ *
+ * Link types: Ethernet (802.1Q/802.1ad tags, 802.3 + LLC/SNAP), Linux cooked SLL and SLL2,
+ * raw IPv4/IPv6, BSD loopback (NULL, LOOP), 802.11 data frames (plain, radiotap, Prism, AVS,
+ * PPI), PPP (raw, HDLC-like framing, PPPoE, with direction), Cisco HDLC, Frame Relay
+ * (RFC 2427), SLIP (BSD header), PKTAP, NFLOG. Encapsulations: MPLS, PPPoE, MACsec
+ * (integrity only), IPv4/IPv6 in IPv4/IPv6, GRE (v0 and PPTP's v1; ERSPAN I/II/III), VXLAN,
+ * VXLAN-GPE, Geneve, and the packets quoted in ICMP and ICMPv6 errors.
+ *
+ * Checksums: IPv4 header, TCP, UDP, ICMP, ICMPv6 and GRE's optional checksum, each with the
+ * depth of its IP layer: level 0 is the frame's outer IP layer, level 1 and more an IP layer
+ * inside a tunnel or quoted in an ICMP error.
  */
 #ifndef CSUM_PCAP_H
 #define CSUM_PCAP_H
@@ -28,15 +40,41 @@ enum csum_pcap_layer {
     CSUM_PCAP_UDP,
     CSUM_PCAP_ICMP,
     CSUM_PCAP_ICMPV6,
+    CSUM_PCAP_GRE,        /* the optional GRE checksum (RFC 2784) */
     CSUM_PCAP_LAYER_COUNT
 };
 
 enum csum_pcap_verdict {
     CSUM_PCAP_GOOD,
     CSUM_PCAP_BAD,
+    CSUM_PCAP_OFFLOAD,       /* a placeholder left for the NIC by a sending host with checksum
+                                or segmentation offload: not corruption (see `note`) */
     CSUM_PCAP_NOT_CHECKABLE, /* bytes it covers are not all captured, fragment, bad lengths */
     CSUM_PCAP_NO_CHECKSUM,   /* UDP over IPv4 with a stored 0: the sender computed none */
     CSUM_PCAP_VERDICT_COUNT
+};
+
+/* How the IP layer holding a checksum was reached from the one around it (level >= 1). */
+enum csum_pcap_via {
+    CSUM_PCAP_VIA_NONE,      /* the outer IP layer (level 0) */
+    CSUM_PCAP_VIA_IP,        /* IPv4/IPv6 in IPv4/IPv6 */
+    CSUM_PCAP_VIA_GRE,
+    CSUM_PCAP_VIA_ERSPAN,
+    CSUM_PCAP_VIA_VXLAN,
+    CSUM_PCAP_VIA_VXLAN_GPE,
+    CSUM_PCAP_VIA_GENEVE,
+    CSUM_PCAP_VIA_ICMP,      /* quoted in an ICMP error */
+    CSUM_PCAP_VIA_ICMPV6,    /* quoted in an ICMPv6 error */
+    CSUM_PCAP_VIA_COUNT
+};
+
+/* Packets that were not looked into, by why. */
+enum csum_pcap_skip {
+    CSUM_PCAP_SKIP_WLAN_PROTECTED,  /* 802.11 data frame with the Protected Frame bit */
+    CSUM_PCAP_SKIP_WLAN_FRAGMENT,   /* 802.11 fragment after the first */
+    CSUM_PCAP_SKIP_MACSEC_ENCRYPTED,
+    CSUM_PCAP_SKIP_NESTING,         /* more encapsulations than the dissector follows */
+    CSUM_PCAP_SKIP_COUNT
 };
 
 /* One checksum found in a packet. */
@@ -44,51 +82,129 @@ struct csum_pcap_check {
     uint64_t frame;                 /* packet number in the file, from 1 (as Wireshark counts) */
     enum csum_pcap_layer layer;
     enum csum_pcap_verdict verdict;
-    uint16_t stored;                /* the field as a number in network order (GOOD, BAD, NO_CHECKSUM) */
-    uint16_t computed;              /* the correct value to store, same convention (GOOD, BAD) */
-    uint64_t offset;                /* file offset of the checksum field (GOOD, BAD, NO_CHECKSUM) */
-    const char *reason;             /* NOT_CHECKABLE: why, e.g. "fragment" */
+    unsigned level;                 /* 0: outer IP layer; 1 and more: inner */
+    enum csum_pcap_via via;         /* how that level was reached (NONE at level 0) */
+    uint16_t stored;                /* the field as a number in network order */
+    uint16_t computed;              /* the correct value to store, same convention (GOOD, BAD,
+                                       OFFLOAD) */
+    uint64_t offset;                /* offset of the checksum field in the capture (after
+                                       decompression); 0 for NOT_CHECKABLE */
+    const char *note;               /* NOT_CHECKABLE, OFFLOAD: why; BAD: a remark or NULL */
 };
+
+/* Called for every checksum found, in file order. Within a packet, a checksum is reported
+ * after every checksum it covers (a tunnel's UDP checksum after the inner packet's). */
+typedef void (*csum_pcap_check_fn)(void *ctx, const struct csum_pcap_check *check);
+
+enum csum_pcap_format { CSUM_PCAP_FORMAT_UNKNOWN, CSUM_PCAP_FORMAT_PCAP, CSUM_PCAP_FORMAT_PCAPNG };
+enum csum_pcap_compression { CSUM_PCAP_PLAIN, CSUM_PCAP_GZIP, CSUM_PCAP_ZSTD };
+
+/* Policy flags (csum_pcap_options.flags). */
+enum {
+    /* A TCP checksum stored as 0xffff where 0x0000 is computed is good: the two are the same
+     * ones'-complement number (RFC 1624 section 3). By default it is bad, as in Wireshark. */
+    CSUM_PCAP_ACCEPT_NEGATIVE_ZERO = 1u << 0,
+    /* Fixing also rewrites OFFLOAD checksums (by default they are left alone). */
+    CSUM_PCAP_FIX_OFFLOAD = 1u << 1,
+};
+
+enum { CSUM_PCAP_MAX_PORTS = 8 };
+
+struct csum_pcap_options {
+    unsigned flags;                               /* CSUM_PCAP_* policy flags */
+    /* UDP destination ports carrying VXLAN / Geneve besides the standard 4789 / 6081;
+     * the list ends at the first 0. */
+    uint16_t vxlan_ports[CSUM_PCAP_MAX_PORTS];
+    uint16_t geneve_ports[CSUM_PCAP_MAX_PORTS];
+    csum_pcap_check_fn on_check;                  /* may be NULL */
+    void *ctx;                                    /* passed to the two callbacks */
+    /* After each read from the input: bytes read so far (compressed bytes when compressed)
+     * and packets walked. May be NULL. */
+    void (*on_progress)(void *ctx, uint64_t bytes_in, uint64_t packets);
+};
+
+enum { CSUM_PCAP_MAX_LINKTYPES = 8 };
 
 struct csum_pcap_summary {
     uint64_t packets;          /* frames, numbered as Wireshark numbers them */
     uint64_t count[CSUM_PCAP_LAYER_COUNT][CSUM_PCAP_VERDICT_COUNT];
-    uint64_t unsupported_link; /* packets on link types this library does not dissect */
+    uint64_t inner[CSUM_PCAP_VERDICT_COUNT]; /* of those, at level 1 and more */
+    uint64_t without_checksum; /* packets in which no checksum was found (ARP, beacons, ...) */
     uint64_t non_packets;      /* frames that hold no packet (pcapng custom/journal blocks) */
+    uint64_t skipped[CSUM_PCAP_SKIP_COUNT];
+    /* Packets on link types this library does not dissect: in all, and by link type (the
+     * first CSUM_PCAP_MAX_LINKTYPES kinds seen; the rest only in the total). */
+    uint64_t undissected;
+    struct { uint32_t linktype; uint64_t packets; } undissected_by[CSUM_PCAP_MAX_LINKTYPES];
+    enum csum_pcap_format format;
+    enum csum_pcap_compression compression;
+    uint64_t bytes;            /* capture bytes walked (after decompression) */
 };
 
 /* Why a capture could not be walked. */
 struct csum_pcap_error {
-    uint64_t offset;     /* byte offset in the file where the problem is */
-    char message[160];   /* e.g. "pcapng block length 13 is not a multiple of 4" */
+    uint64_t offset;     /* byte offset in the capture (after decompression) of the problem */
+    char message[200];   /* e.g. "pcapng block length 13 is not a multiple of 4" */
 };
 
-/* Called for every checksum found, in file order. */
-typedef void (*csum_pcap_check_fn)(void *ctx, const struct csum_pcap_check *check);
-
 /*
- * Walk the capture in buf[0..len) and check every checksum. `on_check` (may be NULL) sees
- * each one; `summary` (may be NULL) receives the totals. Returns 0 when the whole file was
- * walked, -1 when it is malformed (then `err`, if not NULL, says where and why; checks
- * before that point have been reported).
+ * Walk the capture in buf[0..len) (plain or compressed) and check every checksum. `o` may be
+ * NULL (defaults, no callbacks). `summary` (may be NULL) receives the totals, also on error.
+ * Returns 0 when the whole capture was walked, -1 when it is malformed or cannot be read (then
+ * `err`, if not NULL, says where and why; every packet before that point has been reported).
  */
-int csum_pcap_verify_buffer(const void *buf, size_t len, csum_pcap_check_fn on_check, void *ctx,
+int csum_pcap_verify_buffer(const void *buf, size_t len, const struct csum_pcap_options *o,
                             struct csum_pcap_summary *summary, struct csum_pcap_error *err);
 
+/* The same, reading the capture from a file descriptor (a file, a pipe) until end of file. */
+int csum_pcap_verify_fd(int fd, const struct csum_pcap_options *o,
+                        struct csum_pcap_summary *summary, struct csum_pcap_error *err);
+
 /*
- * The same walk, rewriting every BAD checksum in buf with its computed value; nothing else
- * changes (not-checkable ones are left alone). `on_check` sees each checksum as found, before
- * the fix. The fixes are independent: no checksum this library checks covers another one's
- * field. Returns as csum_pcap_verify_buffer; on -1, fixes before the error were applied.
+ * The same walk, rewriting every BAD checksum (and, with CSUM_PCAP_FIX_OFFLOAD, every OFFLOAD
+ * one) in buf with its computed value; nothing else changes. `on_check` sees each checksum
+ * as found, before its fix; a checksum covering another one (a tunnel's outer UDP checksum,
+ * an ICMP checksum over a quoted header) is computed after that one was fixed. A compressed
+ * buffer is refused (use csum_pcap_fix_fd). Returns as csum_pcap_verify_buffer; on -1, fixes
+ * before the error were applied.
  */
-int csum_pcap_fix_buffer(void *buf, size_t len, csum_pcap_check_fn on_check, void *ctx,
+int csum_pcap_fix_buffer(void *buf, size_t len, const struct csum_pcap_options *o,
                          struct csum_pcap_summary *summary, struct csum_pcap_error *err);
 
-/* "ipv4", "tcp", "udp", "icmp", "icmpv6". */
+/* Fix while copying from in_fd to out_fd: the output is the input with the fixes, in the same
+ * format and compressed the same way. On -1 the output is incomplete (write it to a temporary
+ * file and rename it only on success). */
+int csum_pcap_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options *o,
+                     struct csum_pcap_summary *summary, struct csum_pcap_error *err);
+
+/* "ipv4", "tcp", "udp", "icmp", "icmpv6", "gre". */
 const char *csum_pcap_layer_name(enum csum_pcap_layer layer);
 
-/* "good", "bad", "not_checkable", "no_checksum". */
+/* "good", "bad", "offload", "not_checkable", "no_checksum". */
 const char *csum_pcap_verdict_name(enum csum_pcap_verdict verdict);
+
+/* "", "ip", "gre", "erspan", "vxlan", "vxlan-gpe", "geneve", "icmp", "icmpv6". */
+const char *csum_pcap_via_name(enum csum_pcap_via via);
+
+/* "wlan_protected", "wlan_fragment", "macsec_encrypted", "nesting". */
+const char *csum_pcap_skip_name(enum csum_pcap_skip skip);
+
+/* For people: "encrypted 802.11 frames". */
+const char *csum_pcap_skip_description(enum csum_pcap_skip skip);
+
+/* The tcpdump.org name of a LINKTYPE_ value without its prefix ("IEEE802_15_4_WITHFCS"), or
+ * NULL when this library does not know the number. */
+const char *csum_pcap_linktype_name(uint32_t linktype);
+
+/* "plain", "gzip", "zstd"; "pcap", "pcapng". */
+const char *csum_pcap_compression_name(enum csum_pcap_compression c);
+const char *csum_pcap_format_name(enum csum_pcap_format f);
+
+/* Whether this build reads (and writes) the compression: 1 or 0. */
+int csum_pcap_compression_supported(enum csum_pcap_compression c);
+
+/* The library behind a compression ("zlib 1.2.13"), or NULL when not built in. */
+const char *csum_pcap_compression_library(enum csum_pcap_compression c);
 
 #ifdef __cplusplus
 }

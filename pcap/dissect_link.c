@@ -1,91 +1,83 @@
 /*
- * Link layers: find where the IP packet starts. Ethernet II with any number of 802.1Q /
- * 802.1ad tags, Linux cooked captures v1 and v2, raw IP and BSD loopback.
+ * From a LINKTYPE_ value (the registry of draft-ietf-opsawg-pcaplinktype, mirrored at
+ * tcpdump.org/linktypes.html) to the dissector of that link's header.
  */
 #include "dissect.h"
-#include "bytes.h"
 
 enum {
-    ETHERTYPE_IPV4 = 0x0800,
-    ETHERTYPE_IPV6 = 0x86dd,
-    ETHERTYPE_VLAN = 0x8100,   /* 802.1Q */
-    ETHERTYPE_QINQ = 0x88a8,   /* 802.1ad service tag */
-    ETHERTYPE_QINQ_OLD = 0x9100,
+    LINKTYPE_NULL = 0,
+    LINKTYPE_ETHERNET = 1,
+    LINKTYPE_SLIP = 8,
+    LINKTYPE_PPP = 9,
+    LINKTYPE_RAW_DLT12 = 12,  /* DLT_RAW as written by some systems (and PKTAP's DLT) */
+    LINKTYPE_RAW_DLT14 = 14,  /* DLT_RAW on OpenBSD */
+    LINKTYPE_PPP_HDLC = 50,
+    LINKTYPE_PPP_ETHER = 51,
+    LINKTYPE_RAW = 101,
+    LINKTYPE_C_HDLC = 104,
+    LINKTYPE_IEEE802_11 = 105,
+    LINKTYPE_FRELAY = 107,
+    LINKTYPE_LOOP = 108,
+    LINKTYPE_LINUX_SLL = 113,
+    LINKTYPE_IEEE802_11_PRISM = 119,
+    LINKTYPE_IEEE802_11_RADIOTAP = 127,
+    LINKTYPE_IEEE802_11_AVS = 163,
+    LINKTYPE_PPI = 192,
+    LINKTYPE_PPP_WITH_DIR = 204,
+    LINKTYPE_C_HDLC_WITH_DIR = 205,
+    LINKTYPE_FRELAY_WITH_DIR = 206,
+    LINKTYPE_IPV4 = 228,
+    LINKTYPE_IPV6 = 229,
+    LINKTYPE_NFLOG = 239,
+    LINKTYPE_PKTAP = 258,
+    LINKTYPE_LINUX_SLL2 = 276,
 };
 
-/*
- * An EtherType at `type_off` followed by the payload: skip VLAN tags (each is a 2-byte tag
- * control field and the next EtherType), then hand IPv4 and IPv6 to the IP layer.
- */
-static void after_ethertype(const struct dissect *d, size_t type_off)
+/* LINKTYPE_PPP_HDLC carries PPP in HDLC-like framing, or Cisco HDLC (address 0x0f/0x8f). */
+static void ppp_hdlc(struct dissect *d, struct span s)
 {
-    size_t off = type_off;
-    for (;;) {
-        if (d->caplen < off + 2)
-            return; /* the EtherType itself is not captured: nothing to check */
-        uint16_t type = be16(d->data + off);
-        if (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD) {
-            off += 4; /* this type, the tag control field; the next type follows */
-            continue;
-        }
-        if (type == ETHERTYPE_IPV4 || type == ETHERTYPE_IPV6)
-            dissect_ip(d, off + 2);
-        return;
-    }
+    if (span_has(d, &s, 1) && (d->data[s.off] == 0x0f || d->data[s.off] == 0x8f))
+        dissect_chdlc(d, s);
+    else
+        dissect_ppp(d, s);
 }
 
-/* BSD loopback: the address family in the byte order of the machine that wrote the file. */
-static void after_null_header(const struct dissect *d)
+/* The *_WITH_DIR link types: one byte of direction first. */
+static int after_direction(struct dissect *d, const struct span *s, struct span *inner)
 {
-    if (d->caplen < 4)
-        return;
-    uint32_t family = le32(d->data);
-    if (family > 0xffff)
-        family = be32(d->data);
-    /* AF_INET is 2 everywhere; AF_INET6 is 24 (NetBSD, OpenBSD), 28 (FreeBSD) or 30 (macOS). */
-    if (family == 2 || family == 24 || family == 28 || family == 30)
-        dissect_ip(d, 4);
+    return span_has(d, s, 1) && span_enter(d, s, 1, inner);
 }
 
-int dissect_packet(const struct capture_packet *pkt, dissect_check_fn fn, void *ctx)
+int dissect_linktype(struct dissect *d, uint32_t linktype, struct span s)
 {
-    const struct dissect d = {
-        .data = pkt->data,
-        .caplen = pkt->caplen,
-        .wirelen = pkt->wirelen > pkt->caplen ? pkt->wirelen : pkt->caplen,
-        .fn = fn,
-        .ctx = ctx,
-    };
-    switch (pkt->linktype) {
-    case LINKTYPE_ETHERNET:
-        after_ethertype(&d, 12); /* destination and source MAC addresses first */
-        return 0;
-    case LINKTYPE_LINUX_SLL:
-        after_ethertype(&d, 14); /* packet type, ARPHRD, address length, 8-byte address */
-        return 0;
-    case LINKTYPE_LINUX_SLL2:
-        /* The protocol (an EtherType) is the first field of the 20-byte header; the payload
-         * follows the whole header. A VLAN tag there is its tag control field and the next
-         * EtherType. */
-        if (d.caplen >= 20) {
-            uint16_t type = be16(d.data);
-            if (type == ETHERTYPE_IPV4 || type == ETHERTYPE_IPV6)
-                dissect_ip(&d, 20);
-            else if (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD)
-                after_ethertype(&d, 22);
-        }
-        return 0;
+    struct span after_dir;
+    switch (linktype) {
+    case LINKTYPE_ETHERNET: dissect_ethernet(d, s); return 0;
+    case LINKTYPE_NULL:
+    case LINKTYPE_LOOP: dissect_null(d, s); return 0;
     case LINKTYPE_RAW:
     case LINKTYPE_RAW_DLT12:
     case LINKTYPE_RAW_DLT14:
     case LINKTYPE_IPV4:
-    case LINKTYPE_IPV6:
-        dissect_ip(&d, 0);
-        return 0;
-    case LINKTYPE_NULL:
-        after_null_header(&d);
-        return 0;
-    default:
-        return -1;
+    case LINKTYPE_IPV6: dissect_ip(d, s); return 0;
+    case LINKTYPE_LINUX_SLL: dissect_sll(d, s); return 0;
+    case LINKTYPE_LINUX_SLL2: dissect_sll2(d, s); return 0;
+    case LINKTYPE_IEEE802_11: dissect_wlan(d, s); return 0;
+    case LINKTYPE_IEEE802_11_RADIOTAP: dissect_radiotap(d, s); return 0;
+    case LINKTYPE_IEEE802_11_PRISM: dissect_prism(d, s); return 0;
+    case LINKTYPE_IEEE802_11_AVS: dissect_avs(d, s); return 0;
+    case LINKTYPE_PPI: dissect_ppi(d, s); return 0;
+    case LINKTYPE_PPP: dissect_ppp(d, s); return 0;
+    case LINKTYPE_PPP_HDLC: ppp_hdlc(d, s); return 0;
+    case LINKTYPE_PPP_ETHER: dissect_pppoe_session(d, s); return 0;
+    case LINKTYPE_PPP_WITH_DIR: if (after_direction(d, &s, &after_dir)) ppp_hdlc(d, after_dir); return 0;
+    case LINKTYPE_C_HDLC: dissect_chdlc(d, s); return 0;
+    case LINKTYPE_C_HDLC_WITH_DIR: if (after_direction(d, &s, &after_dir)) dissect_chdlc(d, after_dir); return 0;
+    case LINKTYPE_FRELAY: dissect_frelay(d, s); return 0;
+    case LINKTYPE_FRELAY_WITH_DIR: if (after_direction(d, &s, &after_dir)) dissect_frelay(d, after_dir); return 0;
+    case LINKTYPE_SLIP: dissect_slip(d, s); return 0;
+    case LINKTYPE_PKTAP: dissect_pktap(d, s); return 0;
+    case LINKTYPE_NFLOG: dissect_nflog(d, s); return 0;
+    default: return -1;
     }
 }

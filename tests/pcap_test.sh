@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
 # Tests of `csum pcap verify|fix` on captures written by csum-pcapgen, whose checksums come
-# from the reference oracle and whose wrong ones are listed next to each file:
-#   NAME.bad  the exact lines `csum pcap verify NAME` must print for bad checksums
-#   NAME.nc   "frame N: LAYER" for every checksum that must be reported not checkable
-#   MANIFEST  expected exit statuses, and the byte offset each malformed file's error names
-# Where tshark is installed, our verdicts are compared with tshark's checksum validation,
-# and fixed captures must be clean for tshark too.
+# from the reference oracle and whose verdicts are listed next to each file:
+#   NAME.expect  one line per checksum of every frame: FRAME outer|inner LAYER VERDICT
+#                [STORED [COMPUTED]] VIA, what `csum pcap verify --all NAME` must report
+#   MANIFEST     expected exit statuses and options, encrypted frames, the captures tshark
+#                cannot dissect, and the byte offset each malformed file's error names
+# Every capture is also compared with tshark's checksum validation frame by frame (each
+# checksum of each layer, outer and inner), before and after `fix`.
 # Usage: tests/pcap_test.sh path/to/csum path/to/csum-pcapgen [--quick]
 set -u
 CSUM=${1:?usage: pcap_test.sh path/to/csum path/to/csum-pcapgen [--quick]}
 GEN=${2:?usage: pcap_test.sh path/to/csum path/to/csum-pcapgen [--quick]}
 QUICK=${3:-}
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-passed=0 failed=0
+trap 'chmod -R u+w "$TMP"; rm -rf "$TMP"' EXIT
+passed=0 failed=0 skipped=0
 
 ok()   { passed=$((passed + 1)); }
 fail() { failed=$((failed + 1)); printf 'FAIL    pcap: %s\n' "$1"; }
+skip() { skipped=$((skipped + 1)); printf 'SKIPPED pcap: %s\n' "$1"; }
 check() { # check CONDITION-STATUS DESCRIPTION
     if [ "$1" -eq 0 ]; then ok; else fail "$2"; fi
 }
@@ -29,51 +31,102 @@ if ! "$GEN" "$C"; then
 fi
 captures=$(awk '$1 == "capture" { print $2 }' "$C/MANIFEST")
 malformed=$(awk '$1 == "malformed" { print $2 }' "$C/MANIFEST")
-want_status() { awk -v f="$1" '$2 == f { print $3 }' "$C/MANIFEST"; }
+want_status() { awk -v f="$1" '$1 != "tshark" && $2 == f { print $3; exit }' "$C/MANIFEST"; }
+options_of() { awk -v f="$1" '$1 == "capture" && $2 == f { for (i = 4; i <= NF; i++) print $i }' "$C/MANIFEST"; }
+skipped_in() { awk -v f="$1" '$1 == "skipped" && $2 == f { n = $3 } END { print n + 0 }' "$C/MANIFEST"; }
+tshark_gap() { awk -v f="$1" '$1 == "tshark" && $2 == f { $1 = $2 = ""; sub(/^ +/, ""); print }' "$C/MANIFEST"; }
 
-# ---- verify: exit status, exactly the corrupted set, not-checkable set, JSON -------------
+# `csum pcap verify --all` lines, as the .expect files write them.
+normalize() {
+    awk '/^frame / {
+        via = "-"
+        if (match($0, /\(via [a-z0-9-]+/)) via = substr($0, RSTART + 5, RLENGTH - 5)
+        n = $2; sub(":", "", n)
+        rest = $0; sub(/^frame [0-9]+: [a-z]+ [a-z0-9]+ checksum /, "", rest)
+        if (rest ~ /^good: /) print n, $3, $4, "good", substr(rest, 7, 6), via
+        else if (rest ~ /^(bad|offload): stored /) {
+            split(rest, w, /[ ,:]+/); print n, $3, $4, w[1], w[3], w[5], via
+        } else if (rest ~ /^not checkable/) print n, $3, $4, "not_checkable", via
+        else if (rest ~ /^none/) print n, $3, $4, "none", via
+    }'
+}
+
+# ---- verify: exit status, exactly the expected verdicts, plain output, --strict -----------
 for f in $captures; do
-    "$CSUM" pcap verify --verbose "$C/$f" >"$TMP/out" 2>"$TMP/err"
+    mapfile -t opts < <(options_of "$f")
+    "$CSUM" pcap verify --all "${opts[@]}" "$C/$f" >"$TMP/out" 2>"$TMP/err"
     rc=$?
     check $(( rc != $(want_status "$f") )) "verify $f: exit $rc, want $(want_status "$f") ($(head -c 200 "$TMP/err"))"
-    grep ' checksum bad: ' "$TMP/out" >"$TMP/bad"
-    diff "$C/$f.bad" "$TMP/bad" >"$TMP/diff"
-    check $? "verify $f: bad checksums differ from the corrupted set: $(head -5 "$TMP/diff" | tr '\n' ' ')"
-    grep '^frame .* checksum not checkable: ' "$TMP/out" | sed 's/ checksum not checkable: .*//' >"$TMP/nc"
-    diff "$C/$f.nc" "$TMP/nc" >"$TMP/diff"
-    check $? "verify $f: not-checkable checksums differ: $(head -5 "$TMP/diff" | tr '\n' ' ')"
-    # Without --verbose: the same bad lines and a summary, nothing else.
-    "$CSUM" pcap verify "$C/$f" >"$TMP/plain" 2>&1
-    check $(( $(grep -vc ' checksum bad: ' "$TMP/plain") != 1 )) "verify $f: plain output is bad lines + one summary"
+    normalize <"$TMP/out" | sort >"$TMP/got"
+    sort "$C/$f.expect" | diff - "$TMP/got" >"$TMP/diff"
+    check $? "verify $f: verdicts differ from the expected ones (< expected, > got): $(head -6 "$TMP/diff" | tr '\n' ' ')"
+    # Without --all: the bad and offload lines and one summary, nothing else.
+    "$CSUM" pcap verify "${opts[@]}" "$C/$f" >"$TMP/plain" 2>&1
+    listed=$(grep -cE ' (bad|offload) ' "$C/$f.expect")
+    check $(( $(wc -l <"$TMP/plain") != listed + 1 )) "verify $f: plain output is $listed bad/offload lines + one summary ($(wc -l <"$TMP/plain") lines)"
     grep -q "^$C/$f: [0-9]* packets; checksums: " "$TMP/plain"
     check $? "verify $f: summary line names the file"
+    # --strict: anything not verified good (offload, not checkable, encrypted) fails too.
+    unchecked=$(grep -cE ' (bad|offload|not_checkable) ' "$C/$f.expect")
+    want=$(( unchecked + $(skipped_in "$f") > 0 ? 1 : 0 ))
+    "$CSUM" pcap verify --strict "${opts[@]}" "$C/$f" >/dev/null 2>&1
+    rc=$?
+    check $(( rc != want )) "verify --strict $f: exit $rc, want $want"
+done
+# Encrypted frames are counted and named.
+"$CSUM" pcap verify "$C/wlan.pcap" | grep -q "skipped: $(skipped_in wlan.pcap) encrypted 802.11 frames"
+check $? "wlan.pcap: encrypted 802.11 frames counted in the summary"
+"$CSUM" pcap verify "$C/macsec.pcap" | grep -q "skipped: $(skipped_in macsec.pcap) encrypted MACsec frames"
+check $? "macsec.pcap: encrypted MACsec frames counted in the summary"
+
+# --rfc1624: a TCP 0xffff for 0x0000 is good; nothing else changes.
+"$CSUM" pcap verify --all --rfc1624 "$C/ffff.pcap" | normalize | sort >"$TMP/got"
+sed -E 's/ tcp bad 0xffff 0x0000 / tcp good 0xffff /' "$C/ffff.pcap.expect" | sort | diff - "$TMP/got" >"$TMP/diff"
+check $? "verify --rfc1624 ffff.pcap: $(head -4 "$TMP/diff" | tr '\n' ' ')"
+check $(( $(grep -c ' tcp bad 0xffff 0x0000 ' "$C/ffff.pcap.expect") == 0 )) "ffff.pcap holds TCP 0xffff-for-0x0000 cases"
+# Tunnel ports: without the option, the custom-port VXLAN/Geneve captures have no inner layer.
+for f in tunnel-vxlan-8472.pcap tunnel-geneve-6082.pcap; do
+    "$CSUM" pcap verify --all "$C/$f" | grep -c ' inner ' >"$TMP/n"
+    check $(( $(cat "$TMP/n") != 0 )) "verify $f without its port option: no inner layer"
 done
 
 if command -v python3 >/dev/null 2>&1; then
     for f in $captures; do
-        "$CSUM" pcap verify --json "$C/$f" >"$TMP/json"
-        python3 - "$TMP/json" "$C/$f.bad" <<'PY' >"$TMP/pyout" 2>&1
-import json, re, sys
+        mapfile -t opts < <(options_of "$f")
+        "$CSUM" pcap verify --json --all "${opts[@]}" "$C/$f" >"$TMP/json"
+        python3 - "$TMP/json" "$C/$f.expect" "$f" <<'PY' >"$TMP/pyout" 2>&1
+import json, sys
 doc = json.load(open(sys.argv[1]))
-want = []
-for line in open(sys.argv[2]):
-    m = re.match(r"frame (\d+): (\w+) checksum bad: stored (0x[0-9a-f]{4}), computed (0x[0-9a-f]{4})", line)
-    want.append((int(m[1]), m[2], m[3], m[4]))
-got = [(b["frame"], b["layer"], b["stored"], b["computed"]) for b in doc["bad"]]
-assert set(doc) >= {"packets", "summary", "bad"}, "missing keys"
-assert isinstance(doc["packets"], int) and doc["packets"] > 0, "packets"
-assert got == want, "bad list %r != %r" % (got[:3], want[:3])
-assert doc["summary"]["bad"] == len(want), "summary bad count"
-assert all(re.fullmatch(r"0x[0-9a-f]{4}", b["stored"] + b["computed"][:0]) for b in doc["bad"])
-assert all(b["layer"] in ("ipv4", "tcp", "udp", "icmp", "icmpv6") for b in doc["bad"])
+want = sorted(l.split() for l in open(sys.argv[2]))
+got = []
+for c in doc["checks"]:
+    v = {"not_checkable": "not_checkable", "no_checksum": "none"}.get(c["verdict"], c["verdict"])
+    row = [str(c["frame"]), c["depth"], c["layer"], v]
+    if v == "good": row.append(c["stored"])
+    if v in ("bad", "offload"): row += [c["stored"], c["computed"]]
+    row.append(c.get("via", "-"))
+    assert (c["level"] > 0) == (c["depth"] == "inner") and ("via" in c) == (c["level"] > 0), c
+    assert v == "not_checkable" or isinstance(c["offset"], int), c
+    assert v not in ("not_checkable", "offload") or c["note"], c
+    got.append(row)
+assert sorted(got) == want, "checks differ: %r" % [r for r in sorted(got) if r not in want][:3]
+s = doc["summary"]
+for v in ("good", "bad", "offload", "not_checkable"):
+    n = sum(1 for r in want if r[3] == v)
+    assert s[v] == n, "summary %s %d, expected %d" % (v, s[v], n)
+    assert s[v] == sum(s[l][v] for l in ("ipv4", "tcp", "udp", "icmp", "icmpv6", "gre")), v
+    assert s["inner"][v] == sum(1 for r in want if r[3] == v and r[1] == "inner"), v
+assert doc["file"].endswith(sys.argv[3]) and doc["packets"] > 0 and "error" not in doc
+assert doc["format"] == ("pcapng" if sys.argv[3].endswith(".pcapng") else "pcap")
+assert doc["compression"] == "plain"
 PY
         check $? "verify --json $f: $(head -c 300 "$TMP/pyout")"
     done
 else
-    echo "SKIPPED pcap: JSON checks (python3 not found)"
+    skip "JSON checks (python3 not found)"
 fi
 
-# ---- malformed files: exit 2, the file and the byte offset named, never a crash ----------
+# ---- malformed files: exit 2, the file and the byte offset named, JSON with an error -----
 for f in $malformed; do
     off=$(want_status "$f")
     "$CSUM" pcap verify "$C/$f" >"$TMP/out" 2>"$TMP/err"
@@ -83,21 +136,107 @@ for f in $malformed; do
     check $? "malformed $f: message does not name offset $off: $(head -c 200 "$TMP/err")"
     "$CSUM" pcap verify --json "$C/$f" >"$TMP/out" 2>/dev/null
     check $(( $? != 2 )) "malformed $f with --json: exit 2"
+    if command -v python3 >/dev/null 2>&1; then
+        python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["error"]["offset"] == int(sys.argv[2]) and d["error"]["message"], d' \
+            "$TMP/out" "$off" >/dev/null 2>&1
+        check $? "malformed $f with --json: a JSON document with error.offset $off"
+    fi
     "$CSUM" pcap fix "$C/$f" "$TMP/fixed-malformed" >/dev/null 2>&1
     check $(( $? != 2 )) "fix of malformed $f: exit 2"
     [ ! -e "$TMP/fixed-malformed" ]
     check $? "fix of malformed $f: no output written"
 done
+ls "$TMP"/.csum-tmp-* >/dev/null 2>&1
+check $(( $? == 0 )) "fix of malformed files: no temporary files left behind"
+if command -v python3 >/dev/null 2>&1; then
+    "$CSUM" pcap verify --json "$TMP/missing.pcap" >"$TMP/out" 2>/dev/null
+    check $(( $? != 2 )) "verify --json of a missing file: exit 2"
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["error"]["message"]' "$TMP/out" 2>/dev/null
+    check $? "verify --json of a missing file: a JSON document with an error ($(head -c 100 "$TMP/out"))"
+fi
 
+# ---- a capture cut mid-packet: the verdicts of every whole packet, then the error ---------
+src="$C/ethernet-le-usec.pcap"
+size=$(stat -c %s "$src")
+cut_at=$(( size * 2 / 3 ))
+head -c "$cut_at" "$src" >"$TMP/cut.pcap"
+"$CSUM" pcap verify --all "$TMP/cut.pcap" >"$TMP/out" 2>"$TMP/err"
+check $(( $? != 2 )) "verify of a capture cut mid-packet: exit 2"
+grep -q "malformed capture at byte offset" "$TMP/err"
+check $? "verify of a cut capture: the error names the offset"
+last=$(normalize <"$TMP/out" | awk '{ print $1 }' | sort -n | tail -1)
+normalize <"$TMP/out" | sort >"$TMP/got"
+awk -v last="$last" '$1 <= last' "$C/ethernet-le-usec.pcap.expect" | sort | diff - "$TMP/got" >/dev/null
+check $? "verify of a cut capture: the verdicts of frames 1..$last, as in the whole capture"
+check $(( last < 100 )) "verify of a cut capture: most frames before the cut are reported ($last)"
+grep -q "^$TMP/cut.pcap: [0-9]* packets" "$TMP/out"
+check $? "verify of a cut capture: the summary of what was read"
+
+# ---- standard input, compressed captures ---------------------------------------------------
+for f in multi.pcapng tunnel-vxlan.pcap; do
+    "$CSUM" pcap verify --all "$C/$f" | normalize >"$TMP/want"
+    cat "$C/$f" | "$CSUM" pcap verify --all - | normalize | diff - "$TMP/want" >/dev/null
+    check $? "verify - (standard input) $f: same verdicts"
+done
+compressors=""
+for z in gzip zstd; do
+    if ! command -v "$z" >/dev/null; then
+        skip "$z-compressed captures ($z not found)"
+    elif ! "$CSUM" pcap --help | grep -q "$z: yes"; then
+        skip "$z-compressed captures (csum built without $z support)"
+    else
+        compressors="$compressors $z"
+    fi
+done
+"$GEN" --bulk "$TMP/bulk.pcap" 3 5
+for z in $compressors; do
+    ext=$([ "$z" = gzip ] && echo gz || echo zst)
+    for f in multi.pcapng tunnel-gre-csum.pcap ethernet-be-nsec.pcap; do
+        "$z" -c "$C/$f" >"$TMP/$f.$ext"
+        "$CSUM" pcap verify --all "$C/$f" | normalize >"$TMP/want"
+        "$CSUM" pcap verify --all "$TMP/$f.$ext" | normalize | diff - "$TMP/want" >/dev/null
+        check $? "verify $f.$ext: same verdicts as uncompressed"
+        "$z" -c "$C/$f" | "$CSUM" pcap verify --all - | normalize | diff - "$TMP/want" >/dev/null
+        check $? "verify - ($z on standard input) $f: same verdicts"
+        "$CSUM" pcap verify --json "$TMP/$f.$ext" | grep -q "\"compression\": \"$z\""
+        check $? "verify --json $f.$ext: says $z"
+        # fix keeps the compression, and its content is the fix of the plain capture.
+        "$CSUM" pcap fix "$C/$f" "$TMP/plain-fixed" >/dev/null
+        "$CSUM" pcap fix "$TMP/$f.$ext" "$TMP/fixed.$ext" >/dev/null
+        check $? "fix $f.$ext: exit 0"
+        "$z" -t "$TMP/fixed.$ext" 2>/dev/null
+        check $? "fix $f.$ext: the output is $z-compressed"
+        "$z" -dc "$TMP/fixed.$ext" | cmp -s - "$TMP/plain-fixed"
+        check $? "fix $f.$ext: decompressed, the same as the fixed plain capture"
+    done
+    # cut short: the whole packets' verdicts, then the error
+    "$z" -c "$TMP/bulk.pcap" >"$TMP/bulk.pcap.$ext"
+    head -c $(( $(stat -c %s "$TMP/bulk.pcap.$ext") / 2 )) "$TMP/bulk.pcap.$ext" >"$TMP/cut.$ext"
+    "$CSUM" pcap verify --all "$TMP/cut.$ext" >"$TMP/out" 2>"$TMP/err"
+    check $(( $? != 2 )) "verify of a cut $z capture: exit 2"
+    grep -q "cut short" "$TMP/err"
+    check $? "verify of a cut $z capture: says it is cut short ($(head -c 200 "$TMP/err"))"
+    check $(( $(normalize <"$TMP/out" | wc -l) == 0 )) "verify of a cut $z capture: verdicts before the cut"
+    "$CSUM" pcap fix "$TMP/cut.$ext" "$TMP/cutfix.$ext" >/dev/null 2>&1
+    check $(( $? != 2 )) "fix of a cut $z capture: exit 2"
+    [ ! -e "$TMP/cutfix.$ext" ]
+    check $? "fix of a cut $z capture: no output"
+done
+printf '\xfd7zXZ\x00rest' >"$TMP/x.pcap.xz"
+"$CSUM" pcap verify "$TMP/x.pcap.xz" >/dev/null 2>"$TMP/err"
+check $(( $? != 2 )) "xz-compressed capture: exit 2"
+grep -q "xz-compressed" "$TMP/err"
+check $? "xz-compressed capture: named as such ($(head -c 200 "$TMP/err"))"
+
+# ---- hostile input ------------------------------------------------------------------------
 # Damaged copies of every capture: any verdict, but never a crash or a hang. They go through
-# a pipe, so the CLI reads them into a heap buffer of the exact size, where a sanitizer
-# build sees a read past the end (it cannot in a mapped file).
-rounds=$([ "$QUICK" = "--quick" ] && echo 5 || echo 25)
+# a pipe, read into the reader's window, where a sanitizer build sees a read past the end.
+rounds=$([ "$QUICK" = "--quick" ] && echo 4 || echo 20)
 crashes=0
 for f in $captures $malformed; do
     for seed in $(seq 1 "$rounds"); do
         "$GEN" --mutate "$C/$f" "$TMP/mutated" "$seed" || continue
-        cat "$TMP/mutated" | timeout 20 "$CSUM" pcap verify /dev/stdin >/dev/null 2>"$TMP/err"
+        timeout 20 "$CSUM" pcap verify --all - <"$TMP/mutated" >/dev/null 2>"$TMP/err"
         rc=$?
         # A sanitizer build reports with status 1: look for its report too.
         if [ "$rc" -gt 2 ] || grep -q -e 'Sanitizer' -e 'runtime error' "$TMP/err"; then
@@ -109,28 +248,35 @@ for f in $captures $malformed; do
 done
 [ "$crashes" -eq 0 ] && ok
 
-# ---- fix ---------------------------------------------------------------------------------
+# ---- fix ------------------------------------------------------------------------------------
 for f in $captures; do
+    mapfile -t opts < <(options_of "$f")
     in="$C/$f" out="$TMP/fixed-$f"
-    "$CSUM" pcap verify --json "$in" >"$TMP/before.json"
-    nbad=$(grep -c ' checksum bad: ' "$C/$f.bad")
-    "$CSUM" pcap fix --dry-run "$in" >"$TMP/dry" 2>&1
+    "$CSUM" pcap fix --dry-run "${opts[@]}" "$in" >"$TMP/dry" 2>&1
     check $? "fix --dry-run $f: exit status"
-    check $(( $(grep -c ' -> 0x.* (dry run)$' "$TMP/dry") != nbad )) "fix --dry-run $f lists $nbad changes"
-    "$CSUM" pcap fix "$in" "$out" >"$TMP/fixout" 2>&1
+    "$CSUM" pcap fix "${opts[@]}" "$in" "$out" >"$TMP/fixout" 2>&1
     check $? "fix $f: exit status ($(head -c 200 "$TMP/fixout"))"
-    "$CSUM" pcap verify --verbose "$out" >"$TMP/after" 2>&1
+    diff <(grep '^frame' "$TMP/dry" | sed 's/ (dry run)//') <(grep '^frame' "$TMP/fixout") >/dev/null
+    check $? "fix $f: --dry-run lists the same changes"
+    nbad=$(grep -c ' bad ' "$C/$f.expect")
+    check $(( $(grep -c '^frame' "$TMP/fixout") < nbad )) "fix $f: at least the $nbad bad checksums changed"
+    "$CSUM" pcap verify --all "${opts[@]}" "$out" >"$TMP/after" 2>&1
     check $? "fix $f: the fixed capture verifies clean ($(grep -m2 'checksum bad' "$TMP/after" | tr '\n' ' '))"
-    # Only checksum bytes changed: every differing byte lies in a field reported bad.
-    cmp -l "$in" "$out" | awk '{ print $1 - 1 }' >"$TMP/changed"
-    grep -o '"offset": [0-9]*' "$TMP/before.json" | awk '{ print $2; print $2 + 1 }' | sort >"$TMP/fields"
-    check $(( $(comm -23 <(sort "$TMP/changed") "$TMP/fields" | wc -l) != 0 )) "fix $f: bytes outside bad checksum fields changed"
+    # Only checksum bytes changed: every differing byte lies in a checksum field.
+    "$CSUM" pcap verify --json --all "${opts[@]}" "$in" | grep -o '"offset": [0-9]*' |
+        awk '{ print $2; print $2 + 1 }' | sort -u >"$TMP/fields"
+    cmp -l "$in" "$out" | awk '{ print $1 - 1 }' | sort -u >"$TMP/changed"
+    check $(( $(comm -23 "$TMP/changed" "$TMP/fields" | wc -l) != 0 )) "fix $f: bytes outside checksum fields changed"
     check $(( $(stat -c %s "$in") != $(stat -c %s "$out") )) "fix $f: size changed"
-    # The not-checkable ones are left alone: same not-checkable set after fixing.
-    grep 'not checkable' "$TMP/after" | grep -v '^/' >"$TMP/nc-after"
-    "$CSUM" pcap verify --verbose "$in" | grep 'not checkable' | grep -v '^/' | diff - "$TMP/nc-after" >/dev/null
-    check $? "fix $f: not-checkable checksums changed"
+    # Not-checkable and offload verdicts are left as they were.
+    normalize <"$TMP/after" | grep -E ' (not_checkable|offload)' | sort >"$TMP/left-after"
+    grep -E ' (not_checkable|offload)' "$C/$f.expect" | sort | diff - "$TMP/left-after" >/dev/null
+    check $? "fix $f: not-checkable and offload checksums changed"
 done
+# --fix-offload: placeholders replaced by the computed values.
+"$CSUM" pcap fix --fix-offload "$C/offload.pcap" "$TMP/offload-fixed.pcap" >/dev/null
+"$CSUM" pcap verify --strict "$TMP/offload-fixed.pcap" >"$TMP/out"
+check $? "fix --fix-offload: the capture then verifies strictly clean ($(tail -1 "$TMP/out"))"
 
 # Refusing to overwrite the input, by any name.
 cp "$C/truncated.pcap" "$TMP/in.pcap"
@@ -139,19 +285,62 @@ ln "$TMP/in.pcap" "$TMP/hardlink.pcap"
 ln -s "$TMP/in.pcap" "$TMP/symlink.pcap"
 mkdir -p "$TMP/sub"
 for target in "$TMP/in.pcap" "$TMP/./in.pcap" "$TMP/sub/../in.pcap" "$TMP/hardlink.pcap" "$TMP/symlink.pcap"; do
-    "$CSUM" pcap fix "$TMP/in.pcap" "$target" >/dev/null 2>"$TMP/err"
+    "$CSUM" pcap fix "$TMP/in.pcap" "$target" >"$TMP/out" 2>"$TMP/err"
     check $(( $? != 2 )) "fix IN -> $target: must refuse (exit 2)"
     grep -q "refusing to overwrite the input" "$TMP/err"
     check $? "fix IN -> $target: message ($(head -c 200 "$TMP/err"))"
+    check $(( $(wc -c <"$TMP/out") != 0 )) "fix IN -> $target: refused before reading (nothing listed)"
 done
 check $(( $(cksum <"$TMP/in.pcap" | cut -d' ' -f1) != $(echo "$sum_before" | cut -d' ' -f1) )) "input unchanged after refused fixes"
-"$CSUM" pcap fix "$TMP/in.pcap" "$TMP/no-such-dir/out.pcap" >/dev/null 2>"$TMP/err"
+# OUT that cannot be written: refused before anything is read or listed.
+"$CSUM" pcap fix "$C/ethernet-le-usec.pcap" "$TMP/no-such-dir/out.pcap" >"$TMP/out" 2>"$TMP/err"
 check $(( $? != 2 )) "fix into a missing directory: exit 2"
-ls "$TMP"/.csum-tmp-* >/dev/null 2>&1
+check $(( $(wc -c <"$TMP/out") != 0 )) "fix into a missing directory: refused before reading"
+echo original >"$TMP/readonly.pcap"
+chmod 444 "$TMP/readonly.pcap"
+if [ "$(id -u)" -ne 0 ]; then
+    "$CSUM" pcap fix "$C/ethernet-le-usec.pcap" "$TMP/readonly.pcap" >"$TMP/out" 2>"$TMP/err"
+    check $(( $? != 2 )) "fix onto a read-only OUT: exit 2"
+    check $(( $(wc -c <"$TMP/out") != 0 )) "fix onto a read-only OUT: refused before reading"
+    grep -qx original "$TMP/readonly.pcap"
+    check $? "fix onto a read-only OUT: OUT unchanged"
+    mkdir "$TMP/ro-dir" && chmod 555 "$TMP/ro-dir"
+    "$CSUM" pcap fix "$C/ethernet-le-usec.pcap" "$TMP/ro-dir/out.pcap" >"$TMP/out" 2>"$TMP/err"
+    check $(( $? != 2 )) "fix into a read-only directory: exit 2"
+    check $(( $(wc -c <"$TMP/out") != 0 )) "fix into a read-only directory: refused before reading"
+else
+    skip "read-only OUT and directory refusals (running as root, which may write anyway)"
+fi
+"$CSUM" pcap fix "$C/ethernet-le-usec.pcap" "$TMP" >/dev/null 2>&1
+check $(( $? != 2 )) "fix onto a directory: exit 2"
+ls "$TMP"/.csum-tmp-* "$TMP"/*/.csum-tmp-* >/dev/null 2>&1
 check $(( $? == 0 )) "no temporary files left behind"
 "$CSUM" pcap fix "$TMP/in.pcap" "$TMP/out-existing.pcap" >/dev/null && \
     "$CSUM" pcap fix "$TMP/in.pcap" "$TMP/out-existing.pcap" >/dev/null
 check $? "fix over an existing (different) output file"
+# Standard input and output.
+"$CSUM" pcap fix "$C/ethernet-le-usec.pcap" "$TMP/ref.pcap" >/dev/null
+"$CSUM" pcap fix - "$TMP/from-stdin.pcap" <"$C/ethernet-le-usec.pcap" >/dev/null
+cmp -s "$TMP/ref.pcap" "$TMP/from-stdin.pcap"
+check $? "fix - OUT (standard input)"
+"$CSUM" pcap fix "$C/ethernet-le-usec.pcap" - >"$TMP/to-stdout.pcap" 2>"$TMP/err"
+cmp -s "$TMP/ref.pcap" "$TMP/to-stdout.pcap"
+check $? "fix IN - (standard output, the list on stderr)"
+grep -q '^frame ' "$TMP/err"
+check $? "fix IN -: the changes listed on stderr"
+
+# ---- link types not dissected: counted by name, --strict fails ----------------------------
+cp "$C/clean.pcap" "$TMP/other.pcap"
+printf '\303\000' | dd of="$TMP/other.pcap" bs=1 seek=20 conv=notrunc 2>/dev/null # LINKTYPE 195
+"$CSUM" pcap verify "$TMP/other.pcap" >"$TMP/out" 2>&1
+check $? "verify on an undissected link type: exit 0"
+grep -q "not dissected: [0-9]* packets on IEEE802_15_4_WITHFCS (195)" "$TMP/out"
+check $? "verify on an undissected link type: named ($(head -c 300 "$TMP/out"))"
+"$CSUM" pcap verify --strict "$TMP/other.pcap" >/dev/null 2>&1
+check $(( $? != 1 )) "verify --strict on an undissected link type: exit 1"
+printf '\140\352' | dd of="$TMP/other.pcap" bs=1 seek=20 conv=notrunc 2>/dev/null # 60000
+"$CSUM" pcap verify --json "$TMP/other.pcap" | grep -q '"linktype": 60000, "name": null'
+check $? "verify --json on an unknown link type: listed by number"
 
 # ---- usage and I/O errors ------------------------------------------------------------------
 usage_case() { # usage_case DESCRIPTION args...
@@ -164,9 +353,14 @@ usage_case "pcap unknown subcommand" pcap frobnicate
 usage_case "verify without file" pcap verify
 usage_case "verify two files" pcap verify "$C/clean.pcap" "$C/clean.pcap"
 usage_case "verify unknown option" pcap verify --bogus "$C/clean.pcap"
+usage_case "verify --vxlan-port 0" pcap verify --vxlan-port 0 "$C/clean.pcap"
+usage_case "verify --vxlan-port 70000" pcap verify --vxlan-port 70000 "$C/clean.pcap"
+usage_case "verify --geneve-port -1" pcap verify --geneve-port=-1 "$C/clean.pcap"
+usage_case "verify --vxlan-port without value" pcap verify "$C/clean.pcap" --vxlan-port
 usage_case "fix without output" pcap fix "$C/clean.pcap"
 usage_case "fix without arguments" pcap fix
 usage_case "fix three files" pcap fix "$C/clean.pcap" "$TMP/a" "$TMP/b"
+usage_case "fix --json (a verify option)" pcap fix --json "$C/clean.pcap" "$TMP/a"
 usage_case "verify of a missing file" pcap verify "$TMP/missing.pcap"
 grep -q "$TMP/missing.pcap" "$TMP/err"
 check $? "missing file is named"
@@ -177,58 +371,135 @@ for h in "pcap --help" "pcap verify --help" "pcap fix --help"; do
     grep -q '^Usage: csum pcap' "$TMP/out"
     check $? "$h: prints usage"
 done
-# Not a regular file: read instead of mapped.
-cat "$C/multi.pcapng" | "$CSUM" pcap verify /dev/stdin >"$TMP/out" 2>&1
-check $(( $? != 1 )) "verify from a pipe: exit 1"
-grep ' checksum bad: ' "$TMP/out" | diff - "$C/multi.pcapng.bad" >/dev/null
-check $? "verify from a pipe: same verdicts"
-# A link type we do not dissect (802.11): counted, nothing checked, exit 0.
-cp "$C/clean.pcap" "$TMP/wifi.pcap"
-printf '\151' | dd of="$TMP/wifi.pcap" bs=1 seek=20 conv=notrunc 2>/dev/null # LINKTYPE 105
-"$CSUM" pcap verify "$TMP/wifi.pcap" >"$TMP/out" 2>&1
-check $? "verify on an undissected link type: exit 0"
-grep -q "packets on link types not dissected" "$TMP/out"
-check $? "verify on an undissected link type: says so ($(head -c 200 "$TMP/out"))"
+"$CSUM" pcap verify --vxlan-port 4789 --vxlan-port=8472 --geneve-port 6082 "$C/clean.pcap" >/dev/null
+check $? "verify with tunnel port options"
 # Any implementation gives the same verdicts.
+"$CSUM" pcap verify --all "$C/tunnel-gre-csum.pcap" | normalize | sort >"$TMP/want"
 for impl in $("$CSUM" impls | awk '/^$/ { exit } NR > 1 && $2 == "yes" { print $1 }'); do
-    "$CSUM" --impl "$impl" pcap verify "$C/ethernet-le-usec.pcap" | grep ' checksum bad: ' |
-        diff - "$C/ethernet-le-usec.pcap.bad" >/dev/null
+    "$CSUM" --impl "$impl" pcap verify --all "$C/tunnel-gre-csum.pcap" | normalize | sort |
+        diff - "$TMP/want" >/dev/null
     check $? "verify with --impl $impl"
 done
 
-# ---- tshark: the same verdicts -------------------------------------------------------------
-# tshark's statuses: 0 bad, 1 good, 2 unverified, 3 not present, 4 illegal (UDP zero over
-# IPv6). Reassembly is off, so fragments are unverified in tshark as they are not checkable
-# for us. One documented difference: tshark calls a zero UDP checksum over IPv6 illegal even
-# when the packet is truncated; we say not checkable there (we cannot give the right value).
-tshark_bad() { # tshark_bad FILE: "frame layer" for every checksum tshark rejects
-    tshark -n -r "$1" -o ip.check_checksum:TRUE -o tcp.check_checksum:TRUE \
-        -o udp.check_checksum:TRUE -o ip.defragment:FALSE -o ipv6.defragment:FALSE \
-        -T fields -E occurrence=f -e frame.number -e ip.checksum.status -e tcp.checksum.status \
-        -e udp.checksum.status -e icmp.checksum.status -e icmpv6.checksum.status 2>/dev/null |
-        awk -F'\t' 'BEGIN { split("ipv4 tcp udp icmp icmpv6", L, " ") }
-                    { for (i = 2; i <= 6; i++) if ($i == "0" || $i == "4") print $1, L[i - 1] }'
+# ---- csum-pcapgen: bounded options, complete help, --write ------------------------------
+"$GEN" --help >"$TMP/out"
+check $? "csum-pcapgen --help: exit 0"
+for word in --bulk --write --mutate --list --link --l2 --encap --count --format --ip --corrupt \
+            --offload --jumbo --ffff --fragments --seed --expect; do
+    grep -q -- "$word" "$TMP/out"
+    check $? "csum-pcapgen --help mentions $word"
+done
+gen_refuses() { # gen_refuses DESCRIPTION args...: exit 2, nothing written
+    local what=$1; shift
+    rm -f "$TMP/gen.pcap"
+    "$GEN" "$@" >/dev/null 2>"$TMP/err"
+    check $(( $? != 2 )) "csum-pcapgen $what: exit 2"
+    [ ! -e "$TMP/gen.pcap" ]
+    check $? "csum-pcapgen $what: writes nothing"
 }
-our_bad() { sed -nE 's/^frame ([0-9]+): ([a-z0-9]+) checksum bad: .*/\1 \2/p'; }
-truncated_zero_udp() { # frames where tshark's status 4 meets our "not checkable: truncated"
-    "$CSUM" pcap verify --verbose "$1" | sed -nE 's/^frame ([0-9]+): udp checksum not checkable: truncated$/\1 udp/p'
+gen_refuses "--bulk FILE -3" --bulk "$TMP/gen.pcap" -3
+gen_refuses "--bulk FILE 0" --bulk "$TMP/gen.pcap" 0
+gen_refuses "--bulk FILE 65G" --bulk "$TMP/gen.pcap" 65G
+gen_refuses "--bulk FILE 12x" --bulk "$TMP/gen.pcap" 12x
+gen_refuses "--bulk FILE 99999999999999999999" --bulk "$TMP/gen.pcap" 99999999999999999999
+gen_refuses "--write --count 0" --write "$TMP/gen.pcap" --count 0
+gen_refuses "--write --count -1" --write "$TMP/gen.pcap" --count -1
+gen_refuses "--write --count 10000001" --write "$TMP/gen.pcap" --count 10000001
+gen_refuses "--write --corrupt 101" --write "$TMP/gen.pcap" --corrupt 101
+gen_refuses "--write --link nosuch" --write "$TMP/gen.pcap" --link nosuch
+gen_refuses "--write --encap nosuch" --write "$TMP/gen.pcap" --encap nosuch
+gen_refuses "--write --bogus" --write "$TMP/gen.pcap" --bogus
+gen_refuses "--mutate without seed" --mutate "$C/clean.pcap" "$TMP/gen.pcap"
+gen_refuses "with no arguments"
+"$GEN" --bulk "$TMP/gen.pcap" 64k 7 && [ "$(stat -c %s "$TMP/gen.pcap")" -ge 65536 ]
+check $? "csum-pcapgen --bulk FILE 64k: at least 64 KiB"
+"$CSUM" pcap verify --strict "$TMP/gen.pcap" >/dev/null
+check $? "csum-pcapgen --bulk: every checksum good"
+"$GEN" --list >"$TMP/list"
+check $? "csum-pcapgen --list"
+links=$(awk '/^link types/ { on = 1; next } /^[a-z]/ { on = 0 } on { print $1 }' "$TMP/list")
+encaps=$(awk '/^tunnels/ { on = 1; next } /^[a-z]/ { on = 0 } on { print $1 }' "$TMP/list")
+check $(( $(echo "$links" | wc -w) < 25 || $(echo "$encaps" | wc -w) < 14 )) "csum-pcapgen --list: link types and tunnels"
+combos="radiotap:vxlan:none ppp:gre-csum:none frelay:icmp-error:none ethernet:geneve:macsec
+        vlan:erspan3:mpls sll2:ipip:none wlan-amsdu:none:none nflog:none:none pppoe:vxlan-gpe:none
+        ethernet:vxlan-8472:pppoe chdlc:icmp-error-cut:none loop:gre-eth:none"
+[ "$QUICK" = "--quick" ] || for l in $links; do combos="$combos $l:none:none"; done
+for combo in $combos; do
+    IFS=: read -r link encap l2 <<<"$combo"
+    extra=()
+    [ "$link" = slip ] || [ "$link" = raw-versioned ] && extra=(--ip 4)
+    "$GEN" --write "$TMP/w.pcapng" --format pcapng --link "$link" --encap "$encap" --l2 "$l2" \
+        --count 40 --offload partial --ffff --jumbo --fragments --seed 3 --expect "${extra[@]}"
+    check $? "csum-pcapgen --write --link $link --encap $encap --l2 $l2"
+    opts=()
+    [ "$encap" = vxlan-8472 ] && opts=(--vxlan-port 8472)
+    "$CSUM" pcap verify --all "${opts[@]}" "$TMP/w.pcapng" | normalize | sort >"$TMP/got"
+    sort "$TMP/w.pcapng.expect" | diff - "$TMP/got" >"$TMP/diff"
+    check $? "verify of --write --link $link --encap $encap --l2 $l2: $(head -4 "$TMP/diff" | tr '\n' ' ')"
+done
+
+# ---- tshark: the same verdicts, frame by frame ---------------------------------------------
+# For each frame and layer, the statuses of its checksums in order from the outermost: good
+# (G), bad (B; our offload verdicts are bad to tshark), no UDP checksum (N), and the zero UDP
+# checksum over IPv6 that tshark calls illegal (Z). Statuses neither side could verify
+# (tshark's "unverified", our "not checkable") are left out. Reassembly is off, so fragments
+# are unverified for tshark as they are not checkable for us. One difference remains and is
+# allowed: tshark calls a zero UDP checksum over IPv6 illegal even in a truncated packet, where
+# we say not checkable (the value to store is not known).
+tshark_seq() { # tshark_seq FILE [tshark options]
+    local f=$1; shift
+    tshark -n -r "$f" -o ip.check_checksum:TRUE -o tcp.check_checksum:TRUE \
+        -o udp.check_checksum:TRUE -o ip.defragment:FALSE -o ipv6.defragment:FALSE "$@" \
+        -T fields -E occurrence=a -E aggregator=, -e frame.number -e ip.checksum.status \
+        -e tcp.checksum.status -e udp.checksum.status -e icmp.checksum.status \
+        -e icmpv6.checksum.status -e gre.checksum.status 2>/dev/null |
+    awk -F'\t' 'BEGIN { split("ipv4 tcp udp icmp icmpv6 gre", L, " ")
+                        m["0"] = "B"; m["1"] = "G"; m["2"] = ""; m["3"] = "N"; m["4"] = "Z" }
+        { for (i = 2; i <= 7; i++) { n = split($i, v, ","); s = ""
+              for (k = 1; k <= n; k++) s = s m[v[k]]
+              if (s != "") print $1 "_" L[i - 1], s } }' | sort
+}
+our_seq() { # from `csum pcap verify --all` on standard input
+    normalize | awk '
+        { key = $1 "_" $3; level = $2 == "inner"; v = $4
+          c = v == "good" ? "G" : v == "bad" || v == "offload" ? "B" : v == "none" ? "N" : ""
+          if (v == "bad" && $3 == "udp" && $5 == "0x0000") c = "Z"
+          if (c != "") { seq[key, level] = seq[key, level] c; keys[key] = 1 } }
+        END { for (k in keys) print k, seq[k, 0] seq[k, 1] }' | sort
+}
+compare_tshark() { # compare_tshark FILE DESCRIPTION [csum options]: 0 when they agree
+    local f=$1 what=$2; shift 2
+    local targs=()
+    for o in "$@"; do
+        case "$o" in
+            --vxlan-port=*) targs+=(-d "udp.port==${o#*=},vxlan") ;;
+            --geneve-port=*) targs+=(-d "udp.port==${o#*=},geneve") ;;
+        esac
+    done
+    tshark_seq "$f" "${targs[@]}" >"$TMP/ts"
+    "$CSUM" pcap verify --all "$@" "$f" | our_seq >"$TMP/ours"
+    join -a1 -a2 -e - -o 0,1.2,2.2 "$TMP/ts" "$TMP/ours" |
+        awk '{ t = $2; o = $3; if (t != o && o !~ /Z/) { gsub("Z", "", t); if (t == "") t = "-" }
+               if (t != o) print }' >"$TMP/tsdiff"
+    check $(( $(wc -l <"$TMP/tsdiff") != 0 )) "tshark disagrees on $what (frame_layer tshark ours): $(head -4 "$TMP/tsdiff" | tr '\n' ' ')"
 }
 if command -v tshark >/dev/null 2>&1; then
+    compared=0
     for f in $captures; do
-        tshark_bad "$C/$f" | sort >"$TMP/ts"
-        "$CSUM" pcap verify "$C/$f" | our_bad | sort >"$TMP/ours"
-        truncated_zero_udp "$C/$f" | sort >"$TMP/allowed"
-        comm -23 "$TMP/ts" "$TMP/ours" | comm -23 - "$TMP/allowed" >"$TMP/only-tshark"
-        comm -13 "$TMP/ts" "$TMP/ours" >"$TMP/only-ours"
-        check $(( $(cat "$TMP/only-tshark" "$TMP/only-ours" | wc -l) != 0 )) \
-            "tshark disagrees on $f: tshark only: $(head -3 "$TMP/only-tshark" | tr '\n' ' ') ours only: $(head -3 "$TMP/only-ours" | tr '\n' ' ')"
-        "$CSUM" pcap fix "$C/$f" "$TMP/tsfixed" >/dev/null
-        tshark_bad "$TMP/tsfixed" | sort | comm -23 - "$TMP/allowed" >"$TMP/ts-after"
-        check $(( $(wc -l <"$TMP/ts-after") != 0 )) "tshark still finds bad checksums in fixed $f: $(head -3 "$TMP/ts-after" | tr '\n' ' ')"
+        gap=$(tshark_gap "$f")
+        if [ -n "$gap" ]; then
+            skip "tshark comparison of $f: $gap"
+            continue
+        fi
+        mapfile -t opts < <(options_of "$f")
+        compare_tshark "$C/$f" "$f" "${opts[@]}"
+        compare_tshark "$TMP/fixed-$f" "fixed $f" "${opts[@]}"
+        compared=$((compared + 1))
     done
+    check $(( compared < 40 )) "tshark compared on $compared captures"
 else
-    echo "SKIPPED pcap: comparison with tshark (tshark not found)"
+    skip "COMPARISON WITH TSHARK NOT RUN: tshark not found (apt-get install tshark)"
 fi
 
-echo "pcap: $passed passed, $failed failed"
+echo "pcap: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -1,28 +1,23 @@
 /*
- * The test corpus: one capture per format / link type / situation, each with its expected
- * verdicts, malformed files with the byte offset the error must name, and MANIFEST:
- *   capture NAME STATUS      csum pcap verify NAME must exit STATUS (0 or 1), print exactly
- *                            NAME.bad's lines and (with --verbose) NAME.nc's checksums
- *   malformed NAME OFFSET    csum pcap verify NAME must exit 2 naming "byte offset OFFSET"
+ * The test corpus: one capture per format / link type / encapsulation / policy case, each
+ * with NAME.expect (every checksum's verdict), malformed files with the byte offset the
+ * error must name, and MANIFEST:
+ *   capture NAME STATUS [OPTION...]  csum pcap verify [OPTION...] NAME must exit STATUS (0 or
+ *                                    1) and report exactly NAME.expect
+ *   skipped NAME N                   N frames of NAME cannot be looked into (encrypted)
+ *   tshark NAME REASON...            tshark cannot check NAME (the comparison is skipped)
+ *   malformed NAME OFFSET            csum pcap verify NAME must exit 2 naming "byte offset OFFSET"
  */
 #include "pcapgen.h"
 
-#include "csum_oracle.h"
-
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-static uint64_t rnd(uint64_t *rng)
+/* A random, plausible datagram: protocols, options, extension headers, sizes, and about a
+ * quarter of the checksums wrong. */
+struct ip_spec random_ip(uint64_t *rng, int ipv, int allow_fragments)
 {
-    return testdata_next(rng);
-}
-
-/* A random, plausible packet for `link`: protocols, options, extension headers, sizes, and
- * about a quarter of the checksums wrong. */
-static struct pkt_spec random_spec(uint64_t *rng, enum link link, int ipv, int allow_fragments)
-{
-    struct pkt_spec s = { .link = link };
+    struct ip_spec s = { 0 };
     s.ipv = ipv ? ipv : (rnd(rng) & 1) ? 4 : 6;
     static const uint8_t v4[] = { 6, 17, 1 }, v6[] = { 6, 17, 58 };
     s.proto = s.ipv == 4 ? v4[rnd(rng) % 3] : v6[rnd(rng) % 3];
@@ -47,12 +42,17 @@ static struct pkt_spec random_spec(uint64_t *rng, enum link link, int ipv, int a
         s.l4_sum_zero = 1;
     if (allow_fragments && !(s.ext & EXT_AH) && s.payload > 64 && rnd(rng) % 8 == 0)
         s.fragments = 2 + (int)(rnd(rng) % 2);
-    s.pad_ethernet = 1;
     return s;
 }
 
-/* Write the frames of one packet on `interface` as `kind`. */
-static void add(struct capture_file *cf, const struct pkt_spec *s, uint64_t *rng,
+static struct pkt_spec random_spec(uint64_t *rng, enum link link, int ipv, int allow_fragments)
+{
+    struct pkt_spec s = { .link = link, .pad_ethernet = 1 };
+    s.ip = random_ip(rng, ipv, allow_fragments);
+    return s;
+}
+
+void add_packet(struct capture_file *cf, const struct pkt_spec *s, uint64_t *rng,
                 uint32_t interface, enum packet_block kind)
 {
     static struct frame frames[8];
@@ -66,14 +66,15 @@ static void add_random(struct capture_file *cf, int count, enum link link, int i
 {
     for (int i = 0; i < count; i++) {
         struct pkt_spec s = random_spec(rng, link, ipv, fragments);
-        add(cf, &s, rng, 0, PB_ENHANCED);
+        add_packet(cf, &s, rng, 0, PB_ENHANCED);
     }
 }
 
-/* The corner cases every link type gets. */
-static void add_edges(struct capture_file *cf, enum link link, uint64_t *rng, int with_bad)
+/* The corner cases every link type gets (of the IP version `ipv` only, if not 0). */
+static void add_edges(struct capture_file *cf, enum link link, int ipv, uint64_t *rng,
+                      int with_bad)
 {
-    static const struct pkt_spec edges[] = {
+    static const struct ip_spec edges[] = {
         /* UDP whose computed checksum is 0: sent as 0xffff, over IPv4 and IPv6 */
         { .ipv = 4, .proto = 17, .payload = 33, .l4_sum_zero = 1 },
         { .ipv = 6, .proto = 17, .payload = 40, .l4_sum_zero = 1 },
@@ -96,10 +97,10 @@ static void add_edges(struct capture_file *cf, enum link link, uint64_t *rng, in
         { .ipv = 6, .proto = 58, .payload = 56, .ext = EXT_RT0_LEFT | EXT_HBH },
         { .ipv = 4, .proto = 6, .payload = 500, .ext = EXT_AH },
         /* tiny frames padded to the Ethernet minimum */
-        { .ipv = 4, .proto = 17, .payload = 0, .pad_ethernet = 1 },
-        { .ipv = 4, .proto = 1, .payload = 2, .pad_ethernet = 1 },
+        { .ipv = 4, .proto = 17, .payload = 0 },
+        { .ipv = 4, .proto = 1, .payload = 2 },
     };
-    static const struct pkt_spec bad_edges[] = {
+    static const struct ip_spec bad_edges[] = {
         /* UDP without checksum over IPv6 is invalid */
         { .ipv = 6, .proto = 17, .payload = 10, .udp_zero = 1 },
         { .ipv = 6, .proto = 17, .payload = 41, .l4_sum_zero = 1, .udp_zero = 1 },
@@ -109,31 +110,146 @@ static void add_edges(struct capture_file *cf, enum link link, uint64_t *rng, in
         { .ipv = 4, .proto = 1, .payload = 0, .icmp_all_zero = 1, .corrupt_l4 = 1 },
         { .ipv = 4, .proto = 1, .payload = 64, .corrupt_ip = 1, .corrupt_l4 = 1 },
         { .ipv = 6, .proto = 58, .payload = 64, .corrupt_l4 = 1, .ext = EXT_DSTOPTS },
-        { .ipv = 4, .proto = 6, .payload = 10, .ip_option_words = 3, .corrupt_ip = 1, .pad_ethernet = 1 },
+        { .ipv = 4, .proto = 6, .payload = 10, .ip_option_words = 3, .corrupt_ip = 1 },
     };
     for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
-        struct pkt_spec s = edges[i];
-        s.link = link;
-        add(cf, &s, rng, 0, PB_ENHANCED);
+        struct pkt_spec s = { .link = link, .ip = edges[i], .pad_ethernet = 1 };
+        if (!ipv || s.ip.ipv == ipv)
+            add_packet(cf, &s, rng, 0, PB_ENHANCED);
     }
     for (size_t i = 0; with_bad && i < sizeof bad_edges / sizeof bad_edges[0]; i++) {
-        struct pkt_spec s = bad_edges[i];
-        s.link = link;
-        add(cf, &s, rng, 0, PB_ENHANCED);
+        struct pkt_spec s = { .link = link, .ip = bad_edges[i], .pad_ethernet = 1 };
+        if (!ipv || s.ip.ipv == ipv)
+            add_packet(cf, &s, rng, 0, PB_ENHANCED);
     }
 }
 
-/* A whole pcap file of one link type. */
-static void pcap_file(const char *dir, FILE *manifest, const char *name, int big, int ns,
-                      enum link link, int raw_style, int ipv, int count, uint64_t seed)
+/* Note for the test that tshark cannot check a capture. */
+static void tshark_gap(FILE *manifest, const char *name, const char *why)
+{
+    if (why)
+        fprintf(manifest, "tshark %s %s\n", name, why);
+}
+
+/* A whole pcap file of one link type (ipv: only that IP version; 0: both). */
+static void link_file(const char *dir, FILE *manifest, const char *name, int big, int ns,
+                      enum link link, int ipv, int count, uint64_t seed)
 {
     struct capture_file cf;
     uint64_t rng = seed;
-    cf_open(&cf, dir, name, FMT_PCAP, big, ns, linktype_of(link, ipv ? ipv : 4, raw_style), 1);
-    if (ipv == 0)
-        add_edges(&cf, link, &rng, 1);
-    add_random(&cf, count, link, ipv, 0, &rng);
-    cf_close(&cf, manifest);
+    cf_open(&cf, dir, name, FMT_PCAP, big, ns, linktype_of(link, ipv ? ipv : 4), 1);
+    add_edges(&cf, link, ipv, &rng, 1);
+    add_random(&cf, count, link, ipv, link_info(link)->ethernet, &rng);
+    cf_close(&cf, manifest, NULL);
+    tshark_gap(manifest, name, link_info(link)->tshark_gap);
+}
+
+/* 802.11 with the frames a monitor sees: plain, QoS, four addresses, A-MSDU, protected. */
+static void wlan_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    static const enum link kinds[] = { LINK_WLAN, LINK_WLAN_QOS, LINK_WLAN_4ADDR,
+                                       LINK_WLAN_AMSDU, LINK_WLAN_PROTECTED };
+    cf_open(&cf, dir, "wlan.pcap", FMT_PCAP, 0, 0, 105, 1);
+    add_edges(&cf, LINK_WLAN, 0, &rng, 1);
+    for (int i = 0; i < 100; i++) {
+        struct pkt_spec s = random_spec(&rng, kinds[i % 5], 0, 0);
+        add_packet(&cf, &s, &rng, 0, PB_ENHANCED);
+    }
+    cf_close(&cf, manifest, NULL);
+}
+
+/* Ethernet with MPLS, PPPoE or MACsec below IP. */
+static void l2_file(const char *dir, FILE *manifest, const char *name, enum l2encap l2,
+                    uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    cf_open(&cf, dir, name, FMT_PCAP, 0, 0, 1, 1);
+    for (int i = 0; i < 80; i++) {
+        struct pkt_spec s = random_spec(&rng, LINK_ETHERNET, 0, 0);
+        s.l2 = l2 == L2_MACSEC && i % 4 == 3 ? L2_MACSEC_ENCRYPTED : l2;
+        add_packet(&cf, &s, &rng, 0, PB_ENHANCED);
+    }
+    cf_close(&cf, manifest, NULL);
+}
+
+/* One tunnel, over IPv4 and IPv6, with inner and outer checksums wrong now and then. */
+static void tunnel_file(const char *dir, FILE *manifest, enum encap encap, uint64_t seed)
+{
+    char name[64];
+    snprintf(name, sizeof name, "tunnel-%s.pcap", encap_name(encap));
+    struct capture_file cf;
+    uint64_t rng = seed;
+    cf_open(&cf, dir, name, FMT_PCAP, 0, 0, 1, 1);
+    for (int i = 0; i < 80; i++) {
+        struct pkt_spec s = random_spec(&rng, i % 3 ? LINK_ETHERNET : LINK_VLAN, 0, 0);
+        s.ip.ext &= ~EXT_AH;
+        if (encap == ENCAP_ICMP_ERROR) /* quoted whole: keep it short */
+            s.ip.payload %= 200;
+        s.tunnel.encap = encap;
+        s.tunnel.outer_ipv = rnd(&rng) & 1 ? 4 : 6;
+        s.tunnel.corrupt_outer_ip = rnd(&rng) % 6 == 0;
+        s.tunnel.corrupt_outer_l4 = rnd(&rng) % 6 == 0;
+        add_packet(&cf, &s, &rng, 0, PB_ENHANCED);
+    }
+    cf_close(&cf, manifest, encap_csum_option(encap));
+}
+
+/* What hosts with checksum and segmentation offload capture of their own packets. */
+static void offload_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    cf_open(&cf, dir, "offload.pcap", FMT_PCAP, 0, 0, 1, 1);
+    static const enum offload kinds[] = { OFFLOAD_PARTIAL, OFFLOAD_PARTIAL_NOLEN, OFFLOAD_TSO,
+                                          OFFLOAD_IP_ZERO, OFFLOAD_NONE };
+    for (int i = 0; i < 100; i++) {
+        struct pkt_spec s = { .link = LINK_ETHERNET, .pad_ethernet = 1 };
+        s.ip.offload = kinds[i % 5];
+        s.ip.ipv = s.ip.offload == OFFLOAD_IP_ZERO || s.ip.offload == OFFLOAD_TSO ? 4
+                 : rnd(&rng) & 1 ? 4 : 6;
+        s.ip.proto = rnd(&rng) & 1 ? 6 : 17;
+        /* super-packets are large: no Ethernet padding changes their presumed length */
+        s.ip.payload = s.ip.offload == OFFLOAD_TSO ? 2000 + rnd(&rng) % 30000 : 50 + rnd(&rng) % 1400;
+        add_packet(&cf, &s, &rng, 0, PB_ENHANCED);
+    }
+    cf_close(&cf, manifest, NULL);
+}
+
+/* IPv6 jumbograms (RFC 2675) on a loopback link: TCP and UDP, right and wrong. */
+static void jumbo_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    cf_open(&cf, dir, "jumbo.pcap", FMT_PCAP, 0, 0, 0, 1);
+    for (int i = 0; i < 8; i++) {
+        struct pkt_spec s = { .link = LINK_NULL };
+        s.ip = (struct ip_spec){ .ipv = 6, .jumbo = 1, .proto = i & 1 ? 17 : 6,
+                                 .payload = 65536 + rnd(&rng) % 2000, .corrupt_l4 = i % 4 >= 2,
+                                 .ext = i % 3 == 0 ? EXT_DSTOPTS : 0 };
+        add_packet(&cf, &s, &rng, 0, PB_ENHANCED);
+    }
+    add_random(&cf, 10, LINK_NULL, 6, 0, &rng);
+    cf_close(&cf, manifest, NULL);
+}
+
+/* Stored 0xffff where 0x0000 is computed: bad for TCP (Wireshark's rule, unless --rfc1624),
+ * good for ICMP, required for UDP. */
+static void ffff_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    cf_open(&cf, dir, "ffff.pcap", FMT_PCAP, 0, 0, 1, 1);
+    for (int i = 0; i < 30; i++) {
+        struct pkt_spec s = { .link = LINK_ETHERNET, .pad_ethernet = 1 };
+        s.ip = (struct ip_spec){ .ipv = rnd(&rng) & 1 ? 4 : 6, .proto = i % 3 ? 6 : 17,
+                                 .payload = 20 + rnd(&rng) % 500, .l4_sum_zero = 1,
+                                 .tcp_ffff = i % 3 == 1 };
+        add_packet(&cf, &s, &rng, 0, PB_ENHANCED);
+    }
+    cf_close(&cf, manifest, NULL);
 }
 
 /* Snap lengths that cut inside the IPv4 header, the transport header and the payload. */
@@ -147,10 +263,10 @@ static void truncated_pcap(const char *dir, FILE *manifest, uint64_t seed)
         struct pkt_spec s = random_spec(&rng, LINK_ETHERNET, 0, 1);
         s.snap = snaps[rnd(&rng) % (sizeof snaps / sizeof snaps[0])];
         if (i % 3 == 0)
-            s.corrupt_l4 = s.corrupt_ip = 1; /* wrong, but mostly not checkable */
-        add(&cf, &s, &rng, 0, PB_ENHANCED);
+            s.ip.corrupt_l4 = s.ip.corrupt_ip = 1; /* wrong, but mostly not checkable */
+        add_packet(&cf, &s, &rng, 0, PB_ENHANCED);
     }
-    cf_close(&cf, manifest);
+    cf_close(&cf, manifest, NULL);
 }
 
 static void fragments_pcap(const char *dir, FILE *manifest, uint64_t seed)
@@ -160,14 +276,14 @@ static void fragments_pcap(const char *dir, FILE *manifest, uint64_t seed)
     cf_open(&cf, dir, "fragments.pcap", FMT_PCAP, 1, 0, 1, 1);
     for (int i = 0; i < 60; i++) {
         struct pkt_spec s = random_spec(&rng, LINK_ETHERNET, 0, 0);
-        s.ext &= ~EXT_AH;
-        s.payload = 100 + rnd(&rng) % 1300;
-        s.fragments = 2 + (int)(rnd(&rng) % 3);
-        s.corrupt_l4 = i % 2; /* covers other fragments too: never checkable */
-        add(&cf, &s, &rng, 0, PB_ENHANCED);
+        s.ip.ext &= ~EXT_AH;
+        s.ip.payload = 100 + rnd(&rng) % 1300;
+        s.ip.fragments = 2 + (int)(rnd(&rng) % 3);
+        s.ip.corrupt_l4 = i % 2; /* covers other fragments too: never checkable */
+        add_packet(&cf, &s, &rng, 0, PB_ENHANCED);
         add_random(&cf, 1, LINK_ETHERNET, 0, 0, &rng); /* something checkable in between */
     }
-    cf_close(&cf, manifest);
+    cf_close(&cf, manifest, NULL);
 }
 
 /* Interfaces of several link types in two sections of opposite byte order, the three packet
@@ -178,31 +294,31 @@ static void multi_pcapng(const char *dir, FILE *manifest, const char *name, int 
     struct capture_file cf;
     uint64_t rng = seed;
     cf_open(&cf, dir, name, FMT_PCAPNG, 0, 0, 0, 1);
-    static const enum link first[] = { LINK_ETHERNET, LINK_SLL2, LINK_RAW, LINK_VLAN };
-    static const enum link second[] = { LINK_SLL, LINK_NULL, LINK_ETHERNET };
+    static const enum link first[] = { LINK_ETHERNET, LINK_SLL2, LINK_RAW, LINK_VLAN, LINK_RADIOTAP };
+    static const enum link second[] = { LINK_SLL, LINK_NULL, LINK_ETHERNET, LINK_PPP };
     for (int section = 0; section < 2; section++) {
         const enum link *links = section ? second : first;
-        const int n_links = section ? 3 : 4;
+        const int n_links = section ? 4 : 5;
         cf_section(&cf, section);
         for (int i = 0; i < n_links; i++)
-            cf_interface(&cf, linktype_of(links[i], 4, 0), 262144);
+            cf_interface(&cf, linktype_of(links[i], 4), 262144);
         cf_other_blocks(&cf);
         for (int i = 0; i < 120; i++) {
             const uint32_t ifc = (uint32_t)(rnd(&rng) % (uint64_t)n_links);
-            struct pkt_spec s = random_spec(&rng, links[ifc], 0, 1);
+            struct pkt_spec s = random_spec(&rng, links[ifc], 0, links[ifc] != LINK_RADIOTAP);
             if (!with_bad)
-                s.corrupt_ip = s.corrupt_l4 = s.udp_zero = 0;
+                s.ip.corrupt_ip = s.ip.corrupt_l4 = s.ip.udp_zero = 0;
             enum packet_block kind = PB_ENHANCED;
-            if (i % 7 == 3 && !s.fragments) { /* simple blocks belong to interface 0 */
+            if (i % 7 == 3 && !s.ip.fragments) { /* simple blocks belong to interface 0 */
                 s.link = links[0];
                 kind = PB_SIMPLE;
             } else if (i % 11 == 5) {
                 kind = PB_OBSOLETE;
             }
-            add(&cf, &s, &rng, kind == PB_SIMPLE ? 0 : ifc, kind);
+            add_packet(&cf, &s, &rng, kind == PB_SIMPLE ? 0 : ifc, kind);
         }
     }
-    cf_close(&cf, manifest);
+    cf_close(&cf, manifest, NULL);
 }
 
 /* Truncation in pcapng: simple packet blocks cut by interface 0's snap length, enhanced
@@ -220,13 +336,13 @@ static void truncated_pcapng(const char *dir, FILE *manifest, uint64_t seed)
         struct pkt_spec s = random_spec(&rng, simple ? LINK_ETHERNET : LINK_SLL, 0, 1);
         if (simple) {
             s.snap = 96;
-            s.fragments = 0;
+            s.ip.fragments = 0;
         } else {
             s.snap = 17 + rnd(&rng) % 150;
         }
-        add(&cf, &s, &rng, simple ? 0 : 1, simple ? PB_SIMPLE : PB_ENHANCED);
+        add_packet(&cf, &s, &rng, simple ? 0 : 1, simple ? PB_SIMPLE : PB_ENHANCED);
     }
-    cf_close(&cf, manifest);
+    cf_close(&cf, manifest, NULL);
 }
 
 static void clean_files(const char *dir, FILE *manifest, uint64_t seed)
@@ -234,152 +350,16 @@ static void clean_files(const char *dir, FILE *manifest, uint64_t seed)
     struct capture_file cf;
     uint64_t rng = seed;
     cf_open(&cf, dir, "clean.pcap", FMT_PCAP, 0, 1, 1, 1);
-    add_edges(&cf, LINK_ETHERNET, &rng, 0);
+    add_edges(&cf, LINK_ETHERNET, 0, &rng, 0);
     for (int i = 0; i < 100; i++) {
         struct pkt_spec s = random_spec(&rng, LINK_ETHERNET, 0, 1);
-        s.corrupt_ip = s.corrupt_l4 = 0;
-        if (s.ipv == 6)
-            s.udp_zero = 0;
-        add(&cf, &s, &rng, 0, PB_ENHANCED);
+        s.ip.corrupt_ip = s.ip.corrupt_l4 = 0;
+        if (s.ip.ipv == 6)
+            s.ip.udp_zero = 0;
+        add_packet(&cf, &s, &rng, 0, PB_ENHANCED);
     }
-    cf_close(&cf, manifest);
+    cf_close(&cf, manifest, NULL);
     multi_pcapng(dir, manifest, "clean.pcapng", 0, seed + 1);
-}
-
-/* ---- malformed files -------------------------------------------------------------------- */
-
-static FILE *raw_file(const char *dir, const char *name)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        perror(path);
-        exit(2);
-    }
-    return f;
-}
-
-static void raw_bytes(const char *dir, FILE *manifest, const char *name, const void *p, size_t n,
-                      unsigned long long offset)
-{
-    FILE *f = raw_file(dir, name);
-    if (n && fwrite(p, 1, n, f) != n) {
-        perror(name);
-        exit(2);
-    }
-    fclose(f);
-    fprintf(manifest, "malformed %s %llu\n", name, offset);
-}
-
-/* A small valid capture in memory, to be damaged: returns its length. Offsets of the blocks
- * are noted in `marks` (pcap: record starts; pcapng: block starts). */
-static size_t small_capture(unsigned char *out, enum format format, int big, size_t *marks,
-                            int *n_marks)
-{
-    char path[] = "/tmp/csum-pcapgen-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0) {
-        perror("mkstemp");
-        exit(2);
-    }
-    char *slash = strrchr(path, '/');
-    *slash = '\0';
-    struct capture_file cf;
-    uint64_t rng = 77;
-    cf_open(&cf, path, slash + 1, format, big, 0, 1, 0);
-    *n_marks = 0;
-    if (format == FMT_PCAPNG) {
-        marks[(*n_marks)++] = (size_t)cf.offset;
-        cf_section(&cf, big);
-        marks[(*n_marks)++] = (size_t)cf.offset;
-        cf_interface(&cf, 1, 0);
-    }
-    for (int i = 0; i < 3; i++) {
-        struct pkt_spec s = { .link = LINK_ETHERNET, .ipv = 4, .proto = 17, .payload = 30 };
-        static struct frame fr[8];
-        build_packet(&s, &rng, fr);
-        marks[(*n_marks)++] = (size_t)cf.offset;
-        cf_frame(&cf, &fr[0], 0, PB_ENHANCED);
-    }
-    marks[*n_marks] = (size_t)cf.offset;
-    cf_close(&cf, NULL);
-    *slash = '/';
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(out, 1, 4096, f) : 0;
-    if (f)
-        fclose(f);
-    unlink(path);
-    close(fd);
-    return n;
-}
-
-static void malformed_files(const char *dir, FILE *manifest)
-{
-    unsigned char b[4096], c[4096];
-    size_t m[16];
-    int nm;
-
-    raw_bytes(dir, manifest, "bad-empty.pcap", "", 0, 0);
-    raw_bytes(dir, manifest, "bad-short.pcap", "\xd4\xc3\xb2", 3, 0);
-    raw_bytes(dir, manifest, "bad-magic.pcap", "GIF89a, certainly not a capture file", 36, 0);
-
-    size_t n = small_capture(b, FMT_PCAP, 0, m, &nm);
-    raw_bytes(dir, manifest, "bad-pcap-header-cut.pcap", b, 20, 0);
-    memcpy(c, b, n);
-    put16(c + 4, 3, 0);
-    raw_bytes(dir, manifest, "bad-pcap-version.pcap", c, n, 4);
-    /* the third record's header cut after 10 bytes */
-    raw_bytes(dir, manifest, "bad-pcap-record-cut.pcap", b, m[2] + 10, m[2]);
-    /* the third record's data cut short: the error names its length field */
-    raw_bytes(dir, manifest, "bad-pcap-data-cut.pcap", b, n - 5, m[2] + 8);
-    /* a record claiming 4 GiB - 1 bytes */
-    memcpy(c, b, n);
-    put32(c + m[1] + 8, 0xffffffffu, 0);
-    raw_bytes(dir, manifest, "bad-pcap-huge-record.pcap", c, n, m[1] + 8);
-
-    n = small_capture(b, FMT_PCAPNG, 0, m, &nm); /* m: SHB, IDB, EPB, EPB, EPB, end */
-    /* starts with the interface block */
-    raw_bytes(dir, manifest, "bad-ng-no-shb.pcapng", b + m[1], n - m[1], 0);
-    memcpy(c, b, n);
-    c[8] ^= 0xff; /* byte-order magic */
-    raw_bytes(dir, manifest, "bad-ng-byte-order.pcapng", c, n, 8);
-    memcpy(c, b, n);
-    put16(c + 12, 2, 0); /* SHB major version */
-    raw_bytes(dir, manifest, "bad-ng-version.pcapng", c, n, 12);
-    memcpy(c, b, n);
-    put32(c + m[1] + 4, 22, 0); /* IDB length not a multiple of 4 */
-    raw_bytes(dir, manifest, "bad-ng-length-align.pcapng", c, n, m[1] + 4);
-    memcpy(c, b, n);
-    put32(c + m[2] - 4, 24, 0); /* IDB trailing length differs */
-    raw_bytes(dir, manifest, "bad-ng-trailer.pcapng", c, n, m[2] - 4);
-    memcpy(c, b, n);
-    put32(c + m[3] + 8, 5, 0); /* second EPB on interface 5 of 1 */
-    raw_bytes(dir, manifest, "bad-ng-interface.pcapng", c, n, m[3] + 8);
-    memcpy(c, b, n);
-    put32(c + m[3] + 8 + 12, 1000, 0); /* second EPB claims 1000 captured bytes */
-    raw_bytes(dir, manifest, "bad-ng-caplen.pcapng", c, n, m[3] + 8);
-    /* cut inside the last block: its length runs past the end */
-    raw_bytes(dir, manifest, "bad-ng-cut.pcapng", b, m[4] + 40, m[4] + 4);
-    /* cut 6 bytes into a block header */
-    raw_bytes(dir, manifest, "bad-ng-header-cut.pcapng", b, m[4] + 6, m[4]);
-    /* a block length of 8, shorter than any block */
-    memcpy(c, b, n);
-    put32(c + m[2] + 4, 8, 0);
-    raw_bytes(dir, manifest, "bad-ng-length-short.pcapng", c, n, m[2] + 4);
-    /* a simple packet block before any interface block: SHB, then the SPB */
-    {
-        unsigned char spb[16 + 64];
-        size_t shb_len = m[1];
-        memcpy(c, b, shb_len);
-        put32(spb, 3, 0);
-        put32(spb + 4, (uint32_t)sizeof spb, 0);
-        put32(spb + 8, 64, 0);
-        memset(spb + 12, 0x45, 64);
-        put32(spb + 76, (uint32_t)sizeof spb, 0);
-        memcpy(c + shb_len, spb, sizeof spb);
-        raw_bytes(dir, manifest, "bad-ng-spb-first.pcapng", c, shb_len + sizeof spb, shb_len);
-    }
 }
 
 int write_corpus(const char *dir)
@@ -391,41 +371,52 @@ int write_corpus(const char *dir)
         perror(path);
         return 2;
     }
-    pcap_file(dir, manifest, "ethernet-le-usec.pcap", 0, 0, LINK_ETHERNET, 0, 0, 200, 1);
-    pcap_file(dir, manifest, "ethernet-be-nsec.pcap", 1, 1, LINK_ETHERNET, 0, 0, 150, 2);
-    pcap_file(dir, manifest, "vlan.pcap", 0, 1, LINK_VLAN, 0, 0, 100, 3);
-    pcap_file(dir, manifest, "qinq.pcap", 1, 0, LINK_QINQ, 0, 0, 100, 4);
-    pcap_file(dir, manifest, "linux-sll.pcap", 1, 0, LINK_SLL, 0, 0, 100, 5);
-    pcap_file(dir, manifest, "linux-sll2.pcap", 0, 0, LINK_SLL2, 0, 0, 100, 6);
-    pcap_file(dir, manifest, "raw.pcap", 0, 0, LINK_RAW, 0, 0, 100, 7);
-    pcap_file(dir, manifest, "raw-ipv4.pcap", 0, 1, LINK_RAW, 1, 4, 60, 8);
-    pcap_file(dir, manifest, "raw-ipv6.pcap", 1, 1, LINK_RAW, 1, 6, 60, 9);
-    pcap_file(dir, manifest, "loopback.pcap", 0, 0, LINK_NULL, 0, 0, 60, 10);
-    truncated_pcap(dir, manifest, 11);
-    fragments_pcap(dir, manifest, 12);
-    multi_pcapng(dir, manifest, "multi.pcapng", 1, 13);
-    truncated_pcapng(dir, manifest, 14);
-    clean_files(dir, manifest, 15);
+    static const struct { const char *name; enum link link; int big, ns, ipv, count; } files[] = {
+        { "ethernet-le-usec.pcap", LINK_ETHERNET, 0, 0, 0, 200 },
+        { "ethernet-be-nsec.pcap", LINK_ETHERNET, 1, 1, 0, 150 },
+        { "ethernet-snap.pcap", LINK_8023_SNAP, 0, 0, 0, 60 },
+        { "vlan.pcap", LINK_VLAN, 0, 1, 0, 100 },
+        { "qinq.pcap", LINK_QINQ, 1, 0, 0, 100 },
+        { "linux-sll.pcap", LINK_SLL, 1, 0, 0, 100 },
+        { "linux-sll2.pcap", LINK_SLL2, 0, 0, 0, 100 },
+        { "raw.pcap", LINK_RAW, 0, 0, 0, 100 },
+        { "raw-ipv4.pcap", LINK_RAW_VERSIONED, 0, 1, 4, 60 },
+        { "raw-ipv6.pcap", LINK_RAW_VERSIONED, 1, 1, 6, 60 },
+        { "loopback.pcap", LINK_NULL, 0, 0, 0, 60 },
+        { "loop.pcap", LINK_LOOP, 1, 0, 0, 60 },
+        { "radiotap.pcap", LINK_RADIOTAP, 0, 0, 0, 60 },
+        { "prism.pcap", LINK_PRISM, 0, 0, 0, 40 },
+        { "avs.pcap", LINK_AVS, 1, 0, 0, 40 },
+        { "ppi.pcap", LINK_PPI, 0, 0, 0, 40 },
+        { "ppp.pcap", LINK_PPP, 0, 0, 0, 60 },
+        { "ppp-hdlc.pcap", LINK_PPP_HDLC, 1, 0, 0, 40 },
+        { "pppoe.pcap", LINK_PPPOE, 0, 0, 0, 40 },
+        { "ppp-dir.pcap", LINK_PPP_DIR, 0, 0, 0, 40 },
+        { "chdlc.pcap", LINK_CHDLC, 0, 0, 0, 40 },
+        { "frelay.pcap", LINK_FRELAY, 0, 0, 0, 40 },
+        { "frelay-snap.pcap", LINK_FRELAY_SNAP, 1, 0, 0, 40 },
+        { "slip.pcap", LINK_SLIP, 0, 0, 4, 40 },
+        { "pktap.pcap", LINK_PKTAP, 0, 0, 0, 40 },
+        { "nflog.pcap", LINK_NFLOG, 0, 0, 0, 40 },
+    };
+    uint64_t seed = 1;
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        link_file(dir, manifest, files[i].name, files[i].big, files[i].ns, files[i].link,
+                  files[i].ipv, files[i].count, seed++);
+    wlan_file(dir, manifest, seed++);
+    l2_file(dir, manifest, "mpls.pcap", L2_MPLS, seed++);
+    l2_file(dir, manifest, "pppoe-ethernet.pcap", L2_PPPOE, seed++);
+    l2_file(dir, manifest, "macsec.pcap", L2_MACSEC, seed++);
+    for (int e = ENCAP_NONE + 1; e < ENCAP_COUNT; e++)
+        tunnel_file(dir, manifest, (enum encap)e, seed++);
+    offload_file(dir, manifest, seed++);
+    jumbo_file(dir, manifest, seed++);
+    ffff_file(dir, manifest, seed++);
+    truncated_pcap(dir, manifest, seed++);
+    fragments_pcap(dir, manifest, seed++);
+    multi_pcapng(dir, manifest, "multi.pcapng", 1, seed++);
+    truncated_pcapng(dir, manifest, seed++);
+    clean_files(dir, manifest, seed++);
     malformed_files(dir, manifest);
     return fclose(manifest) == 0 ? 0 : 2;
-}
-
-/* A large capture for timing: Ethernet, mostly full-size packets, every checksum correct. */
-int write_bulk(const char *path, uint64_t bytes, uint64_t seed)
-{
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
-    struct capture_file cf;
-    uint64_t rng = seed;
-    cf_open(&cf, dir, slash ? slash + 1 : path, FMT_PCAP, 0, 0, 1, 0);
-    while (cf.offset < bytes) {
-        struct pkt_spec s = random_spec(&rng, LINK_ETHERNET, 0, 0);
-        s.corrupt_ip = s.corrupt_l4 = s.udp_zero = 0;
-        if (rnd(&rng) % 4)
-            s.payload = 1400 + rnd(&rng) % 50; /* mostly full-size, as bulk traffic is */
-        add(&cf, &s, &rng, 0, PB_ENHANCED);
-    }
-    cf_close(&cf, NULL);
-    return 0;
 }

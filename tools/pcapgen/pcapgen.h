@@ -1,7 +1,12 @@
 /*
  * csum-pcapgen: writes test captures with known checksums. Every checksum is computed with
- * the reference oracle (oracle/oracle.c), never with the code under test, and every
- * deliberately wrong one is recorded, so a test can require exactly that set back.
+ * the reference oracle (oracle/oracle.c), never with the code under test, and for every
+ * checksum of every frame the verdict a verifier must give is recorded, so a test can
+ * require exactly that set back.
+ *
+ * A packet is built inside out: the inner IP datagram (ip.c), the tunnel around it, which is
+ * itself an IP datagram (encap.c), then the link layer with its own encapsulations (link.c);
+ * packet.c puts them together.
  */
 #ifndef CSUM_PCAPGEN_H
 #define CSUM_PCAPGEN_H
@@ -10,29 +15,89 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* ---- packets (packet.c) ------------------------------------------------------------------- */
+/* ---- bytes ---------------------------------------------------------------------------------- */
 
-enum link {
-    LINK_ETHERNET, /* plain Ethernet II */
-    LINK_VLAN,     /* Ethernet + one 802.1Q tag */
-    LINK_QINQ,     /* Ethernet + 802.1ad + 802.1Q tags */
-    LINK_SLL,
-    LINK_SLL2,
-    LINK_RAW,      /* no link header (LINKTYPE_RAW, IPV4, IPV6) */
-    LINK_NULL,     /* BSD loopback, address family in little-endian */
+static inline void be16put(unsigned char *p, uint16_t v)
+{
+    p[0] = (unsigned char)(v >> 8);
+    p[1] = (unsigned char)v;
+}
+
+static inline void be32put(unsigned char *p, uint32_t v)
+{
+    be16put(p, (uint16_t)(v >> 16));
+    be16put(p + 2, (uint16_t)v);
+}
+
+static inline uint16_t be16get(const unsigned char *p)
+{
+    return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+uint64_t rnd(uint64_t *rng);
+/* Pseudo-random bytes, the same on every host. */
+void fill(void *dst, size_t n, uint64_t seed);
+/* A wrong value for a checksum whose correct value is `good`: different, never 0, never the
+ * other ones'-complement zero of a 0x0000 / 0xffff (which would still verify). */
+uint16_t wrong_value(uint16_t good, uint64_t *rng);
+
+/* ---- expectations --------------------------------------------------------------------------- */
+
+enum expect_verdict { EXPECT_GOOD, EXPECT_BAD, EXPECT_OFFLOAD, EXPECT_NOT_CHECKABLE, EXPECT_NONE };
+
+/* Encapsulations that lead to an inner IP layer, named as `csum pcap verify` names them. */
+enum via { VIA_NONE, VIA_IP, VIA_GRE, VIA_ERSPAN, VIA_VXLAN, VIA_VXLAN_GPE, VIA_GENEVE,
+           VIA_ICMP, VIA_ICMPV6 };
+
+/* What csum pcap verify must say about one checksum of a frame. */
+struct expectation {
+    const char *layer; /* "ipv4", "tcp", "udp", "icmp", "icmpv6", "gre" */
+    enum expect_verdict verdict;
+    unsigned level;
+    enum via via;
+    uint16_t stored, computed;
 };
+
+/* Frames up to a jumbogram of 66000 bytes of payload, with headers. */
+enum { MAX_FRAME = 70 * 1024, MAX_EXPECT = 16 };
+
+/* An IP datagram and what must be said about its checksums. */
+struct datagram {
+    unsigned char data[MAX_FRAME];
+    size_t len;
+    int ipv;
+    size_t l3_len;        /* the IP header (IPv4 options included, IPv6 extensions not) */
+    size_t l4_off;        /* where the transport starts (after extension headers and AH) */
+    struct expectation expect[MAX_EXPECT];
+    int n_expect;
+};
+
+void expect_add(struct expectation *list, int *n, const struct expectation *e);
+
+/* ---- IP datagrams (ip.c) -------------------------------------------------------------------- */
 
 /* IPv6 extension headers. EXT_RT0: type 0 routing header, no segments left; EXT_RT0_LEFT:
  * type 0 with one segment left; EXT_SRH: segment routing header with one segment left (with
  * segments left, the pseudo-header holds the final destination, not the header's). */
 enum { EXT_HBH = 1, EXT_DSTOPTS = 2, EXT_RT0 = 4, EXT_SRH = 8, EXT_AH = 16, EXT_RT0_LEFT = 32 };
 
-/* What to build. Zero means "no" / "default" for every field. */
-struct pkt_spec {
-    enum link link;
+enum offload {
+    OFFLOAD_NONE,
+    OFFLOAD_PARTIAL,       /* TCP/UDP checksum = folded pseudo-header sum (Linux CHECKSUM_PARTIAL) */
+    OFFLOAD_PARTIAL_NOLEN, /* the same sum without the length (Windows large send offload) */
+    OFFLOAD_TSO,           /* IP length 0 and a partial checksum: a TSO/GSO super-packet */
+    OFFLOAD_IP_ZERO,       /* IPv4 header checksum left 0 for the NIC */
+};
+
+struct ip_spec {
     int ipv;              /* 4 or 6 */
-    uint8_t proto;        /* 6 TCP, 17 UDP, 1 ICMP, 58 ICMPv6 */
-    size_t payload;       /* transport payload bytes */
+    uint8_t proto;        /* 6 TCP, 17 UDP, 1 ICMP, 58 ICMPv6 (checksummed); 4, 41, 47 carried */
+    size_t payload;       /* transport payload bytes (random), when nothing is carried */
+    const unsigned char *carry; /* bytes carried after the transport header instead (a tunnel) */
+    size_t carry_len;
+    uint16_t dport;       /* UDP destination port (0: random, 50000..50999) */
+    uint8_t icmp_type, icmp_code; /* 0/0: echo request; errors quote `carry` */
+    uint32_t icmp_rest;   /* the ICMP header's second word */
     int ip_option_words;  /* IPv4 options, in 32-bit words (0..10) */
     int ext;              /* IPv6 extension headers (EXT_*); EXT_AH also works over IPv4 */
     int tcp_option_words; /* TCP options, in 32-bit words */
@@ -42,33 +107,112 @@ struct pkt_spec {
     int udp_zero;         /* store 0 as the UDP checksum */
     int l4_sum_zero;      /* choose the payload so the computed transport checksum is 0x0000 */
     int icmp_all_zero;    /* ICMP echo reply of all zeros: the checksum is 0xffff */
-    size_t snap;          /* capture at most this many bytes of the frame (0: everything) */
-    int pad_ethernet;     /* pad Ethernet frames to the 60-byte minimum */
+    int tcp_ffff;         /* with l4_sum_zero: store 0xffff for TCP's computed 0x0000 */
+    enum offload offload;
+    int jumbo;            /* IPv6 jumbogram (RFC 2675): payload length 0, Jumbo Payload option */
 };
 
-/* What csum pcap verify must say about one checksum of a frame. */
-enum expect_verdict { EXPECT_GOOD, EXPECT_BAD, EXPECT_NOT_CHECKABLE, EXPECT_NO_CHECKSUM };
+/* Build the datagram(s) of `s` (several for fragments, at most 8), with expectations at
+ * `level`/`via`; returns how many. */
+int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rng,
+             struct datagram *out);
 
-struct expectation {
-    const char *layer; /* "ipv4", "tcp", "udp", "icmp", "icmpv6" */
-    enum expect_verdict verdict;
-    uint16_t stored, computed; /* for BAD */
+/* ---- tunnels (encap.c) ---------------------------------------------------------------------- */
+
+enum encap {
+    ENCAP_NONE,
+    ENCAP_IPIP,           /* IPv4/IPv6 in IPv4/IPv6 (protocol 4 or 41) */
+    ENCAP_GRE,            /* GRE (RFC 2784/2890), key and sequence number, IP inside */
+    ENCAP_GRE_CSUM,       /* the same with the optional checksum */
+    ENCAP_GRE_TEB,        /* Ethernet in GRE (0x6558), with checksum */
+    ENCAP_ERSPAN1, ENCAP_ERSPAN2, ENCAP_ERSPAN3,
+    ENCAP_VXLAN,          /* UDP 4789 */
+    ENCAP_VXLAN_PORT,     /* UDP 8472 (Linux's old default): needs --vxlan-port 8472 */
+    ENCAP_VXLAN_GPE,      /* UDP 4790, IP payload */
+    ENCAP_GENEVE,         /* UDP 6081, with an option */
+    ENCAP_GENEVE_PORT,    /* UDP 6082: needs --geneve-port 6082 */
+    ENCAP_ICMP_ERROR,     /* the packet quoted whole in an ICMP/ICMPv6 error */
+    ENCAP_ICMP_ERROR_CUT, /* quoted up to 8 bytes past the IP header (RFC 792's minimum) */
+    ENCAP_COUNT
 };
 
-enum { MAX_FRAME = 9216, MAX_EXPECT = 4 };
+struct tunnel_spec {
+    enum encap encap;
+    int outer_ipv;
+    int corrupt_outer_ip, corrupt_outer_l4; /* outer IPv4 header; outer UDP/ICMP/GRE checksum */
+};
 
+/* Wrap `inner` (one datagram) in the tunnel: `out` is the outer datagram, with the inner
+ * expectations one level down. */
+void build_tunnel(const struct tunnel_spec *t, const struct datagram *inner, uint64_t *rng,
+                  struct datagram *out);
+
+const char *encap_name(enum encap e);
+int encap_find(const char *name);     /* -1 if unknown */
+/* What csum and tshark need to be told for a capture using it (NULL: nothing). */
+const char *encap_csum_option(enum encap e);
+const char *encap_tshark_option(enum encap e);
+
+/* ---- link layers (link.c) ------------------------------------------------------------------- */
+
+enum link {
+    LINK_ETHERNET, LINK_VLAN, LINK_QINQ, LINK_8023_SNAP,
+    LINK_SLL, LINK_SLL2, LINK_RAW, LINK_RAW_VERSIONED, LINK_NULL, LINK_LOOP,
+    LINK_WLAN, LINK_WLAN_QOS, LINK_WLAN_4ADDR, LINK_WLAN_AMSDU, LINK_WLAN_PROTECTED,
+    LINK_RADIOTAP, LINK_PRISM, LINK_AVS, LINK_PPI,
+    LINK_PPP, LINK_PPP_HDLC, LINK_PPPOE, LINK_PPP_DIR, LINK_CHDLC, LINK_FRELAY,
+    LINK_FRELAY_SNAP, LINK_SLIP, LINK_PKTAP, LINK_NFLOG,
+    LINK_COUNT
+};
+
+/* Link-level encapsulations under Ethernet (before the first IP layer). */
+enum l2encap { L2_NONE, L2_MPLS, L2_PPPOE, L2_MACSEC, L2_MACSEC_ENCRYPTED, L2_COUNT };
+
+struct link_info {
+    const char *name;        /* "ethernet", "radiotap", ... */
+    uint32_t linktype;       /* written in the file (IPv4 for LINK_RAW_VERSIONED) */
+    int ethernet;            /* Ethernet framing: L2 encapsulations apply, frames padded to 60 */
+    const char *tshark_gap;  /* why tshark 4.0 cannot check it, or NULL */
+};
+
+const struct link_info *link_info(enum link l);
+int link_find(const char *name);      /* -1 if unknown */
+const char *l2_name(enum l2encap e);
+int l2_find(const char *name);
+
+/* A frame: link header + datagram(s) (two for an A-MSDU), with its expectations. */
 struct frame {
-    unsigned char data[MAX_FRAME];
+    unsigned char data[MAX_FRAME + 256];
     size_t caplen, wirelen;
-    struct expectation expect[MAX_EXPECT];
+    size_t ip_off;           /* where the (first) datagram starts */
+    struct expectation expect[2 * MAX_EXPECT];
     int n_expect;
+    int skipped;             /* nothing to check: encrypted */
+};
+
+/* Put the link layer (and `l2`) around dg[0..n) into fr (expectations copied). `pad`: pad
+ * Ethernet frames to 60 bytes. */
+void build_link(enum link link, enum l2encap l2, const struct datagram *dg, int n, int pad,
+                uint64_t *rng, struct frame *fr);
+
+/* An Ethernet header (+ one VLAN tag if vlan) for `ethertype` in front of p; its length. */
+size_t ethernet_header(unsigned char *p, uint16_t ethertype, int vlan, uint64_t *rng);
+
+uint32_t linktype_of(enum link link, int ipv);
+
+/* ---- packets (packet.c) --------------------------------------------------------------------- */
+
+struct pkt_spec {
+    enum link link;
+    enum l2encap l2;
+    struct ip_spec ip;        /* the innermost datagram */
+    struct tunnel_spec tunnel;
+    size_t snap;              /* capture at most this many bytes of the frame (0: everything) */
+    int pad_ethernet;         /* pad Ethernet frames to the 60-byte minimum */
 };
 
 /* Build the frame(s) of one packet (several for fragments); returns how many (<= 8). */
 int build_packet(const struct pkt_spec *spec, uint64_t *rng, struct frame *frames);
-
-/* The LINKTYPE_* value a frame built for `link` (and IP version) is written with. */
-uint32_t linktype_of(enum link link, int ipv, int raw_style);
 
 /* ---- capture files (writer.c) ------------------------------------------------------------- */
 
@@ -83,17 +227,17 @@ struct capture_file {
     uint64_t frames;    /* frames written */
     uint64_t offset;    /* bytes written */
     uint32_t interfaces;/* pcapng: interfaces in the current section */
-    FILE *expect_bad;   /* NAME.bad: the lines `csum pcap verify` prints for bad checksums */
-    FILE *expect_nc;    /* NAME.nc: "frame N: LAYER" for every not-checkable checksum */
-                        /* (both NULL when not wanted) */
+    FILE *expect;       /* NAME.expect: every checksum's verdict (NULL when not wanted) */
     int any_bad;
+    uint64_t skipped;   /* frames with nothing checkable (encrypted) */
 };
 
-/* Open NAME in dir for `format` (and NAME.bad, NAME.nc if with_expectations); for pcap,
- * write the file header now. Exits on I/O errors. */
+/* Open NAME in dir for `format` (and NAME.expect if with_expectations); for pcap, write the
+ * file header now. Exits on I/O errors. */
 int cf_open(struct capture_file *cf, const char *dir, const char *name, enum format format,
             int big, int nanoseconds, uint32_t pcap_linktype, int with_expectations);
-void cf_close(struct capture_file *cf, FILE *manifest);
+/* Close; in the manifest: "capture NAME STATUS [OPTION...]". */
+void cf_close(struct capture_file *cf, FILE *manifest, const char *options);
 
 /* pcapng blocks */
 void cf_section(struct capture_file *cf, int big);
@@ -111,12 +255,36 @@ void cf_bytes(struct capture_file *cf, const void *p, size_t n);
 void put16(unsigned char *p, uint16_t v, int big);
 void put32(unsigned char *p, uint32_t v, int big);
 
-/* ---- the corpus (corpus.c) ---------------------------------------------------------------- */
+/* The line `csum pcap verify --all` prints for an expectation, normalized as the test does:
+ * "FRAME DEPTH LAYER VERDICT [STORED [COMPUTED]] VIA". */
+void expectation_line(FILE *f, uint64_t frame, const struct expectation *e);
+
+/* ---- what main.c runs (corpus.c, bulk.c, mutate.c) -------------------------------------- */
 
 int write_corpus(const char *dir);
+/* A random, plausible datagram (about a quarter of its checksums wrong). */
+struct ip_spec random_ip(uint64_t *rng, int ipv, int allow_fragments);
+/* Write the frames of one packet on `interface` as `kind`. */
+void add_packet(struct capture_file *cf, const struct pkt_spec *s, uint64_t *rng,
+                uint32_t interface, enum packet_block kind);
+void malformed_files(const char *dir, FILE *manifest);
 int write_bulk(const char *path, uint64_t bytes, uint64_t seed);
 
-/* ---- hostile input (mutate.c) ------------------------------------------------------------- */
+/* One capture of `count` random packets on `link`, through `l2` and `encap`, with about
+ * corrupt_pct percent of the checksums wrong, and special cases mixed in; NAME.expect next
+ * to it when `expect`. */
+struct write_spec {
+    enum link link;
+    enum l2encap l2;
+    enum encap encap;
+    enum format format;
+    uint64_t count, seed;
+    unsigned corrupt_pct;
+    int ipv;                  /* 0: both */
+    enum offload offload;
+    int jumbo, ffff, fragments, expect;
+};
+int write_one(const char *path, const struct write_spec *w);
 
 int mutate_file(const char *in, const char *out, uint64_t seed);
 

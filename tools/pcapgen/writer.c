@@ -1,7 +1,7 @@
 /*
  * Writing pcap and pcapng files, and next to each capture the verdicts a verifier must give:
- * NAME.bad holds the exact lines `csum pcap verify` prints for the bad checksums, NAME.nc
- * one "frame N: LAYER" line per checksum that cannot be checked.
+ * NAME.expect, one line per checksum of every frame, in the form the test makes of
+ * `csum pcap verify --all`'s lines (see expectation_line).
  */
 #include "pcapgen.h"
 
@@ -55,10 +55,8 @@ int cf_open(struct capture_file *cf, const char *dir, const char *name, enum for
     cf->big = big;
     cf->nanoseconds = nanoseconds;
     cf->f = open_in(dir, name, "");
-    if (with_expectations) {
-        cf->expect_bad = open_in(dir, name, ".bad");
-        cf->expect_nc = open_in(dir, name, ".nc");
-    }
+    if (with_expectations)
+        cf->expect = open_in(dir, name, ".expect");
     if (format == FMT_PCAP) {
         unsigned char h[24];
         put32(h, nanoseconds ? 0xa1b23c4d : 0xa1b2c3d4, big);
@@ -73,18 +71,17 @@ int cf_open(struct capture_file *cf, const char *dir, const char *name, enum for
     return 0;
 }
 
-void cf_close(struct capture_file *cf, FILE *manifest)
+void cf_close(struct capture_file *cf, FILE *manifest, const char *options)
 {
-    if (fclose(cf->f) != 0) {
+    if (fclose(cf->f) != 0 || (cf->expect && fclose(cf->expect) != 0)) {
         perror(cf->name);
         exit(2);
     }
-    if (cf->expect_bad)
-        fclose(cf->expect_bad);
-    if (cf->expect_nc)
-        fclose(cf->expect_nc);
     if (manifest)
-        fprintf(manifest, "capture %s %d\n", cf->name, cf->any_bad ? 1 : 0);
+        fprintf(manifest, "capture %s %d%s%s\n", cf->name, cf->any_bad ? 1 : 0,
+                options ? " " : "", options ? options : "");
+    if (manifest && cf->skipped)
+        fprintf(manifest, "skipped %s %llu\n", cf->name, (unsigned long long)cf->skipped);
 }
 
 /* One pcapng block: type, length, body (padded to 4), length. */
@@ -172,19 +169,40 @@ void cf_other_blocks(struct capture_file *cf)
     cf->frames++;
 }
 
+static const char *const via_names[] = { "-", "ip", "gre", "erspan", "vxlan", "vxlan-gpe",
+                                         "geneve", "icmp", "icmpv6" };
+
+void expectation_line(FILE *f, uint64_t frame, const struct expectation *e)
+{
+    fprintf(f, "%llu %s %s ", (unsigned long long)frame, e->level ? "inner" : "outer", e->layer);
+    switch (e->verdict) {
+    case EXPECT_GOOD:
+        fprintf(f, "good 0x%04x", e->stored);
+        break;
+    case EXPECT_BAD:
+    case EXPECT_OFFLOAD:
+        fprintf(f, "%s 0x%04x 0x%04x", e->verdict == EXPECT_BAD ? "bad" : "offload", e->stored,
+                e->computed);
+        break;
+    case EXPECT_NOT_CHECKABLE:
+        fprintf(f, "not_checkable");
+        break;
+    default:
+        fprintf(f, "none");
+        break;
+    }
+    fprintf(f, " %s\n", via_names[e->via]);
+}
+
 static void write_expectations(struct capture_file *cf, const struct frame *fr)
 {
-    if (!cf->expect_bad)
-        return;
+    if (fr->skipped)
+        cf->skipped++;
     for (int i = 0; i < fr->n_expect; i++) {
-        const struct expectation *e = &fr->expect[i];
-        if (e->verdict == EXPECT_BAD) {
-            fprintf(cf->expect_bad, "frame %llu: %s checksum bad: stored 0x%04x, computed 0x%04x\n",
-                    (unsigned long long)cf->frames, e->layer, e->stored, e->computed);
+        if (fr->expect[i].verdict == EXPECT_BAD)
             cf->any_bad = 1;
-        } else if (e->verdict == EXPECT_NOT_CHECKABLE) {
-            fprintf(cf->expect_nc, "frame %llu: %s\n", (unsigned long long)cf->frames, e->layer);
-        }
+        if (cf->expect)
+            expectation_line(cf->expect, cf->frames, &fr->expect[i]);
     }
 }
 
@@ -193,7 +211,7 @@ void cf_frame(struct capture_file *cf, const struct frame *fr, uint32_t interfac
 {
     cf->frames++;
     const uint64_t ts = 1700000000ull * 1000000 + cf->frames * 1000;
-    unsigned char b[64 + MAX_FRAME + 64];
+    static unsigned char b[64 + MAX_FRAME + 512];
     if (cf->format == FMT_PCAP) {
         unsigned char h[16];
         put32(h, (uint32_t)(ts / 1000000), cf->big);

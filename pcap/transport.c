@@ -1,0 +1,263 @@
+/*
+ * The checksummed transports and what they carry: TCP (RFC 9293), UDP (RFC 768) and the
+ * tunnels found by UDP port, ICMP (RFC 792) with the packet quoted in its errors, ICMPv6
+ * (RFC 4443), and the IP-level encapsulations (IP in IP, GRE).
+ *
+ * A checksum is checkable when every byte it covers was captured and the lengths that
+ * delimit it are consistent; otherwise it is reported as not checkable with the reason,
+ * never as bad. What a checksum covers is dissected (and, when fixing, corrected) before the
+ * checksum itself is computed.
+ *
+ * Policy, as Wireshark's checksum validation decides (checked against tshark 4.0):
+ *  - TCP: a stored 0xffff where 0x0000 is computed is bad, although the two are the same
+ *    ones'-complement number (RFC 1624 section 3); CSUM_PCAP_ACCEPT_NEGATIVE_ZERO accepts it.
+ *    ICMP, ICMPv6 and the IPv4 header accept it, as Wireshark does.
+ *  - UDP: a computed 0 is sent as 0xffff; a stored 0 means "none" over IPv4 and is bad over
+ *    IPv6 (RFC 8200 section 8.1).
+ *  - Offload: a sending host whose NIC computes checksums leaves a placeholder in the field,
+ *    which a capture on that host records: Linux stores the folded pseudo-header sum
+ *    (CHECKSUM_PARTIAL), Windows' large send offload the same sum without the length. A bad
+ *    TCP/UDP checksum equal to either is OFFLOAD, as is any bad checksum in a packet whose IP
+ *    length is 0 (a segmentation-offload super-packet, its length presumed from the frame).
+ *
+ * All arithmetic is the public csum.h API.
+ */
+#include "dissect.h"
+#include "bytes.h"
+#include "protocols.h"
+#include "csum.h"
+
+#include <string.h>
+
+/* A checksum as stored, as the number a protocol analyzer prints. */
+static uint16_t network_value(csum_sum16 c)
+{
+    unsigned char b[2];
+    memcpy(&b, &c, 2);
+    return be16(b);
+}
+
+struct kind {
+    enum csum_pcap_layer layer;
+    size_t field;   /* checksum offset in its header */
+    size_t min_len; /* bytes needed to reach the fields read */
+};
+
+/* Folded pseudo-header sum for `len` (what a sending host leaves for its NIC), network order. */
+static uint16_t partial_sum(const struct ip_info *ip, uint8_t proto, uint32_t len)
+{
+    csum_sum16 m;
+    if (ip->version == 4) {
+        uint32_t saddr, daddr;
+        memcpy(&saddr, ip->src, 4);
+        memcpy(&daddr, ip->dst, 4);
+        m = csum_tcpudp_magic(saddr, daddr, len, proto, 0);
+    } else {
+        m = csum_ipv6_magic(ip->src, ip->dst, len, proto, 0);
+    }
+    return (uint16_t)~network_value(m);
+}
+
+/* The checksum over pseudo-header (none for ICMP) and a segment summing to `sum`: 0 over a
+ * segment as stored when intact, the value to store over one whose field is left out. */
+static csum_sum16 finish(const struct ip_info *ip, const struct kind *k, uint8_t proto,
+                         size_t len, csum_wsum sum)
+{
+    if (k->layer == CSUM_PCAP_ICMP)
+        return csum_fold(sum);
+    if (ip->version == 6)
+        return csum_ipv6_magic(ip->src, ip->dst, (uint32_t)len, proto, sum);
+    uint32_t saddr, daddr;
+    memcpy(&saddr, ip->src, 4);
+    memcpy(&daddr, ip->dst, 4);
+    return csum_tcpudp_magic(saddr, daddr, (uint32_t)len, proto, sum);
+}
+
+/* Check the segment [off, off + len), all captured, whose checksum sits at k->field. */
+static void check(struct dissect *d, const struct ip_info *ip, uint8_t proto,
+                  const struct kind *k, size_t off, size_t len)
+{
+    const unsigned char *seg = d->data + off;
+    const uint16_t stored = be16(seg + k->field);
+    const csum_sum16 verify = finish(ip, k, proto, len, csum_partial(seg, len, 0));
+    /* The value to store is the stored one when it verifies, but for the two zeros: a stored
+     * 0xffff may stand for 0x0000. Otherwise (and then) sum everything but the field: two
+     * pieces continuing one sum, the field being at an even offset. */
+    uint16_t value = stored;
+    if (verify != 0 || stored == 0xffff) {
+        csum_wsum s = csum_partial(seg, k->field, 0);
+        s = csum_partial(seg + k->field + 2, len - k->field - 2, s);
+        value = network_value(finish(ip, k, proto, len, s));
+    }
+    enum csum_pcap_verdict v = verify == 0 ? CSUM_PCAP_GOOD : CSUM_PCAP_BAD;
+    const char *note = NULL;
+    if (k->layer == CSUM_PCAP_TCP && v == CSUM_PCAP_GOOD && stored == 0xffff && value == 0 &&
+        !(d->opt->flags & CSUM_PCAP_ACCEPT_NEGATIVE_ZERO)) {
+        v = CSUM_PCAP_BAD;
+        note = "0xffff for 0x0000: the same ones'-complement zero (RFC 1624), bad by "
+               "Wireshark's rule";
+    }
+    if (k->layer == CSUM_PCAP_UDP) {
+        if (value == 0)
+            value = 0xffff; /* a computed 0 is sent as all ones (RFC 768) */
+        if (stored == 0) /* "no checksum": allowed over IPv4 only */
+            v = ip->version == 4 ? CSUM_PCAP_NO_CHECKSUM : CSUM_PCAP_BAD;
+    }
+    if (v == CSUM_PCAP_BAD && stored != 0 &&
+        (k->layer == CSUM_PCAP_TCP || k->layer == CSUM_PCAP_UDP) &&
+        (stored == partial_sum(ip, proto, (uint32_t)len) || stored == partial_sum(ip, proto, 0))) {
+        v = CSUM_PCAP_OFFLOAD;
+        note = "the pseudo-header sum: a placeholder for checksum offload";
+    } else if (v == CSUM_PCAP_BAD && ip->offload) {
+        v = CSUM_PCAP_OFFLOAD;
+        note = ip->offload;
+    }
+    dissect_report(d, ip->level, ip->via, k->layer, v, stored, value, off + k->field, note);
+}
+
+/* Common checks before `check`: the header is there and the lengths hold together. Returns
+ * the length the checksum covers, or 0 after reporting why it cannot be checked. */
+static size_t checkable_length(struct dissect *d, const struct ip_info *ip,
+                               const struct kind *k, size_t off, size_t len)
+{
+    const char *why = NULL;
+    if (ip->problem)
+        why = ip->problem;
+    else if (len < k->min_len)
+        why = "shorter than its header";
+    else if (!have(d, off, k->min_len))
+        why = ip->quoted ? "quoted in an ICMP error: header not all quoted" : "truncated";
+    if (!why && k->layer == CSUM_PCAP_TCP) {
+        const size_t doff = (size_t)(d->data[off + 12] >> 4) * 4;
+        if (doff < 20 || doff > len)
+            why = "bad TCP header length";
+    }
+    if (!why && !have(d, off, len))
+        why = ip->quoted ? "quoted in an ICMP error: not all quoted" : "truncated";
+    if (why) {
+        dissect_not_checkable(d, ip->level, ip->via, k->layer, why);
+        return 0;
+    }
+    return len;
+}
+
+static int udp_port_in(uint16_t port, const uint16_t *ports, uint16_t standard)
+{
+    if (port == standard)
+        return 1;
+    for (int i = 0; i < CSUM_PCAP_MAX_PORTS && ports[i]; i++)
+        if (ports[i] == port)
+            return 1;
+    return 0;
+}
+
+static void udp(struct dissect *d, const struct ip_info *ip, struct span s)
+{
+    static const struct kind k = { CSUM_PCAP_UDP, 6, 8 };
+    const size_t len = s.end - s.off;
+    const int header = len >= 8 && have(d, s.off, 8);
+    /* A stored 0 over IPv4 says "no checksum" whatever else is missing, as long as the field
+     * itself is there (as Wireshark says too). */
+    const int none = ip->version == 4 && !ip->later_fragment && header &&
+                     be16(d->data + s.off + 6) == 0;
+    size_t ulen = len;
+    if (!ip->problem && header) {
+        const unsigned char *h = d->data + s.off;
+        ulen = be16(h + 4);
+        if (ulen == 0 && len > 0xffff)
+            ulen = len; /* a UDP jumbogram: the length is the IPv6 payload's (RFC 2675) */
+        if (ulen < 8 || ulen > len) {
+            if (none)
+                dissect_report(d, ip->level, ip->via, CSUM_PCAP_UDP, CSUM_PCAP_NO_CHECKSUM, 0, 0,
+                               s.off + 6, NULL);
+            else
+                dissect_not_checkable(d, ip->level, ip->via, CSUM_PCAP_UDP, "bad UDP length");
+            return;
+        }
+        /* The tunnel inside first: the UDP checksum covers it. */
+        const uint16_t dport = be16(h + 2);
+        struct span inner;
+        if (span_enter(d, &s, 8, &inner)) {
+            inner.end = s.off + ulen;
+            inner.level = ip->level + 1;
+            if (udp_port_in(dport, d->opt->vxlan_ports, UDP_PORT_VXLAN)) {
+                inner.via = CSUM_PCAP_VIA_VXLAN;
+                dissect_vxlan(d, inner);
+            } else if (dport == UDP_PORT_VXLAN_GPE) {
+                inner.via = CSUM_PCAP_VIA_VXLAN_GPE;
+                dissect_vxlan_gpe(d, inner);
+            } else if (udp_port_in(dport, d->opt->geneve_ports, UDP_PORT_GENEVE)) {
+                inner.via = CSUM_PCAP_VIA_GENEVE;
+                dissect_geneve(d, inner);
+            }
+        }
+    }
+    if (none && (ip->problem || !have(d, s.off, ulen)))
+        dissect_report(d, ip->level, ip->via, CSUM_PCAP_UDP, CSUM_PCAP_NO_CHECKSUM, 0, 0,
+                       s.off + 6, NULL);
+    else if (checkable_length(d, ip, &k, s.off, ulen))
+        check(d, ip, IPPROTO_UDP_, &k, s.off, ulen);
+}
+
+/* ICMP errors that quote the offending packet after the 8-byte header. */
+static int icmp_is_error(int version, uint8_t type)
+{
+    if (version == 4) /* unreachable, source quench, redirect, time exceeded, parameter problem */
+        return type == 3 || type == 4 || type == 5 || type == 11 || type == 12;
+    return type >= 1 && type <= 4; /* unreachable, too big, time exceeded, parameter problem */
+}
+
+static void icmp(struct dissect *d, const struct ip_info *ip, uint8_t proto, struct span s)
+{
+    const int v6 = proto == IPPROTO_ICMPV6_;
+    const struct kind k = { v6 ? CSUM_PCAP_ICMPV6 : CSUM_PCAP_ICMP, 2, 4 };
+    const size_t len = s.end - s.off;
+    struct span inner;
+    if (!ip->problem && len >= 8 && have(d, s.off, 8) &&
+        icmp_is_error(v6 ? 6 : 4, d->data[s.off]) && span_enter(d, &s, 0, &inner)) {
+        inner.level = ip->level + 1;
+        inner.via = v6 ? CSUM_PCAP_VIA_ICMPV6 : CSUM_PCAP_VIA_ICMP;
+        dissect_icmp_quote(d, v6 ? 6 : 4, inner);
+    }
+    if (ip->quoted && !ip->problem) /* complete, but still not checked by Wireshark */
+        dissect_not_checkable(d, ip->level, ip->via, k.layer,
+                              "an ICMP message quoted in an ICMP error is not checked");
+    else if (checkable_length(d, ip, &k, s.off, len))
+        check(d, ip, proto, &k, s.off, len);
+}
+
+void dissect_transport(struct dissect *d, const struct ip_info *ip, uint8_t proto, struct span s)
+{
+    static const struct kind tcp = { CSUM_PCAP_TCP, 16, 20 };
+    struct span inner;
+    switch (proto) {
+    case IPPROTO_TCP_:
+        if (checkable_length(d, ip, &tcp, s.off, s.end - s.off))
+            check(d, ip, proto, &tcp, s.off, s.end - s.off);
+        break;
+    case IPPROTO_UDP_:
+        udp(d, ip, s);
+        break;
+    case IPPROTO_ICMP_:
+        icmp(d, ip, proto, s);
+        break;
+    case IPPROTO_ICMPV6_: /* its pseudo-header is IPv6's: meaningless over IPv4 */
+        if (ip->version == 6)
+            icmp(d, ip, proto, s);
+        break;
+    case IPPROTO_IPIP_:
+    case IPPROTO_IPV6_:
+        if (!ip->problem && span_enter(d, &s, 0, &inner)) {
+            inner.level = ip->level + 1;
+            inner.via = CSUM_PCAP_VIA_IP;
+            dissect_ip(d, inner);
+        }
+        break;
+    case IPPROTO_GRE_:
+        if (!ip->problem)
+            dissect_gre(d, ip, s);
+        break;
+    default:
+        break;
+    }
+}

@@ -1,0 +1,156 @@
+/*
+ * The public entry points: open the stream, walk the capture, dissect each packet, count and
+ * report every checksum, and (when fixing) write the computed value over each bad one in
+ * the reader's window before that part of the stream goes out.
+ *
+ * Fixes within a packet are applied as each checksum is found, and a checksum is found only
+ * after everything it covers (see dissect.h): so an outer checksum is computed over the
+ * already corrected inner packet.
+ */
+#include "capture.h"
+#include "dissect.h"
+
+#include <string.h>
+
+struct walk {
+    int fixing;
+    const struct csum_pcap_options *opt;
+    struct csum_pcap_summary summary;
+    const struct capture_packet *pkt; /* the packet being dissected */
+    int found;                        /* checksums found in it */
+};
+
+static void on_check(void *arg, const struct dissect_check *c)
+{
+    struct walk *w = arg;
+    w->found++;
+    w->summary.count[c->layer][c->verdict]++;
+    if (c->level)
+        w->summary.inner[c->verdict]++;
+    if (w->opt->on_check) {
+        const struct csum_pcap_check check = {
+            .frame = w->pkt->frame,
+            .layer = c->layer,
+            .verdict = c->verdict,
+            .level = c->level,
+            .via = c->via,
+            .stored = c->stored,
+            .computed = c->computed,
+            .offset = c->verdict == CSUM_PCAP_NOT_CHECKABLE ? 0 : w->pkt->offset + c->field,
+            .note = c->note,
+        };
+        w->opt->on_check(w->opt->ctx, &check);
+    }
+    const int fix = c->verdict == CSUM_PCAP_BAD ||
+                    (c->verdict == CSUM_PCAP_OFFLOAD && (w->opt->flags & CSUM_PCAP_FIX_OFFLOAD));
+    if (w->fixing && fix) {
+        unsigned char *field = w->pkt->data + c->field;
+        field[0] = (unsigned char)(c->computed >> 8);
+        field[1] = (unsigned char)c->computed;
+    }
+}
+
+static void count_undissected(struct csum_pcap_summary *s, uint32_t linktype)
+{
+    s->undissected++;
+    for (int i = 0; i < CSUM_PCAP_MAX_LINKTYPES; i++) {
+        if (s->undissected_by[i].packets == 0)
+            s->undissected_by[i].linktype = linktype;
+        if (s->undissected_by[i].linktype == linktype) {
+            s->undissected_by[i].packets++;
+            return;
+        }
+    }
+}
+
+static void on_packet(void *arg, const struct capture_packet *pkt)
+{
+    struct walk *w = arg;
+    w->pkt = pkt;
+    w->found = 0;
+    w->summary.packets++;
+    if (pkt->linktype == CAPTURE_NOT_A_PACKET) {
+        w->summary.non_packets++;
+        return;
+    }
+    struct dissect d = {
+        .data = pkt->data,
+        .caplen = pkt->caplen,
+        .opt = w->opt,
+        .fn = on_check,
+        .ctx = w,
+    };
+    uint64_t wire = pkt->wirelen > pkt->caplen ? pkt->wirelen : pkt->caplen;
+    if (wire >= pkt->fcs_len)
+        wire -= pkt->fcs_len;
+    const struct span s = { .off = 0, .end = (uint32_t)wire };
+    if (dissect_linktype(&d, pkt->linktype, s) != 0)
+        count_undissected(&w->summary, pkt->linktype);
+    else if (d.skipped)
+        w->summary.skipped[d.skipped - 1]++;
+    else if (!w->found)
+        w->summary.without_checksum++;
+}
+
+static int run(int in_fd, const void *mem, size_t len, int fixing, int out_fd,
+               const struct csum_pcap_options *o, struct csum_pcap_summary *summary,
+               struct csum_pcap_error *err)
+{
+    static const struct csum_pcap_options defaults;
+    struct csum_pcap_error local;
+    if (!err)
+        err = &local;
+    memset(err, 0, sizeof *err);
+    struct walk w = { .fixing = fixing, .opt = o ? o : &defaults };
+    struct reader r;
+    struct output out;
+    memset(&out, 0, sizeof out);
+    int rc = reader_open(&r, in_fd, mem, len, err);
+    w.summary.compression = r.in.compression;
+    if (rc == 0 && fixing && mem && r.in.compression != CSUM_PCAP_PLAIN)
+        rc = stream_error(err, 0, "a %s-compressed capture cannot be fixed in place",
+                          csum_pcap_compression_name(r.in.compression));
+    if (rc == 0 && out_fd >= 0) {
+        rc = output_open(&out, out_fd, r.in.compression, err);
+        r.out = &out;
+    }
+    if (rc == 0) {
+        r.on_progress = w.opt->on_progress;
+        r.progress_ctx = w.opt->ctx;
+        rc = capture_walk(&r, &w.summary.format, on_packet, &w);
+        w.summary.bytes = reader_offset(&r);
+        if (rc == 0)
+            rc = reader_flush(&r);
+    }
+    if (summary)
+        *summary = w.summary;
+    output_close(&out);
+    reader_close(&r);
+    return rc;
+}
+
+int csum_pcap_verify_buffer(const void *buf, size_t len, const struct csum_pcap_options *o,
+                            struct csum_pcap_summary *summary, struct csum_pcap_error *err)
+{
+    static const unsigned char empty[1];
+    return run(-1, buf ? buf : empty, buf ? len : 0, 0, -1, o, summary, err);
+}
+
+int csum_pcap_verify_fd(int fd, const struct csum_pcap_options *o,
+                        struct csum_pcap_summary *summary, struct csum_pcap_error *err)
+{
+    return run(fd, NULL, 0, 0, -1, o, summary, err);
+}
+
+int csum_pcap_fix_buffer(void *buf, size_t len, const struct csum_pcap_options *o,
+                         struct csum_pcap_summary *summary, struct csum_pcap_error *err)
+{
+    static unsigned char empty[1];
+    return run(-1, buf ? buf : empty, buf ? len : 0, 1, -1, o, summary, err);
+}
+
+int csum_pcap_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options *o,
+                     struct csum_pcap_summary *summary, struct csum_pcap_error *err)
+{
+    return run(in_fd, NULL, 0, 1, out_fd, o, summary, err);
+}

@@ -1,0 +1,250 @@
+/*
+ * Tunnels: an inner datagram wrapped in an outer one, every outer checksum from the oracle
+ * over the bytes it covers (inner packet included). GRE (RFC 2784, RFC 2890), ERSPAN types
+ * I, II and III (draft-foschiano-erspan), VXLAN (RFC 7348), VXLAN-GPE, Geneve (RFC 8926),
+ * IP in IP, and ICMP / ICMPv6 errors quoting the inner packet (RFC 792, RFC 4443).
+ */
+#include "pcapgen.h"
+
+#include "csum_oracle.h"
+
+#include <string.h>
+
+static const struct {
+    const char *name;
+    const char *csum_option, *tshark_option;
+} encaps[ENCAP_COUNT] = {
+    [ENCAP_NONE] = { "none", NULL, NULL },
+    [ENCAP_IPIP] = { "ipip", NULL, NULL },
+    [ENCAP_GRE] = { "gre", NULL, NULL },
+    [ENCAP_GRE_CSUM] = { "gre-csum", NULL, NULL },
+    [ENCAP_GRE_TEB] = { "gre-eth", NULL, NULL },
+    [ENCAP_ERSPAN1] = { "erspan1", NULL, NULL },
+    [ENCAP_ERSPAN2] = { "erspan2", NULL, NULL },
+    [ENCAP_ERSPAN3] = { "erspan3", NULL, NULL },
+    [ENCAP_VXLAN] = { "vxlan", NULL, NULL },
+    [ENCAP_VXLAN_PORT] = { "vxlan-8472", "--vxlan-port=8472", "udp.port==8472,vxlan" },
+    [ENCAP_VXLAN_GPE] = { "vxlan-gpe", NULL, NULL },
+    [ENCAP_GENEVE] = { "geneve", NULL, NULL },
+    [ENCAP_GENEVE_PORT] = { "geneve-6082", "--geneve-port=6082", "udp.port==6082,geneve" },
+    [ENCAP_ICMP_ERROR] = { "icmp-error", NULL, NULL },
+    [ENCAP_ICMP_ERROR_CUT] = { "icmp-error-cut", NULL, NULL },
+};
+
+const char *encap_name(enum encap e) { return encaps[e].name; }
+const char *encap_csum_option(enum encap e) { return encaps[e].csum_option; }
+const char *encap_tshark_option(enum encap e) { return encaps[e].tshark_option; }
+
+int encap_find(const char *name)
+{
+    for (int i = 0; i < ENCAP_COUNT; i++)
+        if (!strcmp(name, encaps[i].name))
+            return i;
+    return -1;
+}
+
+/* The inner datagram's expectations, one level down, in `out`. */
+static void nest(struct datagram *out, const struct datagram *inner, enum via via)
+{
+    for (int i = 0; i < inner->n_expect; i++) {
+        struct expectation e = inner->expect[i];
+        if (e.level == 0)
+            e.via = via;
+        e.level++;
+        expect_add(out->expect, &out->n_expect, &e);
+    }
+}
+
+/* A GRE header with `flags` for `proto`; the checksum (if any) is filled in later. */
+static size_t gre_header(unsigned char *p, uint16_t flags, uint16_t proto, uint64_t *rng)
+{
+    size_t n = 4;
+    be16put(p, flags);
+    be16put(p + 2, proto);
+    if (flags & 0x8000) {
+        memset(p + n, 0, 4);
+        n += 4;
+    }
+    if (flags & 0x2000) {
+        fill(p + n, 4, rnd(rng)); /* key */
+        n += 4;
+    }
+    if (flags & 0x1000) {
+        be32put(p + n, (uint32_t)(rnd(rng) % 100000)); /* sequence number */
+        n += 4;
+    }
+    return n;
+}
+
+void build_tunnel(const struct tunnel_spec *t, const struct datagram *inner, uint64_t *rng,
+                  struct datagram *out)
+{
+    static unsigned char carry[MAX_FRAME];
+    size_t n = 0;
+    enum via via = VIA_NONE;
+    struct ip_spec outer = { .ipv = t->outer_ipv, .corrupt_ip = t->corrupt_outer_ip };
+    int gre_csum = 0;
+    size_t quoted = inner->len;
+
+    switch (t->encap) {
+    case ENCAP_IPIP:
+        outer.proto = inner->ipv == 4 ? 4 : 41;
+        memcpy(carry, inner->data, inner->len);
+        n = inner->len;
+        via = VIA_IP;
+        break;
+    case ENCAP_GRE:
+    case ENCAP_GRE_CSUM:
+        gre_csum = t->encap == ENCAP_GRE_CSUM;
+        n = gre_header(carry, gre_csum ? 0xa000 : 0x3000, inner->ipv == 4 ? 0x0800 : 0x86dd, rng);
+        memcpy(carry + n, inner->data, inner->len);
+        n += inner->len;
+        via = VIA_GRE;
+        break;
+    case ENCAP_GRE_TEB:
+        gre_csum = 1;
+        n = gre_header(carry, 0x8000, 0x6558, rng);
+        n += ethernet_header(carry + n, inner->ipv == 4 ? 0x0800 : 0x86dd, 0, rng);
+        memcpy(carry + n, inner->data, inner->len);
+        n += inner->len;
+        via = VIA_GRE;
+        break;
+    case ENCAP_ERSPAN1:
+    case ENCAP_ERSPAN2:
+    case ENCAP_ERSPAN3: {
+        const int type = t->encap - ENCAP_ERSPAN1 + 1;
+        n = gre_header(carry, type == 1 ? 0 : 0x1000, type == 3 ? 0x22eb : 0x88be, rng);
+        if (type == 2) { /* version 1, VLAN, COS/En/T, session id; reserved, index */
+            be16put(carry + n, (uint16_t)(0x1000 | (rnd(rng) & 0xfff)));
+            be16put(carry + n + 2, (uint16_t)(rnd(rng) & 0x3ff));
+            be32put(carry + n + 4, (uint32_t)(rnd(rng) & 0xfffff));
+            n += 8;
+        } else if (type == 3) { /* version 2, ..., timestamp, SGT, flags; O: subheader */
+            const int sub = rnd(rng) & 1;
+            be16put(carry + n, (uint16_t)(0x2000 | (rnd(rng) & 0xfff)));
+            be16put(carry + n + 2, (uint16_t)(rnd(rng) & 0x3ff));
+            be32put(carry + n + 4, (uint32_t)rnd(rng));
+            be16put(carry + n + 8, 0);
+            be16put(carry + n + 10, (uint16_t)(sub ? 1 : 0));
+            n += 12;
+            if (sub) { /* platform-specific subheader, platform id 3 */
+                memset(carry + n, 0, 8);
+                carry[n] = 3 << 2;
+                n += 8;
+            }
+        }
+        n += ethernet_header(carry + n, inner->ipv == 4 ? 0x0800 : 0x86dd, rnd(rng) & 1, rng);
+        memcpy(carry + n, inner->data, inner->len);
+        n += inner->len;
+        via = VIA_ERSPAN;
+        break;
+    }
+    case ENCAP_VXLAN:
+    case ENCAP_VXLAN_PORT:
+        outer.proto = 17;
+        outer.dport = t->encap == ENCAP_VXLAN ? 4789 : 8472;
+        carry[0] = 0x08; /* I: the VNI is valid */
+        memset(carry + 1, 0, 3);
+        be32put(carry + 4, (uint32_t)((rnd(rng) & 0xffffff) << 8));
+        n = 8 + ethernet_header(carry + 8, inner->ipv == 4 ? 0x0800 : 0x86dd, rnd(rng) & 1, rng);
+        memcpy(carry + n, inner->data, inner->len);
+        n += inner->len;
+        via = VIA_VXLAN;
+        break;
+    case ENCAP_VXLAN_GPE:
+        outer.proto = 17;
+        outer.dport = 4790;
+        carry[0] = 0x0c; /* I and P: a next-protocol field */
+        carry[1] = carry[2] = 0;
+        carry[3] = inner->ipv == 4 ? 1 : 2;
+        be32put(carry + 4, (uint32_t)((rnd(rng) & 0xffffff) << 8));
+        memcpy(carry + 8, inner->data, inner->len);
+        n = 8 + inner->len;
+        via = VIA_VXLAN_GPE;
+        break;
+    case ENCAP_GENEVE:
+    case ENCAP_GENEVE_PORT:
+        outer.proto = 17;
+        outer.dport = t->encap == ENCAP_GENEVE ? 6081 : 6082;
+        carry[0] = 2;    /* version 0, options: 2 words */
+        carry[1] = 0;
+        be16put(carry + 2, 0x6558);
+        be32put(carry + 4, (uint32_t)((rnd(rng) & 0xffffff) << 8));
+        be16put(carry + 8, 0x0102); /* option class */
+        carry[10] = 0x01;           /* type */
+        carry[11] = 1;              /* length: 1 word */
+        fill(carry + 12, 4, rnd(rng));
+        n = 16 + ethernet_header(carry + 16, inner->ipv == 4 ? 0x0800 : 0x86dd, 0, rng);
+        memcpy(carry + n, inner->data, inner->len);
+        n += inner->len;
+        via = VIA_GENEVE;
+        break;
+    case ENCAP_ICMP_ERROR:
+    case ENCAP_ICMP_ERROR_CUT:
+        /* An error about the inner packet, in the same IP version: destination unreachable
+         * (port) or time exceeded. The cut quote ends 8 bytes into the transport header. */
+        outer.ipv = inner->ipv;
+        outer.proto = inner->ipv == 4 ? 1 : 58;
+        if (inner->ipv == 4) {
+            outer.icmp_type = rnd(rng) & 1 ? 3 : 11;
+            outer.icmp_code = outer.icmp_type == 3 ? 3 : 0;
+        } else {
+            outer.icmp_type = rnd(rng) & 1 ? 1 : 3;
+            outer.icmp_code = outer.icmp_type == 1 ? 4 : 0;
+        }
+        if (t->encap == ENCAP_ICMP_ERROR_CUT && inner->l4_off + 8 < inner->len)
+            quoted = inner->l4_off + 8;
+        memcpy(carry, inner->data, quoted);
+        n = quoted;
+        via = inner->ipv == 4 ? VIA_ICMP : VIA_ICMPV6;
+        break;
+    default:
+        break;
+    }
+
+    if (gre_csum) { /* over the GRE header and payload, field zero */
+        const uint16_t c = oracle_checksum(carry, n, 0);
+        const uint16_t stored = t->corrupt_outer_l4 ? wrong_value(c, rng) : c;
+        be16put(carry + 4, stored);
+    }
+    if (outer.proto == 0)
+        outer.proto = 47;
+    outer.carry = carry;
+    outer.carry_len = n;
+    /* Tunnels over IPv4 often send no UDP checksum (RFC 7348 allows it): now and then. */
+    if (outer.proto == 17 && outer.ipv == 4 && !t->corrupt_outer_l4 && rnd(rng) % 3 == 0)
+        outer.udp_zero = 1;
+    else
+        outer.corrupt_l4 = t->corrupt_outer_l4;
+
+    build_ip(&outer, 0, VIA_NONE, rng, out); /* outer expectations: IPv4 header, UDP/ICMP */
+
+    /* Quoted in an ICMP error: a transport cut short is not checkable (a zero UDP checksum
+     * over IPv4 still says "none"), and a quoted ICMP message is never checked, as in
+     * Wireshark. */
+    static struct datagram quoted_inner;
+    const struct datagram *in = inner;
+    if (via == VIA_ICMP || via == VIA_ICMPV6) {
+        quoted_inner.n_expect = 0;
+        for (int i = 0; i < inner->n_expect; i++) {
+            struct expectation e = inner->expect[i];
+            const int icmp = !strcmp(e.layer, "icmp") || !strcmp(e.layer, "icmpv6");
+            const int cut = quoted < inner->len && strcmp(e.layer, "ipv4") != 0;
+            if (icmp || (cut && e.verdict != EXPECT_NONE))
+                e.verdict = EXPECT_NOT_CHECKABLE;
+            expect_add(quoted_inner.expect, &quoted_inner.n_expect, &e);
+        }
+        in = &quoted_inner;
+    }
+    nest(out, in, via);
+    if (gre_csum) { /* the value to store: over the GRE header with the field zeroed */
+        unsigned char *gre = out->data + out->l4_off;
+        const uint16_t stored = be16get(gre + 4);
+        be16put(gre + 4, 0);
+        const uint16_t want = oracle_checksum(gre, out->len - out->l4_off, 0);
+        be16put(gre + 4, stored);
+        const struct expectation e = { "gre", stored == want ? EXPECT_GOOD : EXPECT_BAD, 0,
+                                       VIA_NONE, stored, want };
+        expect_add(out->expect, &out->n_expect, &e);
+    }
+}

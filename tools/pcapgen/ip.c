@@ -1,0 +1,424 @@
+/*
+ * IP datagrams byte by byte, with every checksum from the oracle.
+ *
+ * The order is: choose the bytes of the segment (transport header and payload, or the bytes
+ * a tunnel carries), compute the transport checksum over pseudo-header + segment with the
+ * oracle, split into fragments if asked, compute each IPv4 header checksum with the oracle,
+ * then spoil the checksums that should be wrong (or leave the placeholders an offloading
+ * sender leaves) and note what a verifier must say.
+ */
+#include "pcapgen.h"
+
+#include "csum_oracle.h"
+
+#include <string.h>
+
+uint64_t rnd(uint64_t *rng)
+{
+    return testdata_next(rng);
+}
+
+void fill(void *dst, size_t n, uint64_t seed)
+{
+    unsigned char *p = dst;
+    uint64_t state = seed, v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i % 8 == 0)
+            v = testdata_next(&state);
+        p[i] = (unsigned char)(v >> (8 * (i % 8)));
+    }
+}
+
+uint16_t wrong_value(uint16_t good, uint64_t *rng)
+{
+    for (;;) {
+        uint16_t w = (uint16_t)(good ^ (1 + rnd(rng) % 0xfffe));
+        if (w != 0 && w != 0xffff && w != good)
+            return w;
+    }
+}
+
+void expect_add(struct expectation *list, int *n, const struct expectation *e)
+{
+    if (*n < MAX_EXPECT)
+        list[(*n)++] = *e;
+}
+
+/* The pseudo-header (none for ICMP) followed by the segment. */
+static size_t with_pseudo(unsigned char *buf, int ipv, const unsigned char *src,
+                          const unsigned char *dst, uint8_t proto, const unsigned char *seg,
+                          size_t len)
+{
+    size_t n = 0;
+    if (proto != 1) {
+        const size_t alen = ipv == 4 ? 4 : 16;
+        memcpy(buf, src, alen);
+        memcpy(buf + alen, dst, alen);
+        n = 2 * alen;
+        if (ipv == 4) {
+            buf[n++] = 0;
+            buf[n++] = proto;
+            be16put(buf + n, (uint16_t)len);
+            n += 2;
+        } else {
+            be32put(buf + n, (uint32_t)len); /* 32 bits: jumbograms too */
+            buf[n + 4] = buf[n + 5] = buf[n + 6] = 0;
+            buf[n + 7] = proto;
+            n += 8;
+        }
+    }
+    if (seg)
+        memcpy(buf + n, seg, len);
+    return n + (seg ? len : 0);
+}
+
+/* The checksum over pseudo-header + segment (field zeroed), per the oracle. */
+static uint16_t transport_checksum(int ipv, const unsigned char *src, const unsigned char *dst,
+                                   uint8_t proto, const unsigned char *seg, size_t len)
+{
+    static unsigned char buf[40 + MAX_FRAME];
+    return oracle_checksum(buf, with_pseudo(buf, ipv, src, dst, proto, seg, len), 0);
+}
+
+/* The folded pseudo-header sum (not complemented) for `len`: what an offloading sender
+ * leaves in the field for its NIC. */
+static uint16_t partial_checksum(int ipv, const unsigned char *src, const unsigned char *dst,
+                                 uint8_t proto, size_t len)
+{
+    unsigned char buf[40];
+    size_t n = with_pseudo(buf, ipv, src, dst, proto, NULL, len);
+    return (uint16_t)~oracle_checksum(buf, n, 0);
+}
+
+static const char *layer_of(uint8_t proto)
+{
+    switch (proto) {
+    case 6: return "tcp";
+    case 17: return "udp";
+    case 1: return "icmp";
+    default: return "icmpv6";
+    }
+}
+
+static int checksummed(uint8_t proto)
+{
+    return proto == 6 || proto == 17 || proto == 1 || proto == 58;
+}
+
+static size_t checksum_field(uint8_t proto)
+{
+    return proto == 6 ? 16 : proto == 17 ? 6 : 2;
+}
+
+/* The transport segment: header, options, payload (or the carried bytes); checksum field
+ * zero. Returns its length. */
+static size_t build_segment(const struct ip_spec *s, uint64_t *rng, unsigned char *seg)
+{
+    size_t hlen;
+    switch (s->proto) {
+    case 6:
+        hlen = 20 + 4 * (size_t)s->tcp_option_words;
+        memset(seg, 0, hlen);
+        be16put(seg, (uint16_t)(40000 + rnd(rng) % 1000));
+        be16put(seg + 2, (uint16_t)(50000 + rnd(rng) % 1000));
+        fill(seg + 4, 8, rnd(rng)); /* sequence and acknowledgement numbers */
+        seg[12] = (unsigned char)((hlen / 4) << 4);
+        seg[13] = 0x18; /* PSH, ACK */
+        be16put(seg + 14, 0xfaf0);
+        memset(seg + 20, 1, hlen - 20); /* NOP options */
+        break;
+    case 17:
+        hlen = 8;
+        be16put(seg, (uint16_t)(40000 + rnd(rng) % 1000));
+        be16put(seg + 2, s->dport ? s->dport : (uint16_t)(50000 + rnd(rng) % 1000));
+        be16put(seg + 6, 0);
+        break;
+    case 1:
+    case 58:
+        hlen = 8;
+        memset(seg, 0, 8);
+        if (s->icmp_type || s->icmp_code) {
+            seg[0] = s->icmp_type;
+            seg[1] = s->icmp_code;
+            be32put(seg + 4, s->icmp_rest);
+        } else { /* echo request, random identifier and sequence number */
+            seg[0] = s->proto == 1 ? 8 : 128;
+            fill(seg + 4, 4, rnd(rng));
+        }
+        break;
+    default: /* carried as is: IP in IP, GRE */
+        hlen = 0;
+        break;
+    }
+    size_t body = s->carry ? s->carry_len : s->payload;
+    if (s->carry)
+        memcpy(seg + hlen, s->carry, body);
+    else
+        fill(seg + hlen, body, rnd(rng));
+    if (s->icmp_all_zero && s->proto == 1)
+        memset(seg, 0, hlen + body); /* echo reply, id 0, seq 0, payload zeros */
+    const size_t len = hlen + body;
+    if (s->proto == 17) /* a UDP jumbogram says 0 (RFC 2675 section 4) */
+        be16put(seg + 4, len > 0xffff ? 0 : (uint16_t)len);
+    return len;
+}
+
+/* A routing header of `type` with one address (`a0` NULL: left for the caller to fill) or
+ * two, and `left` segments left; returns its length. */
+static size_t routing_header(unsigned char *h, uint8_t type, uint8_t left, const unsigned char *a0,
+                             const unsigned char *a1)
+{
+    const int addresses = a1 ? 2 : 1;
+    h[1] = (unsigned char)(2 * addresses); /* in 8-byte units after the first 8 bytes */
+    h[2] = type;
+    h[3] = left;
+    memset(h + 4, 0, 4);
+    if (a0)
+        memcpy(h + 8, a0, 16);
+    if (a1)
+        memcpy(h + 24, a1, 16);
+    return 8 + 16 * (size_t)addresses;
+}
+
+/* IPv6 extension headers in front of the transport; returns their length. With `jumbo`, the
+ * Hop-by-Hop header holds a Jumbo Payload option whose value the caller fills in (at p + 4). */
+static size_t build_v6_ext(const struct ip_spec *s, uint64_t *rng, unsigned char *p,
+                           uint8_t *first_next, unsigned char *dst_in_header,
+                           const unsigned char *final_dst, int with_fragment)
+{
+    uint8_t kinds[8];
+    int n = 0;
+    if ((s->ext & EXT_HBH) || s->jumbo) kinds[n++] = 0;
+    if (s->ext & EXT_DSTOPTS) kinds[n++] = 60;
+    if (s->ext & EXT_RT0) kinds[n++] = 43;
+    if (s->ext & EXT_SRH) kinds[n++] = 143; /* markers: routing headers (43) of other kinds */
+    if (s->ext & EXT_RT0_LEFT) kinds[n++] = 243;
+    if (with_fragment) kinds[n++] = 44;
+    if (s->ext & EXT_AH) kinds[n++] = 51;
+
+    size_t len = 0;
+    unsigned char *prev_next = first_next;
+    for (int i = 0; i < n; i++) {
+        unsigned char *h = p + len;
+        size_t hl;
+        uint8_t type = kinds[i] == 143 || kinds[i] == 243 ? 43 : kinds[i];
+        *prev_next = type;
+        switch (kinds[i]) {
+        case 0:
+            hl = 8;
+            h[1] = 0;
+            if (s->jumbo) { /* Jumbo Payload option: type 0xc2, 4 bytes of length */
+                h[2] = 0xc2;
+                h[3] = 4;
+            } else { /* PadN option filling 6 bytes */
+                h[2] = 1;
+                h[3] = 4;
+                memset(h + 4, 0, 4);
+            }
+            break;
+        case 60: /* PadN option filling 6 bytes */
+            hl = 8;
+            h[1] = 0;
+            h[2] = 1;
+            h[3] = 4;
+            memset(h + 4, 0, 4);
+            break;
+        case 43: /* type 0, no segments left: one address, the destination stays final */
+            hl = routing_header(h, 0, 0, NULL, NULL);
+            fill(h + 8, 16, rnd(rng));
+            break;
+        case 143: /* type 4 (SRH), one segment left: list[0] is the final destination, the
+                   * header's destination is list[1], the segment being visited */
+            hl = routing_header(h, 4, 1, final_dst, dst_in_header);
+            h[4] = 1; /* last entry */
+            break;
+        case 243: { /* type 0, one segment left of two: the last address is the final one */
+            unsigned char visited[16];
+            fill(visited, 16, rnd(rng));
+            hl = routing_header(h, 0, 1, visited, final_dst);
+            break;
+        }
+        case 44: /* filled in per fragment */
+            hl = 8;
+            memset(h + 1, 0, 7);
+            break;
+        default: /* 51: AH with a 12-byte ICV */
+            hl = 24;
+            h[1] = 4;
+            h[2] = h[3] = 0;
+            fill(h + 4, 20, rnd(rng));
+            break;
+        }
+        prev_next = h;
+        len += hl;
+    }
+    *prev_next = s->proto;
+    return len;
+}
+
+int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rng,
+             struct datagram *out)
+{
+    static unsigned char seg[MAX_FRAME];
+    unsigned char src[16], dst[16], final_dst[16];
+    fill(src, 16, rnd(rng));
+    fill(final_dst, 16, rnd(rng));
+    memcpy(dst, final_dst, 16);
+    if (s->ipv == 6) {
+        src[0] = 0x20; /* global unicast looking addresses */
+        dst[0] = final_dst[0] = 0x20;
+    } else {
+        src[0] = 10;
+        dst[0] = final_dst[0] = 192;
+    }
+    if (s->ipv == 6 && (s->ext & (EXT_SRH | EXT_RT0_LEFT)))
+        fill(dst + 1, 15, rnd(rng)); /* the segment being visited */
+
+    /* The segment and its correct checksum (over the final destination). */
+    const size_t seglen = build_segment(s, rng, seg);
+    const int has_l4 = checksummed(s->proto) && !(s->proto == 58 && s->ipv == 4);
+    const size_t field = checksum_field(s->proto);
+    struct expectation l4e = { layer_of(s->proto), EXPECT_GOOD, level, via, 0, 0 };
+    if (has_l4) {
+        uint16_t l4 = transport_checksum(s->ipv, src, final_dst, s->proto, seg, seglen);
+        if (s->l4_sum_zero && !s->carry && s->payload >= 2) {
+            /* Adjust the last two payload bytes, at an even offset of the segment, so that
+             * the checksum comes out 0x0000: add the current checksum value there. */
+            size_t at = seglen - 2 - (seglen & 1);
+            uint32_t w = (uint32_t)be16get(seg + at) + l4;
+            w = (w & 0xffff) + (w >> 16);
+            be16put(seg + at, (uint16_t)w);
+            l4 = transport_checksum(s->ipv, src, final_dst, s->proto, seg, seglen);
+        }
+        if (s->proto == 17 && l4 == 0)
+            l4 = 0xffff; /* UDP sends a computed 0 as all ones */
+        uint16_t stored = l4;
+        enum expect_verdict v = EXPECT_GOOD;
+        const int offloadable = s->proto == 6 || s->proto == 17;
+        if (s->udp_zero && s->proto == 17) {
+            stored = 0;
+        } else if (s->corrupt_l4) {
+            stored = wrong_value(l4, rng);
+            v = EXPECT_BAD;
+        } else if (s->tcp_ffff && s->proto == 6 && l4 == 0) {
+            stored = 0xffff; /* the other zero: bad by Wireshark's rule */
+            v = EXPECT_BAD;
+        } else if (offloadable && (s->offload == OFFLOAD_PARTIAL || s->offload == OFFLOAD_TSO)) {
+            stored = partial_checksum(s->ipv, src, final_dst, s->proto, seglen);
+            v = EXPECT_OFFLOAD;
+        } else if (offloadable && s->offload == OFFLOAD_PARTIAL_NOLEN) {
+            stored = partial_checksum(s->ipv, src, final_dst, s->proto, 0);
+            v = EXPECT_OFFLOAD;
+        }
+        if (stored == l4)
+            v = EXPECT_GOOD;
+        if (s->proto == 17 && stored == 0)
+            v = s->ipv == 4 ? EXPECT_NONE : EXPECT_BAD;
+        be16put(seg + field, stored);
+        l4e.verdict = v;
+        l4e.stored = stored;
+        l4e.computed = l4;
+    }
+
+    /* IP fragments carry pieces of the segment; every fragment repeats the IP header and
+     * (IPv6) the extension headers, so specs with fragments use no AH. */
+    const int nfrag = s->fragments > 1 ? s->fragments : 1;
+    const size_t piece = nfrag > 1 ? ((seglen / nfrag) + 7) / 8 * 8 : seglen;
+    const int ipv4_ah = s->ipv == 4 && (s->ext & EXT_AH);
+    const int tso = s->offload == OFFLOAD_TSO;
+    int count = 0;
+    for (size_t next_done = 0; next_done < seglen || count == 0; count++) {
+        struct datagram *dg = &out[count];
+        dg->n_expect = 0;
+        dg->ipv = s->ipv;
+        const size_t done = next_done;
+        const size_t this_len = seglen - done < piece ? seglen - done : piece;
+        const int more = done + this_len < seglen;
+        next_done = done + this_len;
+        unsigned char *ip = dg->data;
+        memset(ip, 0, 60); /* the datagrams are reused: the checksum field must start at 0 */
+        size_t iphl, ext_len = 0;
+        if (s->ipv == 4) {
+            iphl = 20 + 4 * (size_t)s->ip_option_words;
+            ip[0] = (unsigned char)(0x40 | (iphl / 4));
+            ip[1] = 0;
+            fill(ip + 4, 2, rnd(rng)); /* identification */
+            if (nfrag > 1) {
+                memcpy(ip + 4, "\x12\x34", 2); /* one datagram: one identification */
+                be16put(ip + 6, (uint16_t)((more ? 0x2000 : 0) | (done / 8)));
+            } else {
+                be16put(ip + 6, 0x4000); /* don't fragment */
+            }
+            ip[8] = 64;
+            ip[9] = ipv4_ah ? 51 : s->proto;
+            memcpy(ip + 12, src, 4);
+            memcpy(ip + 16, dst, 4);
+            if (s->ip_option_words) { /* router alert, then NOPs */
+                memcpy(ip + 20, "\x94\x04\x00\x00", 4);
+                memset(ip + 24, 1, iphl - 24);
+            }
+            if (ipv4_ah) {
+                unsigned char *ah = ip + iphl;
+                ah[0] = s->proto;
+                ah[1] = 4;
+                ah[2] = ah[3] = 0;
+                fill(ah + 4, 20, rnd(rng));
+                ext_len = 24;
+            }
+            be16put(ip + 2, tso ? 0 : (uint16_t)(iphl + ext_len + this_len));
+        } else {
+            iphl = 40;
+            ip[0] = 0x60;
+            ip[1] = ip[2] = ip[3] = 0;
+            ip[7] = 64;
+            memcpy(ip + 8, src, 16);
+            memcpy(ip + 24, dst, 16);
+            ext_len = build_v6_ext(s, rng, ip + 40, &ip[6], ip + 24, final_dst, nfrag > 1);
+            if (nfrag > 1) { /* find the fragment header and fill it in */
+                unsigned char *h = ip + 40;
+                uint8_t next = ip[6];
+                while (next != 44) {
+                    size_t hl = next == 51 ? ((size_t)h[1] + 2) * 4 : ((size_t)h[1] + 1) * 8;
+                    next = h[0];
+                    h += hl;
+                }
+                be16put(h + 2, (uint16_t)(done | (more ? 1 : 0)));
+                memcpy(h + 4, "\xfe\xdc\xba\x98", 4);
+            }
+            const size_t plen = ext_len + this_len;
+            if (s->jumbo)
+                be32put(ip + 44, (uint32_t)plen); /* the Jumbo Payload option's value */
+            be16put(ip + 4, s->jumbo || tso ? 0 : (uint16_t)plen);
+        }
+        memcpy(ip + iphl + ext_len, seg + done, this_len);
+        dg->len = iphl + ext_len + this_len;
+        dg->l3_len = iphl;
+        dg->l4_off = iphl + ext_len;
+
+        /* IPv4 header checksum by the oracle, then spoiled (or left 0) if asked. */
+        if (s->ipv == 4) {
+            uint16_t hc = oracle_checksum(ip, iphl, 0);
+            uint16_t stored = hc;
+            enum expect_verdict v = EXPECT_GOOD;
+            if (s->corrupt_ip) {
+                stored = wrong_value(hc, rng);
+                v = tso ? EXPECT_OFFLOAD : EXPECT_BAD;
+            } else if (s->offload == OFFLOAD_IP_ZERO && hc != 0) {
+                stored = 0;
+                v = EXPECT_OFFLOAD;
+            }
+            be16put(ip + 10, stored);
+            const struct expectation e = { "ipv4", v, level, via, stored, hc };
+            expect_add(dg->expect, &dg->n_expect, &e);
+        }
+        if (has_l4) {
+            struct expectation e = l4e;
+            /* A fragmented datagram's checksum is not checkable; a zero UDP checksum over
+             * IPv4 still says "none" where the UDP header is (the first fragment). */
+            if (nfrag > 1 && !(count == 0 && e.verdict == EXPECT_NONE))
+                e.verdict = EXPECT_NOT_CHECKABLE;
+            expect_add(dg->expect, &dg->n_expect, &e);
+        }
+    }
+    return count;
+}

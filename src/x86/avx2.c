@@ -12,6 +12,7 @@
 CSUM_TARGET_BEGIN
 #include "x86_avx2_sum.h"
 #include "x86_copy_stream.h"
+#include "x86_avx2_ipv4_batch.h"
 
 static csum_wsum csum_partial_avx2(const void *buf, size_t len, csum_wsum sum)
 {
@@ -39,4 +40,5 @@ const struct csum_kernel csum_kernel_avx2 = {
     .copy_nt.copy = csum_partial_copy_avx2_nt,
     .copy_nt.description = "AVX2 sum with non-temporal 32-byte stores (vmovntdq) from dst's "
                            "first line boundary, sfence; for copies larger than the cache",
+    .ipv4_batch = avx2_ipv4_batch,
 };

@@ -1,8 +1,8 @@
 /*
- * avx2: the avx512 row's algorithm on 256-bit vectors, for CPUs without AVX-512 (whole-lane and
- * high-word 32-bit accumulators, x86_lanes.h). The loop is in x86_avx2_sum.h, written once for
- * the sum and both copies; the streaming copy stores with vmovntdq from dst's first 64-byte
- * boundary on, then sfence (x86_copy_stream.h). Tails use in-bounds loads only.
+ * avx2: for CPUs without AVX-512. Whole-lane and high-half 64-bit accumulators, three vector
+ * ops per 32 bytes (x86_avx2_sum.h, written once for the sum and both copies; the bound it
+ * runs at is derived in docs/METHOD.md). The streaming copy stores with vmovntdq from dst's
+ * first 64-byte boundary on, then sfence (x86_copy_stream.h). Tails use in-bounds loads only.
  */
 #define CSUM_KERNEL_ISA avx2
 #include "kernel.h"
@@ -12,6 +12,7 @@
 CSUM_TARGET_BEGIN
 #include "x86_avx2_sum.h"
 #include "x86_copy_stream.h"
+#include "x86_avx2_ipv4_batch.h"
 
 static csum_wsum csum_partial_avx2(const void *buf, size_t len, csum_wsum sum)
 {
@@ -32,11 +33,12 @@ CSUM_TARGET_END
 const struct csum_kernel csum_kernel_avx2 = {
     CSUM_KERNEL_NAME("avx2"),
     .sum.partial = csum_partial_avx2,
-    .sum.description = "AVX2: whole-lane and high-word 32-bit accumulators (as avx512, 32 B "
-                       "vectors); in-bounds 16/8/4/2/1-byte tail",
+    .sum.description = "AVX2: whole-lane and high-half 64-bit accumulators (3 simple ops/32 B, "
+                       "8 accumulators); overlapping in-bounds tail vector",
     .copy.copy = csum_partial_copy_avx2,
     .copy.description = "AVX2: the avx2 sum storing each vector it loads; in-bounds tail",
     .copy_nt.copy = csum_partial_copy_avx2_nt,
     .copy_nt.description = "AVX2 sum with non-temporal 32-byte stores (vmovntdq) from dst's "
                            "first line boundary, sfence; for copies larger than the cache",
+    .ipv4_batch = avx2_ipv4_batch,
 };

@@ -2,13 +2,33 @@
  * The avx2 summing loop, shared by csum_partial's avx2 row and the AVX2 copy+checksum rows
  * (temporal and streaming stores). Include only inside the avx2 target region (src/isa.h).
  *
- * The algorithm and its lane-overflow bound are x86_lanes.h's, here on 256-bit vectors.
+ * Algorithm. Read each 64-bit lane of a vector as v = lo + 2^32 * hi and keep two 64-bit
+ * accumulators per lane: A += v (wrapping mod 2^64) and H += hi (exact). The low halves are
+ * then recovered exactly, L = A - 2^32 * H (mod 2^64), and L + H is congruent to the lane's
+ * 16-bit words modulo 0xffff (2^16 = 1 there). Three simple ops per 32 bytes (add, shift or
+ * shuffle, add): the fewest we know with AVX2 alone, which has no unsigned widening add. It is
+ * x86_lanes.h's whole-lane/high-word idea on 64-bit lanes, where nothing needs flushing.
  *
- * Never reads (or writes) outside the buffers, on any x86 implementation: the last 1..31 bytes
- * are moved by in-bounds loads and stores only, 16 bytes (one xmm), 8 bytes, then 4/2/1. Not
- * vpmaskmovd: Intel documents that its masked-out elements never fault, but AMD's manual
- * leaves it implementation-dependent and QEMU faults on them, so a masked tail reaching into an
- * unmapped page is not safe everywhere.
+ * Where the time goes (docs/METHOD.md, "The AVX2 bound"): those three ops per 32 bytes are the
+ * limit on the AVX2 cores we know, 0.75 cycles per 32 bytes with four vector ALU pipes (Zen 3,
+ * 4, 5), 1 cycle with three (Golden Cove). Hence: eight accumulators (the adds have 1-cycle
+ * latency and issue four a cycle), 256-byte steps, no instruction in the loop beyond the loads,
+ * the three ops and the loop's own add/compare/branch, a tail of one overlapping vector and a
+ * reduction of 15 ops.
+ *
+ * Overflow bound. Per lane, T vectors give L, H < T * 2^32, so L + H < T * 2^33 and the four
+ * lanes' sum is below T * 2^35. Buffers are summed in chunks of at most 1.5 * 2^33 bytes
+ * (T < 1.5 * 2^28): the sum stays below 3 * 2^62, adding a 32-bit seed cannot carry, and no
+ * length overflows anything.
+ *
+ * Never reads (or writes) outside the buffers, on any x86 implementation. From 32 bytes on,
+ * the last 2..30 bytes of the even part come from one 32-byte load that ends at the buffer's
+ * last even byte: it overlaps bytes already summed, which a sliding mask clears; a copy stores
+ * the whole 32 bytes again, rewriting the overlap with the values it already holds. An odd
+ * last byte is added on its own. Below 32 bytes: 16-, 8- and 4/2/1-byte pieces. Not vpmaskmovd:
+ * Intel documents that its masked-out elements never fault, but AMD's manual leaves it
+ * implementation-dependent and QEMU faults on them, so a masked tail reaching into an unmapped
+ * page is not safe everywhere.
  */
 #ifndef CSUM_X86_AVX2_SUM_H
 #define CSUM_X86_AVX2_SUM_H
@@ -16,64 +36,212 @@
 #include <immintrin.h>
 
 #include "csum_internal.h"
+#include "x86_adc.h" /* x86_fold64_rotate */
 
 /* The 32 bytes at src + i, also stored at dst + i unless `store` is CSUM_STORE_NONE (a
  * streaming store needs dst + i 32-byte aligned). */
 CSUM_ALWAYS_INLINE __m256i avx2_move(unsigned char *dst, const unsigned char *src, size_t i,
                                      enum csum_store store)
 {
-    __m256i v = _mm256_loadu_si256((const __m256i *)(src + i));
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
     if (store == CSUM_STORE_TEMPORAL)
-        _mm256_storeu_si256((__m256i *)(dst + i), v);
+        _mm256_storeu_si256((__m256i *)(void *)(dst + i), v);
     else if (store == CSUM_STORE_STREAM)
-        _mm256_stream_si256((__m256i *)(dst + i), v);
+        _mm256_stream_si256((__m256i *)(void *)(dst + i), v);
     return v;
 }
 
-#define LANES_VEC __m256i
-#define LANES_BYTES 32
-#define LANES_FUNCTION avx2_sum
-#define LANES_MOVE avx2_move
-#define V_ZERO() _mm256_setzero_si256()
-#define V_ADD32(a, b) _mm256_add_epi32((a), (b))
-#define V_SUB32(a, b) _mm256_sub_epi32((a), (b))
-#define V_SRLI32(a, n) _mm256_srli_epi32((a), (n))
-#define V_SLLI32(a, n) _mm256_slli_epi32((a), (n))
-#define V_ADD64(a, b) _mm256_add_epi64((a), (b))
-#define V_AND(a, b) _mm256_and_si256((a), (b))
-#define V_SRLI64(a, n) _mm256_srli_epi64((a), (n))
-#define V_SET1_64(x) _mm256_set1_epi64x(x)
-#include "x86_lanes.h"
-
-/* The last 1..31 bytes, in bounds: 16 bytes as a vector (upper half zero), then 8 bytes and the
- * 0..7-byte pieces in scalar code (returned). Each piece is stored as it is loaded when copying;
- * streaming or not, the tail is a normal store. */
-CSUM_ALWAYS_INLINE uint64_t lanes_tail(struct lanes *l, unsigned char *dst, const unsigned char *p,
-                                       size_t i, size_t n, enum csum_store store)
+/* One vector into an accumulator pair: whole 64-bit lanes (wrapping) and their high halves. The
+ * empty asm keeps v in a register: GCC otherwise folds the load into the add and loads the
+ * same 32 bytes again for the shift. */
+CSUM_ALWAYS_INLINE void avx2_add(__m256i *all, __m256i *high, __m256i v)
 {
+    __asm__("" : "+x"(v));
+    *all = _mm256_add_epi64(*all, v);
+    *high = _mm256_add_epi64(*high, _mm256_srli_epi64(v, 32));
+}
+
+/*
+ * The main loop's 256-byte step, eight vectors. Half of them go into whole-lane accumulators
+ * a0..a3 and shifted high halves h0, h1 as in avx2_add; the other half into a0..a3 and g0, g1,
+ * which add each lane's high half to both halves of the lane (vpshufd [1,1,3,3]): g = hi *
+ * (2^32 + 1) mod 2^64, and since (2^32 + 1) * (1 - 2^32) = 1 - 2^64, the high halves' sum is
+ * g - (g << 32) (mod 2^64), exact. Why two kinds: the shift runs on two of the four vector ALU
+ * pipes of Zen cores, the shuffle on others (all four on Zen 5), and on Intel cores they use
+ * different ports too; a mix keeps every pipe busy. When only summing, the g vectors are read
+ * straight from memory by the add and the shuffle (two loads of the same 32 bytes, one
+ * instruction fewer): eight vectors are then 28 instructions, so the 24 ALU ops and not the
+ * front end set the speed (measured on Zen 5: 6.0 cycles a step, against 6.5 with one load
+ * per vector and shifts only). A copy needs each vector in a register for its store.
+ *
+ * Written as asm because GCC 12 does not keep this loop to its instructions: it holds each
+ * accumulator in two registers and copies it back every iteration, spills some to the stack,
+ * and folds loads into ops as it likes. Only AVX2 instructions (vmovdqu, vpaddq, vpsrlq,
+ * vpshufd, vmovntdq), as the avx2 target region requires.
+ */
+#define AVX2_SHIFTED_(off, a, h, st)                                                         \
+    "vmovdqu " #off "(%[src]), %[t]\n\t" st(off, t)                                          \
+    "vpaddq %[t], %[" #a "], %[" #a "]\n\t"                                                  \
+    "vpsrlq $32, %[t], %[t]\n\t"                                                             \
+    "vpaddq %[t], %[" #h "], %[" #h "]\n\t"
+#define AVX2_SHUFFLED_(off, a, g, st)                                                        \
+    "vmovdqu " #off "(%[src]), %[u]\n\t" st(off, u)                                          \
+    "vpaddq %[u], %[" #a "], %[" #a "]\n\t"                                                  \
+    "vpshufd $0xf5, %[u], %[u]\n\t"                                                          \
+    "vpaddq %[u], %[" #g "], %[" #g "]\n\t"
+#define AVX2_SHUFFLED_FROM_MEMORY_(off, a, g, st)                                            \
+    "vpaddq " #off "(%[src]), %[" #a "], %[" #a "]\n\t"                                      \
+    "vpshufd $0xf5, " #off "(%[src]), %[u]\n\t"                                              \
+    "vpaddq %[u], %[" #g "], %[" #g "]\n\t"
+#define AVX2_STORE_NONE_(off, v) ""
+#define AVX2_STORE_TEMPORAL_(off, v) "vmovdqu %[" #v "], " #off "(%[dst])\n\t"
+#define AVX2_STORE_STREAM_(off, v) "vmovntdq %[" #v "], " #off "(%[dst])\n\t"
+#define AVX2_STEP_(shuffled, st)                                                             \
+    shuffled(0, a0, g0, st) AVX2_SHIFTED_(32, a1, h0, st)                                    \
+    shuffled(64, a2, g1, st) AVX2_SHIFTED_(96, a3, h1, st)                                   \
+    shuffled(128, a0, g0, st) AVX2_SHIFTED_(160, a1, h0, st)                                 \
+    shuffled(192, a2, g1, st) AVX2_SHIFTED_(224, a3, h1, st)
+#define AVX2_ACC_                                                                            \
+    [a0] "+x"(a0), [a1] "+x"(a1), [a2] "+x"(a2), [a3] "+x"(a3), [g0] "+x"(g0), [g1] "+x"(g1), \
+    [h0] "+x"(h0), [h1] "+x"(h1), [t] "=&x"(t), [u] "=&x"(u)
+
+/* The accumulators + the 256 bytes at s_ + i_ (also stored at d_ + i_ unless st_ is
+ * CSUM_STORE_NONE; a streaming store needs d_ + i_ 32-byte aligned). */
+#define AVX2_STEP(d_, s_, i_, st_)                                                           \
+    do {                                                                                     \
+        __m256i t, u;                                                                        \
+        typedef unsigned char block_[256];                                                   \
+        if ((st_) == CSUM_STORE_NONE)                                                        \
+            __asm__(AVX2_STEP_(AVX2_SHUFFLED_FROM_MEMORY_, AVX2_STORE_NONE_)                 \
+                    : AVX2_ACC_                                                              \
+                    : [src] "r"((s_) + (i_)), "m"(*(const block_ *)((s_) + (i_))));          \
+        else if ((st_) == CSUM_STORE_TEMPORAL)                                               \
+            __asm__(AVX2_STEP_(AVX2_SHUFFLED_, AVX2_STORE_TEMPORAL_)                         \
+                    : AVX2_ACC_, "=m"(*(block_ *)((d_) + (i_)))                              \
+                    : [src] "r"((s_) + (i_)), [dst] "r"((d_) + (i_)),                        \
+                      "m"(*(const block_ *)((s_) + (i_))));                                  \
+        else                                                                                 \
+            __asm__(AVX2_STEP_(AVX2_SHUFFLED_, AVX2_STORE_STREAM_)                           \
+                    : AVX2_ACC_, "=m"(*(block_ *)((d_) + (i_)))                              \
+                    : [src] "r"((s_) + (i_)), [dst] "r"((d_) + (i_)),                        \
+                      "m"(*(const block_ *)((s_) + (i_))));                                  \
+    } while (0)
+
+/* Sliding masks for the overlapping tail: the 32 bytes at avx2_tail_mask + n keep the last n. */
+static const unsigned char avx2_tail_mask[64] __attribute__((aligned(64))) = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
+
+/* Fewer than 32 bytes: a 16-byte vector, then 8 bytes and the 0..7-byte pieces in scalar code,
+ * each piece stored as it is loaded when copying. */
+CSUM_ALWAYS_INLINE uint64_t avx2_short(unsigned char *dst, const unsigned char *p, size_t n,
+                                       enum csum_store store)
+{
+    uint64_t s = 0;
+    size_t i = 0;
     if (n & 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
         if (store != CSUM_STORE_NONE)
-            _mm_storeu_si128((__m128i *)(void *)(dst + i), v);
-        lanes_add(l, _mm256_zextsi128_si256(v));
-        i += 16;
+            _mm_storeu_si128((__m128i *)(void *)dst, v);
+        __m128i w = _mm_add_epi64(_mm_and_si128(v, _mm_set1_epi64x(0xffffffff)),
+                                  _mm_srli_epi64(v, 32));
+        s = (uint64_t)_mm_cvtsi128_si64(_mm_add_epi64(w, _mm_unpackhi_epi64(w, w)));
+        i = 16;
     }
-    uint64_t rest = 0;
     if (n & 8) {
-        rest = csum_load64(p + i);
+        uint64_t v = csum_load64(p + i);
         if (store != CSUM_STORE_NONE)
-            csum_store64(dst + i, rest);
+            csum_store64(dst + i, v);
+        s = csum_add64(s, v);
         i += 8;
     }
-    return csum_add64(rest, csum_tail_copy_sum7(csum_dst_at(dst, i), p + i, n & 7));
+    return csum_add64(s, csum_tail_copy_sum7(csum_dst_at(dst, i), p + i, n & 7));
 }
 
-static inline uint64_t lanes_reduce(__m256i wide)
+/* At least 32 bytes, at most one chunk (see the bound): the sum of the 16-bit words, unfolded. */
+CSUM_ALWAYS_INLINE uint64_t avx2_chunk(unsigned char *dst, const unsigned char *p, size_t len,
+                                       enum csum_store store)
 {
-    __m128i w = _mm_add_epi64(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1));
-    return (uint64_t)_mm_cvtsi128_si64(w) + (uint64_t)_mm_extract_epi64(w, 1);
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i a0 = zero, a1 = zero, a2 = zero, a3 = zero, g0 = zero, g1 = zero, h0 = zero,
+            h1 = zero;
+    const size_t steps_end = len & ~(size_t)255;
+    size_t i = 0;
+    for (; i != steps_end; i += 256)
+        AVX2_STEP(dst, p, i, store);
+    /* The 0..7 whole vectors left, each whole-lane accumulator taking at most two more. */
+    const size_t rest = len - i;
+    if (rest & 128) {
+        avx2_add(&a0, &h0, avx2_move(dst, p, i, store));
+        avx2_add(&a1, &h1, avx2_move(dst, p, i + 32, store));
+        avx2_add(&a2, &h0, avx2_move(dst, p, i + 64, store));
+        avx2_add(&a3, &h1, avx2_move(dst, p, i + 96, store));
+        i += 128;
+    }
+    if (rest & 64) {
+        avx2_add(&a0, &h0, avx2_move(dst, p, i, store));
+        avx2_add(&a1, &h1, avx2_move(dst, p, i + 32, store));
+        i += 64;
+    }
+    if (rest & 32)
+        avx2_add(&a2, &h0, avx2_move(dst, p, i, store));
+    /* The last 2..30 bytes of the even part: the 32 bytes ending at its end (in bounds, since
+     * len >= 32, and at an even offset, so words stay words), minus what was summed already. */
+    const size_t even = len & ~(size_t)1, tail = even & 31;
+    if (tail) {
+        const __m256i mask =
+            _mm256_loadu_si256((const __m256i *)(const void *)(avx2_tail_mask + tail));
+        __m256i v = avx2_move(dst, p, even - 32, store == CSUM_STORE_NONE ? store
+                                                                          : CSUM_STORE_TEMPORAL);
+        avx2_add(&a3, &h1, _mm256_and_si256(v, mask));
+    }
+    /* Each lane's L + H (exact, see the bound). With H1 the high halves that went into h0, h1
+     * and H2 those that went into g0, g1: all = L + 2^32 (H1 + H2), h = H1, g = H2 + 2^32 H2,
+     * so with s = h + g, 2^32 (s + g) = 2^32 H1 + 2^33 H2 and all + s - 2^32 (s + g) = L + H1 + H2
+     * (mod 2^64): 5 ops from the four sums. */
+    const __m256i g = _mm256_add_epi64(g0, g1);
+    const __m256i s_hg = _mm256_add_epi64(_mm256_add_epi64(h0, h1), g);
+    const __m256i all = _mm256_add_epi64(_mm256_add_epi64(a0, a1), _mm256_add_epi64(a2, a3));
+    const __m256i lanes = _mm256_sub_epi64(_mm256_add_epi64(all, s_hg),
+                                           _mm256_slli_epi64(_mm256_add_epi64(s_hg, g), 32));
+    const __m128i two =
+        _mm_add_epi64(_mm256_castsi256_si128(lanes), _mm256_extracti128_si256(lanes, 1));
+    uint64_t s = (uint64_t)_mm_cvtsi128_si64(_mm_add_epi64(two, _mm_unpackhi_epi64(two, two)));
+    if (len & 1) {
+        if (store != CSUM_STORE_NONE)
+            dst[even] = p[even];
+        s += csum_odd_byte(p[even]);
+    }
+    return s;
 }
 
-#include "x86_lanes.h"
+enum { AVX2_CHUNK_SHIFT = 33 }; /* 8 GiB chunks; the last one up to 12 GiB (the bound) */
+
+/* The streaming stores need dst + i 32-byte aligned for every whole vector: x86_copy_stream
+ * passes a 64-byte aligned dst, and chunks are multiples of 64 bytes. The tail is stored
+ * normally. */
+CSUM_ALWAYS_INLINE csum_wsum avx2_sum(unsigned char *dst, const unsigned char *p, size_t len,
+                                      csum_wsum sum, enum csum_store store)
+{
+    const size_t chunk = (size_t)1 << AVX2_CHUNK_SHIFT;
+    if (__builtin_expect(len < 32, 0))
+        return csum_fold64(csum_add64(avx2_short(dst, p, len, store), sum));
+    if (__builtin_expect(len > chunk + chunk / 2, 0)) {
+        uint64_t s = sum;
+        do {
+            s = csum_add64(s, avx2_chunk(dst, p, chunk, store));
+            p += chunk, len -= chunk;
+            if (dst)
+                dst += chunk;
+        } while (len > chunk + chunk / 2);
+        return csum_fold64(csum_add64(s, avx2_chunk(dst, p, len, store)));
+    }
+    /* A chunk's sum is below 3 * 2^62 (the bound), so adding the seed cannot carry; the seed
+     * comes last, so a caller's dependency chain through `sum` is one add and a fold. */
+    return x86_fold64_rotate(avx2_chunk(dst, p, len, store) + sum);
+}
 
 #endif /* CSUM_X86_AVX2_SUM_H */

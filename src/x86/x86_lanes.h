@@ -1,7 +1,8 @@
 /*
- * The whole-lane/high-word summing loop, written once for any vector width: x86_avx2_sum.h and
- * x86_avx512_sum.h instantiate it, and their loops serve both csum_partial (no stores) and
- * csum_partial_copy (temporal or streaming stores).
+ * The whole-lane/high-word summing loop, written for any vector width: x86_avx512_sum.h
+ * instantiates it, and its loop serves both csum_partial (no stores) and csum_partial_copy
+ * (temporal or streaming stores). The avx2 row has a loop of its own (x86_avx2_sum.h: the same
+ * idea on 64-bit lanes, tuned to the AVX2 bound of docs/METHOD.md).
  *
  * Algorithm. Treat each 32-bit lane x = lo + 65536 * hi as a pair of 16-bit words. Keep two
  * 32-bit accumulators per lane: A += x (wraps mod 2^32) and H += x >> 16 (the high words). As

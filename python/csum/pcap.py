@@ -1,31 +1,59 @@
-"""Check and fix the checksums in packet captures (pcap, pcapng), as ``csum pcap`` does.
+"""Check and fix the checksums in packet captures, as ``csum pcap`` does.
 
-The results are built from the JSON document that ``csum pcap verify --json FILE`` prints:
-the extension runs the command-line tool's own code (compiled in) and parses its output, so
-what Python sees is what the CLI reports, member for member. ``result.document`` is that
-document, whole, including any member newer than this module.
+Captures are pcap or pcapng, plain or gzip/zstd-compressed (found by content), on every link
+type and through every tunnel ``csum pcap`` dissects (``csum pcap --help`` lists them). A
+capture may be given as
 
->>> result = csum.pcap.verify('capture.pcap')            # doctest: +SKIP
+- a path (``str`` or ``os.PathLike``), read by the C code directly;
+- a bytes-like object (``bytes``, ``bytearray``, ``memoryview``, ``mmap``, ...) holding the
+  capture: read in place, without a copy;
+- a binary file object (``open(..., 'rb')``, ``io.BytesIO``, ``gzip.open(...)``, a socket's
+  ``makefile('rb')``, ``sys.stdin.buffer``), read from its current position to its end.
+
+The last two reach the C code through a pipe, as ``csum pcap verify -`` reads standard input:
+memory stays bounded whatever the size, and the GIL is released while the capture is walked.
+A ``bytes`` object is always a capture, never a file name (pass ``os.fsdecode(name)``).
+
+The results are built from the JSON document that ``csum pcap verify --json`` prints: the
+extension runs the command-line tool's own code (compiled in) and parses its output, so what
+Python sees is what the CLI reports, member for member. ``result.document`` is that document,
+whole, including any member newer than this module.
+
+>>> result = csum.pcap.verify('capture.pcap.gz')              # doctest: +SKIP
 >>> result.packets, len(result.bad), result.summary['tcp']['good']  # doctest: +SKIP
 (1200, 3, 811)
->>> for b in result.bad:                                  # doctest: +SKIP
-...     print(b.frame, b.layer, hex(b.stored), hex(b.computed))
->>> csum.pcap.fix('capture.pcap', 'fixed.pcap').fixed     # doctest: +SKIP
+>>> for c in result.bad:                                      # doctest: +SKIP
+...     print(c.frame, c.depth, c.layer, hex(c.stored), hex(c.computed), c.via or '')
+12 outer tcp 0x1234 0xb1e5
+40 inner udp 0x101 0x77e2 vxlan
+>>> [c.note for c in result.offload][:1]                      # doctest: +SKIP
+['the pseudo-header sum: a placeholder for checksum offload']
+>>> len(csum.pcap.fix('capture.pcap.gz', 'fixed.pcap.gz').fixed)  # doctest: +SKIP
 3
 """
 from __future__ import annotations
 
 import errno
+import io
 import json
 import os
 import re
-from typing import Any, Dict, List, NamedTuple, Optional, Union
+import threading
+from typing import (Any, BinaryIO, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple,
+                    Union)
 
 from . import _csum
 
-__all__ = ["BadChecksum", "FixResult", "PcapError", "VerifyResult", "fix", "verify"]
+__all__ = ["Check", "FixResult", "PcapError", "PcapResult", "Undissected", "VerifyResult",
+           "compressions", "fix", "verify"]
 
-PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+PathLike = Union[str, "os.PathLike[str]", "os.PathLike[bytes]"]
+Source = Union[PathLike, bytes, bytearray, memoryview, BinaryIO]
+"""A capture: a path, a bytes-like object holding it, or a binary file object."""
+Ports = Union[int, Iterable[int]]
+
+LISTINGS = ("problems", "verbose", "all")
+"""The values of verify()'s ``checks``."""
 
 
 class PcapError(OSError):
@@ -34,13 +62,18 @@ class PcapError(OSError):
     A subclass of OSError, like ``gzip.BadGzipFile``, so that one ``except OSError`` catches
     every problem with a capture file; a missing or unreadable file raises the usual OSError
     subclass (FileNotFoundError, PermissionError, ...).
+
+    ``result`` holds what was found before the problem (every complete packet before it, as the
+    CLI prints them) when the capture could be opened, else None.
     """
 
-    def __init__(self, message: str, path: Optional[str] = None, offset: Optional[int] = None):
+    def __init__(self, message: str, path: Optional[str] = None, offset: Optional[int] = None,
+                 result: Optional["PcapResult"] = None):
         super().__init__(message)
         self.message = message
         self.path = path
         self.offset = offset
+        self.result = result
 
     def __str__(self) -> str:
         where = f"{self.path}: " if self.path is not None else ""
@@ -49,139 +82,477 @@ class PcapError(OSError):
         return f"{where}{self.message}"
 
 
-class BadChecksum(NamedTuple):
-    """One wrong checksum: an entry of the document's ``bad`` list."""
+class Check(NamedTuple):
+    """One checksum found in a capture: an entry of the document's ``checks`` list."""
 
     frame: int
     """Packet number in the file, from 1 (as Wireshark counts)."""
     layer: str
-    """``"ipv4"``, ``"tcp"``, ``"udp"``, ``"icmp"``, ``"icmpv6"``, ..."""
-    stored: int
-    """The checksum in the file, as a big-endian number (what Wireshark shows)."""
-    computed: int
-    """The correct checksum, same convention."""
-    offset: int
-    """Byte offset of the checksum field in the file."""
+    """``"ipv4"`` (the header checksum), ``"tcp"``, ``"udp"``, ``"icmp"``, ``"icmpv6"``,
+    ``"gre"``."""
+    depth: str
+    """``"outer"``: in the frame's first IP layer; ``"inner"``: in an IP layer inside a
+    tunnel, or quoted in an ICMP error."""
+    level: int
+    """0 for the outer IP layer, 1 and more for inner ones."""
+    via: Optional[str]
+    """How an inner layer was reached: ``"ip"`` (IP in IP), ``"gre"``, ``"erspan"``,
+    ``"vxlan"``, ``"vxlan-gpe"``, ``"geneve"``, ``"icmp"``, ``"icmpv6"``; None when outer."""
+    verdict: str
+    """``"good"``, ``"bad"``, ``"offload"`` (a placeholder left for the NIC by a sending host
+    with checksum or segmentation offload: not corruption), ``"not_checkable"`` (the bytes it
+    covers were not all captured, an IP fragment, lengths that disagree) or ``"no_checksum"``
+    (a UDP checksum of 0 over IPv4)."""
+    stored: Optional[int]
+    """The checksum in the file, as a big-endian number (what Wireshark shows); None when not
+    checkable."""
+    computed: Optional[int]
+    """The correct checksum, same convention; None when not checkable."""
+    offset: Optional[int]
+    """Byte offset of the checksum field in the capture (after decompression); None when not
+    checkable."""
+    note: Optional[str]
+    """Why it is not checkable, or offload; a remark on some bad ones; else None."""
 
     @classmethod
-    def _from_json(cls, entry: Dict[str, Any]) -> "BadChecksum":
-        return cls(int(entry["frame"]), str(entry["layer"]), _hex16(entry["stored"]),
-                   _hex16(entry["computed"]), int(entry["offset"]))
+    def _from_json(cls, e: Dict[str, Any]) -> "Check":
+        offset = e.get("offset")
+        return cls(int(e["frame"]), str(e["layer"]), str(e["depth"]), int(e["level"]),
+                   e.get("via"), str(e["verdict"]), _hex16(e.get("stored")),
+                   _hex16(e.get("computed")), None if offset is None else int(offset),
+                   e.get("note"))
 
 
-class VerifyResult:
-    """What ``csum pcap verify --json`` reports for one capture."""
+class Undissected(NamedTuple):
+    """Packets on a link type ``csum pcap`` does not dissect (not checked)."""
 
-    def __init__(self, document: Dict[str, Any], path: str):
+    linktype: int
+    """The LINKTYPE_ number."""
+    name: Optional[str]
+    """Its tcpdump.org name without the prefix (``"IEEE802_15_4_WITHFCS"``), or None."""
+    packets: int
+
+
+class PcapResult:
+    """What a walk over one capture found: the members of the CLI's JSON document."""
+
+    def __init__(self, document: Dict[str, Any], path: Optional[str]):
         self.document: Dict[str, Any] = document
-        """The CLI's JSON document, parsed: every member, as printed."""
-        self.path: str = path
+        """The JSON document, parsed: every member, as printed."""
+        self.path: Optional[str] = path
+        """The capture's path; None for a bytes-like object or a file object (the document's
+        ``file`` is then ``"-"``, as for ``csum pcap verify -``)."""
+        self.format: str = str(document["format"])
+        """``"pcap"`` or ``"pcapng"`` (``"unknown"`` if the file was not one)."""
+        self.compression: str = str(document["compression"])
+        """``"plain"``, ``"gzip"`` or ``"zstd"``."""
         self.packets: int = int(document["packets"])
         """Frames in the file, numbered as Wireshark numbers them."""
+        self.bytes: int = int(document["bytes"])
+        """Capture bytes walked (after decompression)."""
         self.summary: Dict[str, Any] = document["summary"]
         """Counts per layer and verdict (``summary['tcp']['bad']``), totals per verdict
-        (``summary['bad']``), ``unsupported_link``, ``non_packets``."""
-        self.bad: List[BadChecksum] = [BadChecksum._from_json(e) for e in document["bad"]]
+        (``summary['bad']``), ``inner`` (per verdict, of inner layers), ``without_checksum``,
+        ``non_packets``, ``undissected`` and ``skipped`` (packets)."""
+        self.checks: List[Check] = [Check._from_json(e) for e in document["checks"]]
+        """The checksums listed, in file order: every bad and offload one, and more as asked
+        (verify()'s ``checks``)."""
+        self.undissected: List[Undissected] = [
+            Undissected(int(u["linktype"]), u.get("name"), int(u["packets"]))
+            for u in document["undissected"]]
+        """Packets not checked because their link type is not dissected, by link type (the
+        first few kinds; ``summary['undissected']`` counts them all)."""
+        self.skipped: Dict[str, int] = {str(k): int(v) for k, v in document["skipped"].items()}
+        """Packets not looked into, by why: ``wlan_protected``, ``wlan_fragment``,
+        ``macsec_encrypted``, ``nesting``."""
+
+    @property
+    def bad(self) -> List[Check]:
         """Every wrong checksum, in file order."""
+        return [c for c in self.checks if c.verdict == "bad"]
+
+    @property
+    def offload(self) -> List[Check]:
+        """Every offload placeholder (not corruption), in file order."""
+        return [c for c in self.checks if c.verdict == "offload"]
+
+
+class VerifyResult(PcapResult):
+    """What ``csum pcap verify --json`` reports for one capture."""
+
+    def __init__(self, document: Dict[str, Any], path: Optional[str], status: int,
+                 strict: bool = False):
+        super().__init__(document, path)
+        self.status: int = status
+        """The CLI's exit status: 0, or 1 for bad checksums (with ``strict``, also for
+        anything left unchecked)."""
+        self.strict: bool = strict
 
     @property
     def ok(self) -> bool:
-        """True when every checkable checksum is correct (the CLI's exit status 0)."""
-        return not self.bad
+        """True when the CLI would exit 0: no bad checksum, and with ``strict=True`` also no
+        offload placeholder, not-checkable checksum, skipped or undissected packet."""
+        return self.status == 0
 
     def __repr__(self) -> str:
-        return (f"<{type(self).__name__} {self.path!r}: {self.packets} packets, "
-                f"{len(self.bad)} bad checksums>")
+        return (f"<{type(self).__name__} {self.document.get('file')!r}: {self.packets} packets, "
+                f"{len(self.bad)} bad checksums, {len(self.offload)} offload>")
 
 
-class FixResult(VerifyResult):
-    """What ``csum pcap fix SRC DST`` did: the verify result of ``src``, whose ``bad`` list is
-    exactly the checksums rewritten in ``dst`` (every other byte of ``dst`` is ``src``'s)."""
+class FixResult(PcapResult):
+    """What ``csum pcap fix SRC DST`` did. ``checks`` (bad and offload ones) come from the fix
+    walk itself: a checksum over another one (a tunnel's UDP checksum, an ICMP error's over the
+    quoted header) is computed after that one was fixed."""
 
-    def __init__(self, document: Dict[str, Any], src: str, dst: str):
+    def __init__(self, document: Dict[str, Any], src: Optional[str], dst: Optional[str],
+                 dry_run: bool, fix_offload: bool):
         super().__init__(document, src)
-        self.src: str = src
-        self.dst: str = dst
+        self.src: Optional[str] = src
+        """The input's path (None for bytes or a file object)."""
+        self.dst: Optional[str] = dst
+        """The output's path (None for a file object, or a dry run)."""
+        self.dry_run: bool = dry_run
+        self.fix_offload: bool = fix_offload
 
     @property
-    def fixed(self) -> int:
-        """Number of checksums corrected."""
-        return len(self.bad)
+    def fixed(self) -> List[Check]:
+        """The checksums rewritten in ``dst`` (or that would be, in a dry run): every bad one,
+        and with ``fix_offload`` the offload placeholders; ``computed`` is the new value."""
+        return [c for c in self.checks
+                if c.verdict == "bad" or (self.fix_offload and c.verdict == "offload")]
 
     def __repr__(self) -> str:
-        return f"<FixResult {self.src!r} -> {self.dst!r}: {self.fixed} checksums fixed>"
+        what = "would fix" if self.dry_run else "fixed"
+        dst = "" if self.dst is None else f" -> {self.dst!r}"
+        return (f"<FixResult {self.document.get('file')!r}{dst}: {self.packets} packets, "
+                f"{what} {len(self.fixed)} checksums>")
 
 
-def verify(path: PathLike) -> VerifyResult:
-    """Check every IPv4, TCP, UDP, ICMP and ICMPv6 checksum in the capture at ``path``.
+def verify(source: Source, *, checks: str = "problems", strict: bool = False,
+           rfc1624: bool = False, vxlan_ports: Ports = (), geneve_ports: Ports = ()
+           ) -> VerifyResult:
+    """Check every IPv4 header, TCP, UDP, ICMP, ICMPv6 and GRE checksum in a capture, as
+    ``csum pcap verify --json`` does.
+
+    ``source``: a path, a bytes-like object holding the capture, or a binary file object
+    (read to its end). ``checks``: which checksums ``result.checks`` lists: ``"problems"``
+    the bad and offload ones (the CLI's default), ``"verbose"`` also not-checkable ones and UDP
+    checksums of 0 (``-v``), ``"all"`` every one (``--all``; one object per checksum, so memory
+    grows with the capture). The counts in ``summary`` are complete whatever the listing.
+    ``strict``: ``result.ok`` also requires every packet checked (``--strict``). ``rfc1624``:
+    a TCP checksum stored as 0xffff where 0x0000 is computed is good (by default bad, as in
+    Wireshark). ``vxlan_ports``/``geneve_ports``: UDP destination ports that also carry VXLAN
+    or Geneve, besides 4789 and 6081 (a port or an iterable, up to 8 each).
 
     Raises FileNotFoundError (etc.) when the file cannot be read, PcapError when it is not a
-    well-formed pcap or pcapng capture. The capture is read with the GIL released.
+    well-formed pcap or pcapng capture (its ``result`` then holds the verdicts of every packet
+    before the problem), ValueError for bad options. The GIL is released while the capture is walked.
+
+    >>> r = csum.pcap.verify('tunnels.pcap', vxlan_ports=8472)     # doctest: +SKIP
+    >>> [(c.frame, c.via, c.layer) for c in r.bad if c.depth == 'inner']  # doctest: +SKIP
+    [(40, 'vxlan', 'udp')]
     """
-    name = _readable(path)
-    return VerifyResult(_run_json(["verify", "--json", _arg(name)], name), name)
+    if checks not in LISTINGS:
+        raise ValueError(f"csum.pcap.verify(): checks must be one of {', '.join(LISTINGS)}, "
+                         f"not {checks!r}")
+    args = ["verify", "--json"] + {"problems": [], "verbose": ["-v"], "all": ["--all"]}[checks]
+    if strict:
+        args.append("--strict")
+    args += _policy("verify", rfc1624, vxlan_ports, geneve_ports)
+    src = _Source(source, "verify")
+    status, err_no, usage, out, err, _ = _run(args + [src.arg], src)
+    document = _json(out)
+    if status in (0, 1) and _walked(document):
+        return VerifyResult(document, src.path, status, strict)
+    raise _failure(document, err, err_no, usage, src.path,
+                   lambda d: VerifyResult(d, src.path, 2, strict))
 
 
-def fix(src: PathLike, dst: PathLike) -> FixResult:
-    """Write ``dst``, a copy of the capture ``src`` in which every bad checksum is corrected
-    (not-checkable ones, e.g. of truncated packets, are left alone). ``dst`` is written to a
-    temporary file beside it and renamed into place; ``src`` is never modified.
+def fix(src: Source, dst: Union[PathLike, BinaryIO, None] = None, *, dry_run: bool = False,
+        fix_offload: bool = False, rfc1624: bool = False, vxlan_ports: Ports = (),
+        geneve_ports: Ports = ()) -> FixResult:
+    """Write ``dst``, a copy of the capture ``src`` in the same format and compression in which
+    every bad checksum is replaced by the correct one and every other byte is identical, as
+    ``csum pcap fix`` does. Not-checkable checksums and offload placeholders are left alone
+    (``fix_offload=True`` replaces the placeholders too).
 
-    ValueError when ``dst`` is ``src``; otherwise raises as :func:`verify`, and OSError when
-    ``dst`` cannot be written.
+    ``src``: as for :func:`verify`. ``dst``: a path, written to a temporary file beside it and
+    renamed into place once complete (never partial; its mode is ``src``'s, or a new file's for
+    a stream), or a writable binary file object, written as the fix goes (on an error, what
+    was written stays). ``dry_run=True``: nothing is written (``dst`` may be omitted), the
+    result says what would change. ``src`` is never modified, and ``dst`` may not be ``src``.
+    ``rfc1624``, ``vxlan_ports``, ``geneve_ports``: as for :func:`verify`.
+
+    Raises ValueError when ``dst`` is ``src`` or missing, OSError when ``dst`` cannot be
+    written (checked before ``src`` is read), and as :func:`verify`.
+
+    >>> r = csum.pcap.fix('in.pcapng', 'out.pcapng')                  # doctest: +SKIP
+    >>> [(c.frame, c.layer, hex(c.stored), hex(c.computed)) for c in r.fixed]  # doctest: +SKIP
+    [(7, 'tcp', '0x1234', '0xb1e5')]
     """
-    name, out = _readable(src), os.fsdecode(os.fspath(dst))
-    if os.path.exists(out) and os.path.samefile(name, out):
-        raise ValueError(f"csum.pcap.fix(): refusing to overwrite the input ({out} is {name})")
-    document = _run_json(["verify", "--json", _arg(name)], name)
-    status, err_no, _, err = _csum._pcap(["fix", _arg(name), _arg(out)])
-    if status != 0:
-        raise _error(err, err_no, name if "malformed" in err.decode(errors="replace") else out)
-    return FixResult(document, name, out)
+    args = ["fix"]
+    if dry_run:
+        args.append("--dry-run")
+    if fix_offload:
+        args.append("--fix-offload")
+    args += _policy("fix", rfc1624, vxlan_ports, geneve_ports)
+    source = _Source(src, "fix")
+    out_path, out_file = None, None
+    if dry_run:
+        pass  # the CLI writes nothing, whatever dst is
+    elif dst is None:
+        raise ValueError("csum.pcap.fix(): no dst given (or dry_run=True)")
+    elif isinstance(dst, (str, os.PathLike)):
+        out_path = os.fsdecode(os.fspath(dst))
+        if os.path.isdir(out_path):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), out_path)
+        if source.path is not None and os.path.exists(out_path) and \
+                os.path.samefile(source.path, out_path):
+            raise ValueError(f"csum.pcap.fix(): refusing to overwrite the input "
+                             f"({out_path} is {source.path})")
+    elif callable(getattr(dst, "write", None)):
+        if isinstance(dst, io.TextIOBase):
+            raise TypeError("csum.pcap.fix(): dst is a text file: open it in binary mode ('wb')")
+        out_file = dst
+    else:
+        raise TypeError(f"csum.pcap.fix(): dst must be a path or a binary file object, "
+                        f"not {type(dst).__name__}")
+    if out_path is not None:
+        args += [source.arg, _arg(out_path)]
+    else:
+        args += [source.arg] + ([] if dry_run else ["-"])
+    status, err_no, usage, _, err, doc = _run(args, source, out_file)
+    document = _json(doc)
+    if status == 0 and _walked(document):
+        return FixResult(document, source.path, out_path, dry_run, fix_offload)
+    raise _failure(document, err, err_no, usage, source.path,
+                   lambda d: FixResult(d, source.path, out_path, dry_run, fix_offload),
+                   out_path)
+
+
+def compressions() -> Dict[str, Optional[str]]:
+    """The compressed captures this build reads (and ``fix`` writes): ``{'gzip': 'zlib
+    1.2.13', 'zstd': None}`` names the library behind each, None when not built in (the
+    extension links zlib and libzstd when they were found at build time)."""
+    return dict(_csum._pcap_compressions())
+
+
+# ---- the command's input and output ------------------------------------------------------
+
+_CHUNK = 1 << 20
+
+
+class _Source:
+    """A capture to read: a path (given to the command), or bytes or a file object (fed to
+    the command's "-" through a pipe)."""
+
+    def __init__(self, source: Any, func: str):
+        self.path: Optional[str] = None
+        self.view: Optional[memoryview] = None
+        self.file: Any = None
+        if isinstance(source, (str, os.PathLike)):
+            self.path = _readable(source)
+            return
+        try:
+            view = memoryview(source)
+        except TypeError:
+            if not callable(getattr(source, "read", None)):
+                raise TypeError(f"csum.pcap.{func}(): expected a path (str or os.PathLike), a "
+                                f"bytes-like object or a binary file object, not "
+                                f"{type(source).__name__}") from None
+            if isinstance(source, io.TextIOBase):
+                raise TypeError(f"csum.pcap.{func}(): the capture is a text file: open it in "
+                                f"binary mode ('rb')") from None
+            self.file = source
+            return
+        if not view.c_contiguous:
+            raise BufferError(f"csum.pcap.{func}(): the buffer is not C-contiguous")
+        self.view = view.cast("B") if view.ndim != 1 or view.format != "B" else view
+
+    @property
+    def arg(self) -> str:
+        return "-" if self.path is None else _arg(self.path)
+
+    def feed(self, fd: int, stop: threading.Event, errors: List[BaseException]) -> None:
+        """Write the capture into the pipe fd (closed at the end), until stop is set."""
+        try:
+            if self.view is not None:
+                for start in range(0, len(self.view), _CHUNK):
+                    if stop.is_set():
+                        break
+                    _write_all(fd, self.view[start:start + _CHUNK])
+            else:
+                while not stop.is_set():
+                    chunk = self.file.read(_CHUNK)
+                    if not chunk:
+                        break
+                    if isinstance(chunk, str):
+                        raise TypeError("the capture's read() returned str: open it in binary "
+                                        "mode ('rb')")
+                    _write_all(fd, memoryview(chunk))
+        except BaseException as e:  # re-raised by _run in the caller's thread
+            errors.append(e)
+        finally:
+            os.close(fd)
+
+
+def _write_all(fd: int, view: memoryview) -> None:
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _drain(fd: int, dst: Any, errors: List[BaseException]) -> None:
+    """Copy the pipe fd (closed at the end) into the file object dst. After an error, keep
+    reading, so that the command never blocks on a full pipe."""
+    try:
+        while True:
+            chunk = os.read(fd, _CHUNK)
+            if not chunk:
+                break
+            if errors:
+                continue
+            try:
+                view = memoryview(chunk)
+                while view:
+                    n = dst.write(view)
+                    view = view[len(view) if n is None else n:]
+            except BaseException as e:
+                errors.append(e)
+    finally:
+        os.close(fd)
+
+
+def _pipe() -> Tuple[int, int]:
+    r, w = os.pipe()
+    try:  # fewer, larger transfers (Linux; the default is 64 KiB)
+        import fcntl
+        fcntl.fcntl(w, getattr(fcntl, "F_SETPIPE_SZ", 1031), _CHUNK)
+    except (ImportError, OSError):
+        pass
+    return r, w
+
+
+def _start(target: Any, fd: int, args: Tuple[Any, ...], name: str) -> threading.Thread:
+    """A started thread that owns (and closes) fd; fd closed here if it cannot start."""
+    try:
+        thread = threading.Thread(target=target, args=args, name=name, daemon=True)
+        thread.start()
+    except BaseException:
+        os.close(fd)
+        raise
+    return thread
+
+
+def _run(args: List[str], source: _Source, dst: Any = None
+         ) -> Tuple[int, int, int, bytes, bytes, bytes]:
+    """Run `csum pcap ARGS...`: "-" as IN is source's bytes or file object, "-" as OUT the file
+    object dst. The command runs with the GIL released; threads move the bytes."""
+    in_fd = out_fd = -1
+    feeder = drainer = None
+    feed_errors: List[BaseException] = []
+    drain_errors: List[BaseException] = []
+    stop = threading.Event()
+    try:
+        if source.path is None:
+            in_fd, w = _pipe()
+            feeder = _start(source.feed, w, (w, stop, feed_errors), "csum.pcap input")
+        if dst is not None:
+            r, out_fd = _pipe()
+            drainer = _start(_drain, r, (r, dst, drain_errors), "csum.pcap output")
+        result = _csum._pcap(args, in_fd, out_fd)
+    finally:
+        stop.set()
+        if feeder is not None:  # the command may stop early: let the feeder finish its write
+            while os.read(in_fd, _CHUNK):
+                pass
+            feeder.join()
+        if in_fd >= 0:
+            os.close(in_fd)
+        if out_fd >= 0:
+            os.close(out_fd)
+        if drainer is not None:
+            drainer.join()
+    for e in feed_errors + drain_errors:  # the cause of whatever the command then said
+        raise e
+    return result
 
 
 # ---- the document ------------------------------------------------------------------------
 
-def _run_json(args: List[str], path: str) -> Dict[str, Any]:
-    status, err_no, out, err = _csum._pcap(args)
-    text = out.decode("utf-8", errors="replace").strip()
-    document = None
-    if text.startswith("{"):
-        try:
-            document = json.loads(text)
-        except ValueError:
-            document = None
-    if isinstance(document, dict) and "error" in document:
-        raise _error_member(document["error"], path)
-    if status in (0, 1) and isinstance(document, dict):
-        return document
-    raise _error(err, err_no, path)
+def _json(text: bytes) -> Optional[Dict[str, Any]]:
+    text = text.strip()
+    if not text.startswith(b"{"):
+        return None
+    try:
+        document = json.loads(text)
+    except ValueError:
+        return None
+    return document if isinstance(document, dict) else None
 
 
-def _error_member(error: Any, path: str) -> PcapError:
-    """A PcapError from the document's ``error`` member: a string or {message, offset}."""
-    if isinstance(error, dict):
-        offset = error.get("offset")
-        return PcapError(str(error.get("message", error)), path,
-                         int(offset) if offset is not None else None)
-    return PcapError(str(error), path)
+def _walked(document: Optional[Dict[str, Any]]) -> bool:
+    """A document of a capture that was opened and walked (to its end or to an error)."""
+    return document is not None and "checks" in document and "summary" in document
 
 
 _MALFORMED = re.compile(r"malformed capture at byte offset (\d+): (.*)", re.S)
 
 
-def _error(err: bytes, err_no: int, path: str) -> OSError:
-    """The exception for a failed command, from what it printed on stderr."""
+def _failure(document: Optional[Dict[str, Any]], err: bytes, err_no: int, usage: int,
+             path: Optional[str], make_result: Any, dst: Optional[str] = None) -> Exception:
+    """The exception for a failed command: from the document's error member when it printed
+    one, else from what it printed on stderr."""
     message = err.decode("utf-8", errors="replace").strip()
+    error = document.get("error") if document else None
+    if isinstance(error, dict) and error.get("offset") is not None:
+        result = make_result(document) if _walked(document) else None
+        return PcapError(str(error.get("message", "")), path, int(error["offset"]), result)
     m = _MALFORMED.search(message)
     if m:
         return PcapError(m.group(2).strip(), path, int(m.group(1)))
+    if usage:  # the options were checked here first: a bug if reached
+        return ValueError(message.replace("csum: ", "", 1))
+    # Opening IN, or writing OUT (checked before IN is read, and at the rename).
+    target = dst if dst is not None and ": cannot write" in message else path
     if err_no:
-        return OSError(err_no, os.strerror(err_no), path)
-    return PcapError(message.replace("csum: ", "", 1) or "csum pcap failed", path)
+        return OSError(err_no, os.strerror(err_no), target)
+    return PcapError(message.replace("csum: ", "", 1) or "csum pcap failed", target)
 
 
-def _hex16(value: Any) -> int:
+# ---- arguments ---------------------------------------------------------------------------
+
+def _policy(func: str, rfc1624: bool, vxlan_ports: Ports, geneve_ports: Ports) -> List[str]:
+    args = ["--rfc1624"] if rfc1624 else []
+    for option, name, ports in (("--vxlan-port", "vxlan_ports", vxlan_ports),
+                                ("--geneve-port", "geneve_ports", geneve_ports)):
+        for port in _ports(func, name, ports):
+            args.append(f"{option}={port}")
+    return args
+
+
+def _ports(func: str, name: str, ports: Ports) -> Sequence[int]:
+    if isinstance(ports, int) and not isinstance(ports, bool):
+        ports = (ports,)
+    try:
+        ports = list(ports)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"csum.pcap.{func}(): {name} must be a port or an iterable of ports, "
+                        f"not {type(ports).__name__}") from None
+    for port in ports:
+        if not isinstance(port, int) or isinstance(port, bool):
+            raise TypeError(f"csum.pcap.{func}(): {name} holds {type(port).__name__}, "
+                            f"not a port number")
+        if not 1 <= port <= 65535:
+            raise ValueError(f"csum.pcap.{func}(): {name}: {port} is not a UDP port "
+                             f"(1 to 65535)")
+    if len(ports) > _csum._PCAP_MAX_PORTS:
+        raise ValueError(f"csum.pcap.{func}(): {name}: at most {_csum._PCAP_MAX_PORTS} ports")
+    return ports
+
+
+def _hex16(value: Any) -> Optional[int]:
+    if value is None:
+        return None
     return int(value, 16) if isinstance(value, str) else int(value)
 
 
@@ -198,7 +569,5 @@ def _readable(path: PathLike) -> str:
 
 
 def _arg(path: str) -> str:
-    """A path the CLI cannot take for an option."""
+    """A path the CLI cannot take for an option (or for standard input)."""
     return "./" + path if path.startswith("-") else path
-
-

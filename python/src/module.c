@@ -678,11 +678,16 @@ static PyObject *py_gil_threshold(PyObject *self, PyObject *const *args, Py_ssiz
 
 /* ---- pcap: through pcap_adapter.c -------------------------------------------------------- */
 
-/* _pcap(args) -> (status, errno, stdout, stderr) of `csum pcap ARGS...`. */
-static PyObject *py_pcap(PyObject *self, PyObject *arg)
+/* _pcap(args, input_fd=-1, output_fd=-1) -> (status, errno, usage, stdout, stderr, document) of
+ * `csum pcap ARGS...`, "-" meaning input_fd (IN) and output_fd (OUT). */
+static PyObject *py_pcap(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *seq = PySequence_Fast(arg, "_pcap(): args must be a sequence of str");
+    PyObject *list;
+    int in_fd = -1, out_fd = -1;
+    if (!PyArg_ParseTuple(args, "O|ii:_pcap", &list, &in_fd, &out_fd))
+        return NULL;
+    PyObject *seq = PySequence_Fast(list, "_pcap(): args must be a sequence of str");
     if (!seq)
         return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
@@ -703,16 +708,18 @@ static PyObject *py_pcap(PyObject *self, PyObject *arg)
     struct pcap_adapter_result r;
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = pcap_adapter_run((int)n + 1, argv, &r);
+    rc = pcap_adapter_run((int)n + 1, argv, in_fd, out_fd, &r);
     Py_END_ALLOW_THREADS
     if (rc != 0) {
         PyErr_SetFromErrno(PyExc_OSError);
         goto out;
     }
-    result = Py_BuildValue("(iiy#y#)", r.status, r.error, r.out, (Py_ssize_t)r.out_len, r.err,
-                           (Py_ssize_t)r.err_len);
+    result = Py_BuildValue("(iiiy#y#y#)", r.status, r.error, r.usage, r.out,
+                           (Py_ssize_t)r.out_len, r.err, (Py_ssize_t)r.err_len, r.doc,
+                           (Py_ssize_t)r.doc_len);
     free(r.out);
     free(r.err);
+    free(r.doc);
 out:
     if (encoded)
         for (Py_ssize_t i = 0; i < n; i++)
@@ -721,6 +728,26 @@ out:
     PyMem_Free(argv);
     Py_DECREF(seq);
     return result;
+}
+
+/* _pcap_compressions() -> ((name, library or None), ...): what this build reads. */
+static PyObject *py_pcap_compressions(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    PyObject *list = PyList_New(0);
+    const char *name, *library;
+    for (int i = 1; list && (name = pcap_adapter_compression(i, &library)); i++) {
+        PyObject *item = Py_BuildValue("(sz)", name, library);
+        if (!item || PyList_Append(list, item) < 0)
+            Py_CLEAR(list);
+        Py_XDECREF(item);
+    }
+    if (!list)
+        return NULL;
+    PyObject *tuple = PyList_AsTuple(list);
+    Py_DECREF(list);
+    return tuple;
 }
 
 /* ---- the module -------------------------------------------------------------------------- */
@@ -748,7 +775,8 @@ static PyMethodDef methods[] = {
     { "_active", py_active, METH_NOARGS, "_active($module)\n--\n\nThe implementation csum_partial uses for the longest buffers." },
     { "dispatch", py_dispatch, METH_NOARGS, dispatch_doc },
     { "_gil_threshold", (PyCFunction)(void (*)(void))py_gil_threshold, METH_FASTCALL, "_gil_threshold($module, bytes=None, /)\n--\n\nThe size from which the GIL is released; sets it when given. Returns the previous value." },
-    { "_pcap", py_pcap, METH_O, "_pcap($module, args, /)\n--\n\nRun `csum pcap ARGS...`: (exit status, errno, stdout, stderr)." },
+    { "_pcap", py_pcap, METH_VARARGS, "_pcap($module, args, input_fd=-1, output_fd=-1, /)\n--\n\nRun `csum pcap ARGS...`, '-' being the descriptors given: (exit status, errno, usage error, stdout, stderr, fix document)." },
+    { "_pcap_compressions", py_pcap_compressions, METH_NOARGS, "_pcap_compressions($module, /)\n--\n\n(name, library or None) of each compression `csum pcap` knows." },
     { NULL, NULL, 0, NULL },
 };
 
@@ -762,7 +790,8 @@ static int module_exec(PyObject *m)
     if (!array_type)
         return -1;
     if (PyModule_AddStringConstant(m, "library_version", csum_version()) < 0 ||
-        PyModule_AddIntConstant(m, "GIL_THRESHOLD_DEFAULT", GIL_THRESHOLD_DEFAULT) < 0)
+        PyModule_AddIntConstant(m, "GIL_THRESHOLD_DEFAULT", GIL_THRESHOLD_DEFAULT) < 0 ||
+        PyModule_AddIntConstant(m, "_PCAP_MAX_PORTS", pcap_adapter_max_ports()) < 0)
         return -1;
     return 0;
 }

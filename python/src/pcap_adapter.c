@@ -1,36 +1,109 @@
 /*
- * csum.pcap's whole coupling to csum's pcap code: the CLI's `csum pcap` subcommand
- * (cli/cmd_pcap.c, which calls csum_pcap_verify_buffer / csum_pcap_fix_buffer and writes the
- * --json document) is compiled into the extension unchanged, with its standard output and
- * error redirected to per-thread memory streams. csum.pcap.verify() parses the very document
- * `csum pcap verify --json FILE` prints, so Python's results equal the CLI's by construction
- * and a change to that document reaches Python without a change here.
+ * csum.pcap's whole coupling to csum's pcap code. The CLI's `csum pcap` subcommand
+ * (cli/cmd_pcap.c) is compiled into the extension unchanged, over the same csum_pcap library
+ * the tool links; what is process-wide in a program is made per call here, so that threads
+ * may run it at once and it never disturbs the interpreter:
  *
- * What this file relies on, for whoever changes cli/cmd_pcap.c: the entry point
- * `int cmd_pcap(int argc, char **argv)`, output only through printf/fprintf/fputc/fputs/puts/
- * putchar/fflush on stdout and stderr, the helpers declared in cli/cli.h (usage_error() is
- * defined below, file_map_open/file_map_close/file_same/file_replace come from cli/file_io.c),
- * and the headers included here before the macros (a new header included by cmd_pcap.c after
- * them must not declare stdio functions).
+ *  - stdout and stderr are this thread's memory streams. csum.pcap.verify() parses the very
+ *    document `csum pcap verify --json` prints, so Python's results equal the CLI's by
+ *    construction, and a new member of that document reaches Python without a change here.
+ *  - STDIN_FILENO and STDOUT_FILENO, which the command reads for IN "-" and writes for OUT
+ *    "-", are descriptors the caller gives: a pipe that Python fills from bytes or a file
+ *    object, or one it empties into a file object; -1 when none is given (Python then never
+ *    passes "-"). Standard error is never a terminal (STDERR_FILENO is -1), so there is no
+ *    progress line, and isatty() leaves errno alone.
+ *  - signal() does nothing. `fix` points SIGINT, SIGTERM, SIGHUP and SIGPIPE at a handler that
+ *    removes its temporary file and re-raises, then sets them to SIG_DFL: in Python that would
+ *    take Ctrl-C away from the interpreter and make a write to a closed pipe kill the process.
+ *    `fix` removes its temporary file itself on every error; only a signal that ends the whole
+ *    process can leave one behind (as for any Python program writing a file).
+ *  - umask() does not change the process's mask: `fix` from "-" to a file reads it (set to 0,
+ *    then back) for the mode of OUT, and for that moment another thread would create files
+ *    with mask 0. Here it is read from /proc/self/status (set and restored only where there is
+ *    no /proc).
+ *  - csum_pcap_fix_fd() is wrapped (adapter_fix_fd below): the CLI's fix prints one text line
+ *    per change, without its offset, so the fix walk's checks also go into a third memory
+ *    stream, through the CLI's own JSON printers, as the document `csum pcap verify --json`
+ *    prints (same members, the checks it lists: bad and offload); csum.pcap.fix() reads that.
+ *
+ * What this file relies on in cli/cmd_pcap.c, for whoever changes it: the entry point
+ * `int cmd_pcap(int argc, char **argv)`; output only through printf/fprintf/fputc/fputs/puts/
+ * putchar/fflush on stdout and stderr (no write(2) to 1 or 2, no perror); standard input and
+ * output only as STDIN_FILENO/STDOUT_FILENO; signals only through signal(); the umask only
+ * read through umask(); the helpers declared in cli/cli.h (usage_error() is defined below,
+ * file_same/file_temp_* come from cli/file_io.c); the headers included here before the macros
+ * (a new header included by cmd_pcap.c after them must not declare what the macros rename);
+ * and, for the fix wrapper, its struct report (members a and name, set before the walk),
+ * listed(), on_check(), on_progress(), json_string(), print_check_json() and
+ * print_summary_json(), with their current signatures. A change to any of these fails to
+ * compile here, except the output and descriptor rules, which the Python tests exercise.
+ *
+ * Known and accepted: cmd_pcap.c's `pending_tmp` (the temporary file its signal handler
+ * removes) is one static pointer, so fix() calls running at once in several threads all store
+ * to it. Nothing here ever reads it (the handler is never installed); serialising every fix
+ * to avoid the stores would cost the concurrency that releasing the GIL gives.
  */
 #define _GNU_SOURCE /* open_memstream */
 #include "pcap_adapter.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "csum_pcap.h"
 
-static __thread FILE *adapter_out, *adapter_err;
+static __thread FILE *adapter_out, *adapter_err, *adapter_doc;
+static __thread int adapter_stdin_fd = -1, adapter_stdout_fd = -1, adapter_usage;
 
-/* From here on, the CLI's standard streams are this thread's memory streams. */
+static int adapter_isatty(int fd)
+{
+    int e = errno, tty = fd >= 0 && isatty(fd);
+    errno = e;
+    return tty;
+}
+
+static void (*adapter_signal(int sig, void (*handler)(int)))(int)
+{
+    (void)sig;
+    (void)handler;
+    return SIG_DFL;
+}
+
+/* The process's umask, without changing it (see above). */
+static mode_t adapter_umask(mode_t ignored)
+{
+    (void)ignored;
+    FILE *f = fopen("/proc/self/status", "re");
+    if (f) {
+        char line[256];
+        unsigned mask;
+        while (fgets(line, sizeof line, f)) {
+            if (sscanf(line, "Umask: %o", &mask) == 1) {
+                fclose(f);
+                return (mode_t)mask;
+            }
+        }
+        fclose(f);
+    }
+    mode_t mask = umask(022); /* no /proc (or no Umask line, Linux < 4.7) */
+    umask(mask);
+    return mask;
+}
+
+static int adapter_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options *o,
+                          struct csum_pcap_summary *s, struct csum_pcap_error *e);
+
+/* From here on, cmd_pcap.c's process-wide things are this call's (see the top). */
 #undef stdout
 #undef stderr
 #define stdout adapter_out
@@ -38,13 +111,25 @@ static __thread FILE *adapter_out, *adapter_err;
 #define printf(...) fprintf(adapter_out, __VA_ARGS__)
 #define puts(s) (fputs((s), adapter_out) == EOF ? EOF : fputc('\n', adapter_out))
 #define putchar(c) fputc((c), adapter_out)
+#undef STDIN_FILENO
+#undef STDOUT_FILENO
+#undef STDERR_FILENO
+#define STDIN_FILENO adapter_stdin_fd
+#define STDOUT_FILENO adapter_stdout_fd
+#define STDERR_FILENO (-1)
+#define isatty(fd) adapter_isatty(fd)
+#define signal(sig, handler) adapter_signal((sig), (handler))
+#define umask(mask) adapter_umask(mask)
+#define csum_pcap_fix_fd adapter_fix_fd
 
 #include "cmd_pcap.c"
 
-/* main.c's helper, which the extension does not compile. Same text as the CLI's. */
+/* main.c's helper, which the extension does not compile. Same text as the CLI's, without
+ * its "Try 'csum --help'"; the caller learns that it was a usage error (ValueError). */
 int usage_error(const char *fmt, ...)
 {
     va_list ap;
+    adapter_usage = 1;
     fputs("csum: ", adapter_err);
     va_start(ap, fmt);
     vfprintf(adapter_err, fmt, ap);
@@ -53,42 +138,115 @@ int usage_error(const char *fmt, ...)
     return EXIT_USAGE;
 }
 
+/* ---- fix: the walk's document, as verify --json prints it ------------------------------------ */
+
+struct fix_tap {
+    struct report *cli;   /* cmd_pcap.c's own report: its callbacks get it unchanged */
+    struct report doc;    /* print_check_json's count of listed checks */
+};
+
+/* Run f(args) with the CLI's stdout being the document stream. */
+#define TO_DOC(call)                                                                          \
+    do {                                                                                      \
+        FILE *saved_out = adapter_out;                                                        \
+        adapter_out = adapter_doc;                                                            \
+        call;                                                                                 \
+        adapter_out = saved_out;                                                              \
+    } while (0)
+
+static void tap_check(void *arg, const struct csum_pcap_check *c)
+{
+    struct fix_tap *t = arg;
+    if (listed(t->cli->a, c->verdict))
+        TO_DOC(print_check_json(&t->doc, c));
+    on_check(t->cli, c);
+}
+
+static void tap_progress(void *arg, uint64_t bytes_in, uint64_t packets)
+{
+    struct fix_tap *t = arg;
+    on_progress(t->cli, bytes_in, packets);
+}
+
+#undef csum_pcap_fix_fd
+
+static int adapter_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options *o,
+                          struct csum_pcap_summary *s, struct csum_pcap_error *e)
+{
+    struct fix_tap t = { .cli = o->ctx };
+    t.doc.a = t.cli->a;
+    struct csum_pcap_options tapped = *o;
+    tapped.on_check = tap_check;
+    tapped.on_progress = tap_progress;
+    tapped.ctx = &t;
+    TO_DOC((printf("{\"file\": "), json_string(t.cli->name), printf(",\n \"checks\": [")));
+    const int rc = csum_pcap_fix_fd(in_fd, out_fd, &tapped, s, e);
+    TO_DOC(print_summary_json(s, rc != 0 ? e : NULL));
+    return rc;
+}
+
+/* ---- the entry points ------------------------------------------------------------------------ */
+
 #undef stdout
 #undef stderr
 #undef printf
 #undef puts
 #undef putchar
+#undef isatty
+#undef signal
+#undef umask
 
-int pcap_adapter_run(int argc, char **argv, struct pcap_adapter_result *r)
+int pcap_adapter_run(int argc, char **argv, int in_fd, int out_fd, struct pcap_adapter_result *r)
 {
     memset(r, 0, sizeof *r);
     adapter_out = open_memstream(&r->out, &r->out_len);
     adapter_err = open_memstream(&r->err, &r->err_len);
-    if (!adapter_out || !adapter_err) {
+    adapter_doc = open_memstream(&r->doc, &r->doc_len);
+    if (!adapter_out || !adapter_err || !adapter_doc) {
         int e = errno;
-        if (adapter_out)
-            fclose(adapter_out);
-        if (adapter_err)
-            fclose(adapter_err);
+        FILE *streams[] = { adapter_out, adapter_err, adapter_doc };
+        for (size_t i = 0; i < sizeof streams / sizeof streams[0]; i++)
+            if (streams[i])
+                fclose(streams[i]);
         free(r->out);
         free(r->err);
+        free(r->doc);
         memset(r, 0, sizeof *r);
-        adapter_out = adapter_err = NULL;
+        adapter_out = adapter_err = adapter_doc = NULL;
         errno = e;
         return -1;
     }
+    adapter_stdin_fd = in_fd;
+    adapter_stdout_fd = out_fd;
+    adapter_usage = 0;
     errno = 0;
     r->status = cmd_pcap(argc, argv);
     r->error = errno;
+    r->usage = adapter_usage;
+    adapter_stdin_fd = adapter_stdout_fd = -1;
     /* Closing a memory stream makes its buffer final (NUL-terminated). */
-    int closed = fclose(adapter_out) | fclose(adapter_err);
-    adapter_out = adapter_err = NULL;
-    if (closed != 0 || !r->out || !r->err) {
+    int closed = fclose(adapter_out) | fclose(adapter_err) | fclose(adapter_doc);
+    adapter_out = adapter_err = adapter_doc = NULL;
+    if (closed != 0 || !r->out || !r->err || !r->doc) {
         free(r->out);
         free(r->err);
+        free(r->doc);
         memset(r, 0, sizeof *r);
         errno = ENOMEM;
         return -1;
     }
     return 0;
+}
+
+const char *pcap_adapter_compression(int i, const char **library)
+{
+    if (i < CSUM_PCAP_GZIP || i > CSUM_PCAP_ZSTD)
+        return NULL;
+    *library = csum_pcap_compression_library((enum csum_pcap_compression)i);
+    return csum_pcap_compression_name((enum csum_pcap_compression)i);
+}
+
+int pcap_adapter_max_ports(void)
+{
+    return CSUM_PCAP_MAX_PORTS;
 }

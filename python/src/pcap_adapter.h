@@ -10,15 +10,27 @@
 struct pcap_adapter_result {
     int status;   /* the command's exit status: 0, 1 (bad checksums found) or 2 (error) */
     int error;    /* errno after the command (0 unless a system call failed), for OSError */
-    char *out;    /* what it printed on stdout (malloc'ed, NUL-terminated); free() both */
+    int usage;    /* 1 when the status 2 is for bad usage (bad options, missing names) */
+    char *out;    /* what it printed on stdout (malloc'ed, NUL-terminated); free() all three */
     size_t out_len;
     char *err;    /* what it printed on stderr */
     size_t err_len;
+    char *doc;    /* fix: the fix walk's JSON document, as verify --json prints it; else "" */
+    size_t doc_len;
 };
 
-/* Run `csum pcap ARGS...` (argv[0] = "pcap"). Thread-safe: the output streams are per thread.
+/* Run `csum pcap ARGS...` (argv[0] = "pcap"), with in_fd as its standard input and out_fd as
+ * its standard output descriptor (what "-" means to it; -1: none). The caller keeps both
+ * descriptors open and closes them. Thread-safe: everything the command changes is per thread.
  * Returns 0, or -1 (errno set) when the output buffers could not be made. Never touches the
  * Python API, so the caller may release the GIL around it. */
-int pcap_adapter_run(int argc, char **argv, struct pcap_adapter_result *r);
+int pcap_adapter_run(int argc, char **argv, int in_fd, int out_fd, struct pcap_adapter_result *r);
+
+/* Compression i (1: gzip, 2: zstd): its name, and in *library the library that reads it in
+ * this build or NULL; NULL for other i. */
+const char *pcap_adapter_compression(int i, const char **library);
+
+/* How many --vxlan-port (and --geneve-port) options the command takes. */
+int pcap_adapter_max_ports(void);
 
 #endif /* CSUM_PY_PCAP_ADAPTER_H */

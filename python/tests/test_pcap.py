@@ -1,57 +1,250 @@
-"""csum.pcap gives what `csum pcap verify --json` prints, on the captures csum-pcapgen writes
-(every link type and format the library reads, bad and not-checkable checksums, malformed
-files) and on randomly damaged copies of them."""
+"""csum.pcap gives what `csum pcap verify --json` prints and what `csum pcap fix` writes, on the
+captures csum-pcapgen writes: its corpus (every link type, tunnel and policy case, malformed
+files), captures of random packets on every link type and tunnel it knows (with offload
+placeholders, jumbograms, 0xffff for 0x0000, fragments), and randomly damaged copies; and
+every checksum it lists is the one csum-pcapgen's oracle expects (NAME.expect)."""
 import json
-import os
 import re
 import subprocess
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 import csum.pcap
-from csum.pcap import BadChecksum, PcapError
+from csum.pcap import Check, PcapError, Undissected
 
 
-def cli_verify(cli, path):
-    r = subprocess.run([cli, "pcap", "verify", "--json", str(path)], capture_output=True, text=True)
-    return r.returncode, r.stdout, r.stderr
+# ---- the CLI, and what csum.pcap must make of its document --------------------------------
+
+def cli_options(checks="problems", strict=False, rfc1624=False, vxlan_ports=(), geneve_ports=()):
+    args = {"problems": [], "verbose": ["-v"], "all": ["--all"]}[checks]
+    args += ["--strict"] if strict else []
+    args += ["--rfc1624"] if rfc1624 else []
+    args += [f"--vxlan-port={p}" for p in vxlan_ports] + [f"--geneve-port={p}" for p in geneve_ports]
+    return args
 
 
-def captures(corpus):
-    return [corpus["dir"] / row[1] for row in corpus["manifest"] if row[0] == "capture"]
+def kwargs_of(options):
+    """MANIFEST's CLI options as verify()'s keyword arguments."""
+    kw = {}
+    for o in options:
+        name, _, value = o.partition("=")
+        key = {"--vxlan-port": "vxlan_ports", "--geneve-port": "geneve_ports"}[name]
+        kw.setdefault(key, []).append(int(value))
+    return kw
 
 
-def check_same_as_cli(cli, path):
-    rc, out, err = cli_verify(cli, path)
+def cli_verify(cli, path, **kw):
+    r = subprocess.run([cli, "pcap", "verify", "--json", *cli_options(**kw), str(path)],
+                       capture_output=True)
+    return r.returncode, json.loads(r.stdout), r.stderr.decode()
+
+
+def check_of(e):
+    """A document's check entry, read here independently of csum.pcap."""
+    h = lambda k: int(e[k], 16) if k in e else None  # noqa: E731
+    return Check(e["frame"], e["layer"], e["depth"], e["level"], e.get("via"), e["verdict"],
+                 h("stored"), h("computed"), e.get("offset"), e.get("note"))
+
+
+def assert_result_is_document(result, doc):
+    assert result.document == doc
+    assert result.packets == doc["packets"] and result.summary == doc["summary"]
+    assert (result.format, result.compression, result.bytes) == (
+        doc["format"], doc["compression"], doc["bytes"])
+    assert result.checks == [check_of(e) for e in doc["checks"]]
+    assert all(isinstance(c, Check) for c in result.checks)
+    assert result.bad == [c for c in result.checks if c.verdict == "bad"]
+    assert result.offload == [c for c in result.checks if c.verdict == "offload"]
+    assert len(result.bad) == doc["summary"]["bad"]  # bad and offload ones are always listed
+    assert len(result.offload) == doc["summary"]["offload"]
+    assert result.undissected == [Undissected(u["linktype"], u["name"], u["packets"])
+                                  for u in doc["undissected"]]
+    assert result.skipped == doc["skipped"]
+    for c in result.checks:
+        assert (c.depth == "outer") == (c.level == 0) == (c.via is None)
+        assert (c.stored is None) == (c.verdict == "not_checkable")
+
+
+def check_same_as_cli(cli, path, **kw):
+    """verify(path, **kw) against `csum pcap verify --json` with the same options."""
+    rc, doc, err = cli_verify(cli, path, **kw)
     if rc in (0, 1):
-        doc = json.loads(out)
-        result = csum.pcap.verify(path)
-        assert result.document == doc
-        assert result.packets == doc["packets"] and result.summary == doc["summary"]
-        assert [b._asdict() for b in result.bad] == [
-            dict(e, stored=int(e["stored"], 16), computed=int(e["computed"], 16)) for e in doc["bad"]]
-        assert result.ok == (rc == 0)
+        result = csum.pcap.verify(path, **kw)
+        assert_result_is_document(result, doc)
+        assert result.ok == (rc == 0) and result.status == rc
         return result
+    assert rc == 2 and "error" in doc, err
     with pytest.raises(PcapError) as info:
-        csum.pcap.verify(path)
+        csum.pcap.verify(path, **kw)
     m = re.search(r"malformed capture at byte offset (\d+): (.*)", err)
     assert m, err
-    assert info.value.offset == int(m.group(1)) and info.value.message == m.group(2).strip()
-    assert str(info.value) == f"{path}: malformed capture at byte offset {m.group(1)}: {m.group(2).strip()}"
+    e = info.value
+    assert (e.offset, e.message) == (int(m.group(1)), m.group(2).strip())
+    assert (e.offset, e.message) == (doc["error"]["offset"], doc["error"]["message"])
+    assert str(e) == f"{path}: malformed capture at byte offset {m.group(1)}: {m.group(2).strip()}"
+    assert e.result is not None and e.result.document == doc  # the packets before the problem
+    assert_result_is_document(e.result, doc)
     return None
 
 
-def test_verify_equals_cli_json(csum_cli, pcap_corpus):
-    results = [check_same_as_cli(csum_cli, p) for p in captures(pcap_corpus)]
-    assert len(results) >= 10 and all(results)
-    assert sum(len(r.bad) for r in results) > 10  # the corpus has bad checksums to find
-    assert all(isinstance(b, BadChecksum) for r in results for b in r.bad)
+def expect_line(c):
+    """A check as csum-pcapgen's NAME.expect writes it."""
+    word = {"no_checksum": "none"}.get(c.verdict, c.verdict)
+    values = {"good": [c.stored], "bad": [c.stored, c.computed],
+              "offload": [c.stored, c.computed]}.get(c.verdict, [])
+    return " ".join([str(c.frame), c.depth, c.layer, word] + [f"0x{v:04x}" for v in values]
+                    + [c.via or "-"])
+
+
+def assert_oracle_verdicts(result, expect_path):
+    want = sorted(line for line in expect_path.read_text().splitlines() if line.strip())
+    assert sorted(expect_line(c) for c in result.checks) == want
+
+
+def cli_fix_lines(cli, src, *options):
+    """(frame, depth, layer, stored, computed) of every change `csum pcap fix --dry-run` lists."""
+    r = subprocess.run([cli, "pcap", "fix", "--dry-run", *options, str(src)], capture_output=True,
+                       text=True, check=True)
+    return [(int(m.group(1)), m.group(2), m.group(3), int(m.group(4), 16), int(m.group(5), 16))
+            for m in re.finditer(r"^frame (\d+): (\w+) (\w+) checksum 0x(\w+) -> 0x(\w+)",
+                                 r.stdout, re.M)]
+
+
+def captures(corpus):
+    return [(corpus["dir"] / row[1], kwargs_of(row[3:]))
+            for row in corpus["manifest"] if row[0] == "capture"]
+
+
+# ---- csum-pcapgen --write: every link type, Ethernet encapsulation and tunnel --------------
+
+def pcapgen_list(gen):
+    """{section: {name: verify kwargs it needs}} from `csum-pcapgen --list`."""
+    text = subprocess.run([gen, "--list"], capture_output=True, text=True, check=True).stdout
+    sections, current = {}, None
+    for line in text.splitlines():
+        if line and not line.startswith(" "):
+            current = sections.setdefault(line.split(" (")[0], {})
+        elif line.strip() and current is not None:
+            current[line.split()[0]] = kwargs_of(re.findall(r"needs (--[a-z-]+=\d+)", line))
+    return sections
+
+
+@pytest.fixture(scope="module")
+def written(pcap_corpus, tmp_path_factory):
+    """[(path, verify kwargs)] of csum-pcapgen --write captures: every link type (pcap, and
+    pcapng with offload placeholders, jumbograms, 0xffff and fragments), every tunnel and
+    Ethernet encapsulation, every offload kind."""
+    gen, d = pcap_corpus["gen"], tmp_path_factory.mktemp("written")
+    kinds = pcapgen_list(gen)
+    links, encaps, l2s = kinds["link types"], kinds["tunnels"], kinds["under Ethernet"]
+    assert len(links) >= 25 and len(encaps) >= 14 and len(l2s) >= 4, kinds
+    jobs = []
+    for link in links:
+        ip = ["--ip", "4"] if link in ("slip", "raw-versioned") else []
+        jobs.append((f"link-{link}.pcap", ["--link", link, "--count", "60"] + ip, {}))
+        jobs.append((f"link-{link}-policy.pcapng", ["--link", link, "--format", "pcapng",
+                     "--count", "40", "--offload", "partial", "--ffff", "--jumbo", "--fragments"]
+                    + ip, {}))
+    for encap, kw in encaps.items():
+        jobs.append((f"encap-{encap}.pcap", ["--encap", encap, "--count", "60"], kw))
+    for l2 in l2s:
+        jobs.append((f"l2-{l2}.pcapng", ["--l2", l2, "--format", "pcapng", "--count", "60"], {}))
+    for kind in ("partial", "partial-nolen", "tso", "ip-zero"):
+        jobs.append((f"offload-{kind}.pcap", ["--offload", kind, "--count", "60"], {}))
+    jobs.append(("combo.pcapng", ["--link", "radiotap", "--encap", "vxlan-8472", "--format",
+                                  "pcapng", "--offload", "partial", "--ffff", "--count", "60"],
+                 encaps["vxlan-8472"]))
+    out = []
+    for seed, (name, args, kw) in enumerate(jobs, 1):
+        path = d / name
+        subprocess.run([gen, "--write", str(path), *args, "--seed", str(seed), "--expect"],
+                       check=True, capture_output=True)
+        out.append((path, kw))
+    return out
+
+
+# ---- verify --------------------------------------------------------------------------------
+
+def test_verify_equals_cli_json_on_the_corpus(csum_cli, pcap_corpus):
+    results = [check_same_as_cli(csum_cli, p, **kw) for p, kw in captures(pcap_corpus)]
+    assert len(results) >= 40 and all(results)
+    assert sum(len(r.bad) for r in results) > 100   # the corpus has bad checksums to find,
+    assert sum(len(r.offload) for r in results) > 5  # offload placeholders,
+    assert any(c.depth == "inner" for r in results for c in r.bad)  # tunnels,
+    assert sum(sum(r.skipped.values()) for r in results) > 0  # and encrypted frames
+
+
+def test_every_listing_and_policy_equals_the_cli(csum_cli, pcap_corpus):
+    for path, kw in captures(pcap_corpus):
+        for extra in ({"checks": "verbose"}, {"checks": "all", "strict": True},
+                      {"rfc1624": True, "strict": True}):
+            check_same_as_cli(csum_cli, path, **kw, **extra)
+
+
+def test_every_checksum_is_the_oracles(pcap_corpus):
+    """checks='all' lists every checksum, each with the verdict and values csum-pcapgen's
+    oracle (byte-at-a-time RFC 1071) wrote in NAME.expect."""
+    n = 0
+    for path, kw in captures(pcap_corpus):
+        expect = path.with_name(path.name + ".expect")
+        result = csum.pcap.verify(path, checks="all", **kw)
+        assert_oracle_verdicts(result, expect)
+        n += len(result.checks)
+    assert n > 1000
+
+
+def test_written_captures_equal_the_cli_and_the_oracle(csum_cli, written):
+    seen = set()
+    for path, kw in written:
+        result = check_same_as_cli(csum_cli, path, checks="all", **kw)
+        assert_oracle_verdicts(result, path.with_name(path.name + ".expect"))
+        seen |= {(c.verdict, c.via) for c in result.checks}
+        check_same_as_cli(csum_cli, path, rfc1624=True, strict=True, **kw)
+    vias = {via for _, via in seen}
+    assert {"ip", "gre", "erspan", "vxlan", "vxlan-gpe", "geneve", "icmp", "icmpv6"} <= vias
+    assert {"good", "bad", "offload", "not_checkable", "no_checksum"} <= {v for v, _ in seen}
+
+
+def test_tunnel_ports_are_options(pcap_corpus):
+    """A VXLAN or Geneve tunnel on a port of its own is followed only when told."""
+    d = pcap_corpus["dir"]
+    for name, kw in (("tunnel-vxlan-8472.pcap", {"vxlan_ports": 8472}),
+                     ("tunnel-geneve-6082.pcap", {"geneve_ports": [4789, 6082]})):
+        told, untold = csum.pcap.verify(d / name, **kw), csum.pcap.verify(d / name)
+        assert told.summary["inner"]["good"] > 0 and untold.summary["inner"]["good"] == 0
+
+
+def test_rfc1624_and_strict(pcap_corpus, tmp_path):
+    d = pcap_corpus["dir"]
+    ffff = csum.pcap.verify(d / "ffff.pcap", checks="all")
+    negative_zero = [c for c in ffff.bad if (c.layer, c.stored, c.computed) == ("tcp", 0xffff, 0)]
+    assert negative_zero and all("RFC 1624" in c.note for c in negative_zero)
+    accepting = csum.pcap.verify(d / "ffff.pcap", rfc1624=True, checks="all")
+    assert len(accepting.bad) == len(ffff.bad) - len(negative_zero)
+    offload = csum.pcap.verify(d / "offload.pcap")
+    assert offload.ok and offload.offload and not offload.bad
+    assert all(c.note for c in offload.offload)
+    assert not csum.pcap.verify(d / "offload.pcap", strict=True).ok
+    clean = csum.pcap.verify(d / "clean.pcap", checks="verbose")  # fragments: not checkable
+    assert clean.ok and clean.summary["not_checkable"] > 0
+    assert not csum.pcap.verify(d / "clean.pcap", strict=True).ok
+    bulk = tmp_path / "bulk.pcap"  # every checksum good and checked
+    subprocess.run([pcap_corpus["gen"], "--bulk", str(bulk), "64k", "7"], check=True)
+    assert csum.pcap.verify(bulk, strict=True).ok
+
+
+def test_damaged_captures_never_crash_and_match_the_cli(csum_cli, pcap_corpus, tmp_path):
+    sources = [p for p, _ in captures(pcap_corpus)]
+    for seed in range(60):
+        src = sources[seed % len(sources)]
+        dst = tmp_path / f"m{seed}.pcap"
+        subprocess.run([pcap_corpus["gen"], "--mutate", str(src), str(dst), str(seed)], check=True)
+        check_same_as_cli(csum_cli, dst, checks="all")
 
 
 def test_malformed_files_raise_pcaperror_with_the_offset(csum_cli, pcap_corpus):
     rows = [r for r in pcap_corpus["manifest"] if r[0] == "malformed"]
-    assert rows
+    assert len(rows) >= 10
     for _, name, offset in rows:
         path = pcap_corpus["dir"] / name
         with pytest.raises(PcapError) as info:
@@ -59,58 +252,52 @@ def test_malformed_files_raise_pcaperror_with_the_offset(csum_cli, pcap_corpus):
         assert info.value.offset == int(offset), name
         assert isinstance(info.value, OSError) and info.value.path == str(path)
         check_same_as_cli(csum_cli, path)
+    # A capture cut mid-packet: the verdicts of every packet before the cut come with the error.
+    with pytest.raises(PcapError) as info:
+        csum.pcap.verify(pcap_corpus["dir"] / "bad-pcap-data-cut.pcap", checks="all")
+    assert info.value.result.packets == 2 and len(info.value.result.checks) == 4
 
 
-def test_damaged_captures_never_crash_and_match_the_cli(csum_cli, pcap_corpus, tmp_path):
-    sources = captures(pcap_corpus)
-    for seed in range(60):
-        src = sources[seed % len(sources)]
-        dst = tmp_path / f"m{seed}.pcap"
-        subprocess.run([pcap_corpus["gen"], "--mutate", str(src), str(dst), str(seed)], check=True)
-        check_same_as_cli(csum_cli, dst)
+# ---- fix -----------------------------------------------------------------------------------
+
+def fixed_tuples(result):
+    return [(c.frame, c.depth, c.layer, c.stored, c.computed) for c in result.fixed]
 
 
-def test_fix_writes_what_the_cli_writes(csum_cli, pcap_corpus, tmp_path):
-    fixed_any = 0
-    for src in captures(pcap_corpus):
+def test_fix_writes_what_the_cli_writes(csum_cli, pcap_corpus, written, tmp_path):
+    fixed_any = nested = 0
+    for src, kw in captures(pcap_corpus) + written:
+        options = cli_options(**kw)
         ours, theirs = tmp_path / ("py-" + src.name), tmp_path / ("cli-" + src.name)
-        result = csum.pcap.fix(src, ours)
-        subprocess.run([csum_cli, "pcap", "fix", str(src), str(theirs)], check=True,
+        result = csum.pcap.fix(src, ours, **kw)
+        subprocess.run([csum_cli, "pcap", "fix", *options, str(src), str(theirs)], check=True,
                        capture_output=True)
-        assert ours.read_bytes() == theirs.read_bytes()
-        assert result.fixed == len(csum.pcap.verify(src).bad) and result.dst == str(ours)
-        assert csum.pcap.verify(ours).ok
-        fixed_any += result.fixed
-    assert fixed_any > 0
+        assert ours.read_bytes() == theirs.read_bytes(), src.name
+        assert (result.src, result.dst, result.dry_run) == (str(src), str(ours), False)
+        assert fixed_tuples(result) == cli_fix_lines(csum_cli, src, *options), src.name
+        assert result.fixed == result.bad and not any(c.verdict == "offload" for c in result.fixed)
+        after = csum.pcap.verify(ours, **kw)
+        assert not after.bad and after.offload == result.offload
+        fixed_any += len(result.fixed)
+        # A checksum over a fixed one (a tunnel's UDP, an ICMP error's) is computed after it:
+        # the fix walk may find more bad ones than verify did.
+        nested += len(result.fixed) - len(csum.pcap.verify(src, **kw).bad)
+    assert fixed_any > 100 and nested > 0
 
 
-def test_file_errors(pcap_corpus, tmp_path):
-    with pytest.raises(FileNotFoundError):
-        csum.pcap.verify(tmp_path / "missing.pcap")
-    with pytest.raises(IsADirectoryError):
-        csum.pcap.verify(tmp_path)
-    src = captures(pcap_corpus)[0]
-    with pytest.raises(ValueError, match="refusing to overwrite the input"):
-        csum.pcap.fix(src, src)
-    with pytest.raises(OSError):
-        csum.pcap.fix(src, tmp_path / "no-such-dir" / "out.pcap")
-    empty = tmp_path / "empty.pcap"
-    empty.write_bytes(b"")
-    with pytest.raises(PcapError):
-        csum.pcap.verify(empty)
-
-
-def test_paths_that_look_like_options_and_bytes_paths(pcap_corpus, tmp_path, monkeypatch):
-    src = captures(pcap_corpus)[0]
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "-v.pcap").write_bytes(src.read_bytes())
-    assert csum.pcap.verify("-v.pcap").document == csum.pcap.verify(src).document
-    assert csum.pcap.verify(os.fsencode(str(src))).packets == csum.pcap.verify(src).packets
-
-
-def test_concurrent_verify(pcap_corpus):
-    paths = captures(pcap_corpus)
-    want = [csum.pcap.verify(p).document for p in paths]
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        got = list(pool.map(lambda p: csum.pcap.verify(p).document, paths * 4))
-    assert got == want * 4
+def test_fix_offload_and_dry_run(csum_cli, pcap_corpus, tmp_path):
+    src = pcap_corpus["dir"] / "offload.pcap"
+    dry = csum.pcap.fix(src, dry_run=True, fix_offload=True)
+    assert dry.dry_run and dry.dst is None and dry.fixed == dry.offload and dry.fixed
+    assert fixed_tuples(dry) == cli_fix_lines(csum_cli, src, "--fix-offload")
+    untouched = tmp_path / "untouched.pcap"
+    assert csum.pcap.fix(src, untouched, dry_run=True).fixed == []  # offload left alone
+    assert not untouched.exists()  # a dry run writes nothing
+    out = tmp_path / "offload-fixed.pcap"
+    result = csum.pcap.fix(src, out, fix_offload=True)
+    theirs = tmp_path / "cli.pcap"
+    subprocess.run([csum_cli, "pcap", "fix", "--fix-offload", str(src), str(theirs)], check=True,
+                   capture_output=True)
+    assert out.read_bytes() == theirs.read_bytes()
+    assert len(result.fixed) == len(dry.fixed)
+    assert csum.pcap.verify(out, strict=True).ok

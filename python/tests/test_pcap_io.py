@@ -1,0 +1,400 @@
+"""csum.pcap's inputs and outputs: paths, bytes-like objects and file objects (through a pipe,
+as `csum pcap verify -` reads standard input), gzip and zstd captures, fix into a file object,
+errors, threads, and the interpreter left as it was (signal handlers, umask, file
+descriptors, nothing printed on the process's standard output or error)."""
+import gzip
+import io
+import json
+import mmap
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+import csum.pcap
+from csum.pcap import PcapError
+
+
+def cli_json_stdin(cli, data, *options):
+    """`csum pcap verify --json -` with data on standard input."""
+    r = subprocess.run([cli, "pcap", "verify", "--json", *options, "-"], input=data,
+                       capture_output=True)
+    return r.returncode, json.loads(r.stdout)
+
+
+def cli_fix_stdio(cli, data, *options):
+    """`csum pcap fix - -`: the fixed capture."""
+    r = subprocess.run([cli, "pcap", "fix", *options, "-", "-"], input=data, capture_output=True,
+                       check=True)
+    return r.stdout
+
+
+def capture_paths(corpus):
+    return [corpus["dir"] / row[1] for row in corpus["manifest"] if row[0] == "capture"
+            and len(row) == 3]
+
+
+@pytest.fixture(scope="module")
+def bulk(pcap_corpus, tmp_path_factory):
+    """A capture of several MiB: many times the pipe's capacity."""
+    path = tmp_path_factory.mktemp("bulk") / "bulk.pcap"
+    subprocess.run([pcap_corpus["gen"], "--bulk", str(path), "6", "5"], check=True)
+    return path
+
+
+def open_fds():
+    return sorted(os.listdir("/proc/self/fd"))
+
+
+class Unseekable(io.RawIOBase):
+    """A stream that can only be read, a few bytes at a time (as a socket)."""
+
+    def __init__(self, data, step=1000):
+        self.data, self.pos, self.step = data, 0, step
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        n = min(len(b), self.step, len(self.data) - self.pos)
+        b[:n] = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return n
+
+
+# ---- every kind of input gives the same document as the CLI on standard input ---------------
+
+def test_bytes_and_file_objects_equal_the_cli_on_stdin(csum_cli, pcap_corpus, tmp_path):
+    for path in capture_paths(pcap_corpus)[:12] + [pcap_corpus["dir"] / "multi.pcapng"]:
+        data = path.read_bytes()
+        rc, doc = cli_json_stdin(csum_cli, data, "--all")
+        assert doc["file"] == "-"
+        with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+            sources = [data, bytearray(data), memoryview(data), m, io.BytesIO(data),
+                       io.BufferedReader(Unseekable(data))]
+            for source in sources:
+                result = csum.pcap.verify(source, checks="all")
+                assert result.document == doc and result.path is None, type(source)
+                assert result.ok == (rc == 0)
+        with open(path, "rb") as f:
+            assert csum.pcap.verify(f, checks="all").document == doc
+            assert f.read() == b""  # read to its end
+        path_doc = csum.pcap.verify(path, checks="all").document
+        assert dict(path_doc, file="-") == doc
+
+
+def test_a_file_object_is_read_from_its_position(pcap_corpus):
+    path = pcap_corpus["dir"] / "clean.pcap"
+    data = path.read_bytes()
+    with open(path, "rb") as f:
+        f.read(24)
+        with pytest.raises(PcapError) as info:  # no file header there
+            csum.pcap.verify(f)
+    assert info.value.offset == 0 and info.value.path is None
+    assert str(info.value).startswith("malformed capture at byte offset 0: ")
+    prefixed = io.BytesIO(b"junk" + data)
+    prefixed.read(4)
+    assert csum.pcap.verify(prefixed).document == csum.pcap.verify(data).document
+
+
+def test_bytes_are_a_capture_not_a_file_name(pcap_corpus):
+    path = pcap_corpus["dir"] / "clean.pcap"
+    with pytest.raises(PcapError):  # os.fsencode(path) is not a capture
+        csum.pcap.verify(os.fsencode(str(path)))
+    assert csum.pcap.verify(str(path)).packets == csum.pcap.verify(path.read_bytes()).packets
+
+
+def test_memoryview_slices_and_other_formats(pcap_corpus):
+    data = (pcap_corpus["dir"] / "clean.pcap").read_bytes()
+    want = csum.pcap.verify(data).document
+    padded = bytearray(b"\0" * 3 + data + b"\0" * 5)
+    assert csum.pcap.verify(memoryview(padded)[3:3 + len(data)]).document == want
+    import array
+    if len(data) % 4 == 0:
+        assert csum.pcap.verify(array.array("I", data)).document == want
+    with pytest.raises(BufferError):
+        csum.pcap.verify(memoryview(padded)[::2])
+
+
+def test_big_streams_through_the_pipe(csum_cli, bulk):
+    data = bulk.read_bytes()
+    assert len(data) > 6 << 20
+    rc, doc = cli_json_stdin(csum_cli, data)
+    assert rc == 0
+    for source in (data, io.BufferedReader(Unseekable(data, 70000)), bulk):
+        result = csum.pcap.verify(source)
+        assert dict(result.document, file="-") == doc
+        assert result.ok and result.packets > 4000 and result.bytes == len(data)
+
+
+def test_an_early_error_does_not_wait_for_the_rest(pcap_corpus):
+    """A malformed start in a large buffer or stream: the error, without reading it all, and
+    no descriptor or thread left behind."""
+    before, threads = open_fds(), threading.active_count()
+    garbage = b"\x01\x02\x03\x04" + os.urandom(1024) * (16 << 10)  # 16 MiB
+    for source in (garbage, io.BytesIO(garbage)):
+        with pytest.raises(PcapError) as info:
+            csum.pcap.verify(source)
+        assert info.value.offset == 0
+        with pytest.raises(PcapError):
+            csum.pcap.fix(source, io.BytesIO())
+    if isinstance(source, io.BytesIO):
+        assert source.tell() < len(garbage)  # not read to its end
+    assert open_fds() == before and threading.active_count() == threads
+
+
+def test_errors_raised_by_the_source_or_dst_come_through(pcap_corpus):
+    data = (pcap_corpus["dir"] / "ethernet-le-usec.pcap").read_bytes()
+
+    class Failing(io.RawIOBase):
+        def readable(self):
+            return True
+
+        def readinto(self, b):
+            raise ConnectionResetError("the peer went away")
+
+    with pytest.raises(ConnectionResetError):
+        csum.pcap.verify(io.BufferedReader(Failing()))
+
+    class Full(io.RawIOBase):
+        def writable(self):
+            return True
+
+        def write(self, b):
+            raise OSError(28, "No space left on device")
+
+    with pytest.raises(OSError, match="No space left"):
+        csum.pcap.fix(data, Full())
+    with pytest.raises(TypeError, match="binary mode"):
+        csum.pcap.verify(io.StringIO("text"))
+    with pytest.raises(TypeError, match="binary"):
+        csum.pcap.fix(data, io.StringIO())
+    with pytest.raises(TypeError, match="bytes-like object or a binary file object"):
+        csum.pcap.verify(12)
+
+
+# ---- compressed captures ----------------------------------------------------------------------
+
+def compressed(path, kind, tmp_path):
+    data = path.read_bytes()
+    if kind == "gzip":
+        return gzip.compress(data)
+    if not shutil.which("zstd"):
+        pytest.skip("SKIPPED: the zstd program is not installed (to write a .zst capture)")
+    return subprocess.run(["zstd", "-q", "-c"], input=data, capture_output=True,
+                          check=True).stdout
+
+
+@pytest.mark.parametrize("kind", ["gzip", "zstd"])
+def test_compressed_captures(csum_cli, pcap_corpus, tmp_path, kind):
+    if csum.pcap.compressions()[kind] is None:
+        pytest.skip(f"SKIPPED: this build reads no {kind} (its library was not found)")
+    src = pcap_corpus["dir"] / "tunnel-vxlan.pcap"
+    data = compressed(src, kind, tmp_path)
+    zpath = tmp_path / (src.name + (".gz" if kind == "gzip" else ".zst"))
+    zpath.write_bytes(data)
+    plain = csum.pcap.verify(src, checks="all")
+    for source in (zpath, data, io.BytesIO(data)):
+        result = csum.pcap.verify(source, checks="all")
+        assert result.compression == kind and result.checks == plain.checks
+        assert result.summary == plain.summary
+    rc, doc = cli_json_stdin(csum_cli, data, "--all")
+    assert csum.pcap.verify(data, checks="all").document == doc
+    # fix keeps the compression, byte for byte what the CLI writes
+    out = tmp_path / ("fixed-" + zpath.name)
+    result = csum.pcap.fix(zpath, out)
+    theirs = tmp_path / ("cli-" + zpath.name)
+    subprocess.run([csum_cli, "pcap", "fix", str(zpath), str(theirs)], check=True,
+                   capture_output=True)
+    assert out.read_bytes() == theirs.read_bytes()
+    assert result.compression == kind and result.fixed
+    after = csum.pcap.verify(out)
+    assert after.compression == kind and not after.bad
+    buf = io.BytesIO()
+    csum.pcap.fix(data, buf)
+    assert buf.getvalue() == cli_fix_stdio(csum_cli, data)
+
+
+def test_compressions_are_what_the_cli_says(csum_cli):
+    text = subprocess.run([csum_cli, "pcap", "--help"], capture_output=True, text=True).stdout
+    line = next(l for l in text.splitlines() if l.startswith("Compressed captures"))
+    for name, library in csum.pcap.compressions().items():
+        assert (f"{name}: yes ({library})" if library else f"{name}: no") in line
+
+
+# ---- fix's inputs and outputs -----------------------------------------------------------------
+
+def test_fix_from_bytes_and_into_file_objects(csum_cli, pcap_corpus, tmp_path):
+    for src in capture_paths(pcap_corpus)[:10] + [pcap_corpus["dir"] / "tunnel-icmp-error.pcap"]:
+        data = src.read_bytes()
+        want = cli_fix_stdio(csum_cli, data)
+        by_path = csum.pcap.fix(src, tmp_path / "a.pcap")
+        assert (tmp_path / "a.pcap").read_bytes() == want
+        buf = io.BytesIO()
+        from_bytes = csum.pcap.fix(data, buf)
+        assert buf.getvalue() == want
+        assert from_bytes.fixed == by_path.fixed and from_bytes.dst is None
+        assert from_bytes.src is None and from_bytes.document["file"] == "-"
+        csum.pcap.fix(io.BytesIO(data), tmp_path / "b.pcap")
+        assert (tmp_path / "b.pcap").read_bytes() == want
+        with open(tmp_path / "c.pcap", "wb") as f:
+            csum.pcap.fix(io.BufferedReader(Unseekable(data)), f)
+        assert (tmp_path / "c.pcap").read_bytes() == want
+
+
+def test_fix_keeps_the_mode_and_honours_the_umask(pcap_corpus, tmp_path):
+    src = tmp_path / "src.pcap"
+    shutil.copyfile(pcap_corpus["dir"] / "ethernet-le-usec.pcap", src)
+    os.chmod(src, 0o604)
+    csum.pcap.fix(src, tmp_path / "same-mode.pcap")
+    assert stat.S_IMODE(os.stat(tmp_path / "same-mode.pcap").st_mode) == 0o604
+    old = os.umask(0o027)
+    try:
+        csum.pcap.fix(src.read_bytes(), tmp_path / "umask.pcap")  # a stream: a new file's mode
+        assert os.umask(0o027) == 0o027  # the process's umask was not changed
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(tmp_path / "umask.pcap").st_mode) == 0o640
+
+
+def test_fix_refusals_leave_nothing_behind(pcap_corpus, tmp_path):
+    src = pcap_corpus["dir"] / "ethernet-le-usec.pcap"
+    with pytest.raises(ValueError, match="refusing to overwrite the input"):
+        csum.pcap.fix(src, src)
+    with pytest.raises(ValueError, match="no dst"):
+        csum.pcap.fix(src)
+    with pytest.raises(IsADirectoryError):
+        csum.pcap.fix(src, tmp_path)
+    with pytest.raises(FileNotFoundError) as info:
+        csum.pcap.fix(src, tmp_path / "no-such-dir" / "out.pcap")
+    assert info.value.filename == str(tmp_path / "no-such-dir" / "out.pcap")
+    if os.geteuid() != 0:
+        ro = tmp_path / "ro"
+        ro.mkdir(mode=0o500)
+        with pytest.raises(PermissionError):
+            csum.pcap.fix(src, ro / "out.pcap")
+    cut = pcap_corpus["dir"] / "bad-pcap-data-cut.pcap"
+    out = tmp_path / "out.pcap"
+    with pytest.raises(PcapError) as info:
+        csum.pcap.fix(cut, out)
+    assert info.value.offset == 208 and info.value.result.packets == 2
+    assert not out.exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".csum-tmp")]
+    with pytest.raises(FileNotFoundError):
+        csum.pcap.fix(tmp_path / "missing.pcap", out)
+
+
+def test_file_errors(pcap_corpus, tmp_path):
+    with pytest.raises(FileNotFoundError):
+        csum.pcap.verify(tmp_path / "missing.pcap")
+    with pytest.raises(IsADirectoryError):
+        csum.pcap.verify(tmp_path)
+    empty = tmp_path / "empty.pcap"
+    empty.write_bytes(b"")
+    for source in (empty, b"", io.BytesIO()):
+        with pytest.raises(PcapError) as info:
+            csum.pcap.verify(source)
+        assert info.value.offset == 0 and info.value.result.packets == 0
+
+
+def test_option_errors(pcap_corpus):
+    src = pcap_corpus["dir"] / "clean.pcap"
+    for bad, exc in (({"checks": "every"}, ValueError), ({"vxlan_ports": [0]}, ValueError),
+                     ({"geneve_ports": 65536}, ValueError), ({"vxlan_ports": list(range(1, 10))}, ValueError),
+                     ({"vxlan_ports": ["4789"]}, TypeError), ({"geneve_ports": True}, TypeError),
+                     ({"vxlan_ports": 4789.0}, TypeError)):
+        with pytest.raises(exc):
+            csum.pcap.verify(src, **bad)
+    assert csum.pcap.verify(src, vxlan_ports=range(1, 9), geneve_ports=(6082,)).ok
+
+
+def test_paths_that_look_like_options(pcap_corpus, tmp_path, monkeypatch):
+    src = pcap_corpus["dir"] / "clean.pcap"
+    monkeypatch.chdir(tmp_path)
+    for name in ("-v.pcap", "-", "--all"):
+        (tmp_path / name).write_bytes(src.read_bytes())
+        assert csum.pcap.verify(name).packets == csum.pcap.verify(src).packets
+    csum.pcap.fix("-", "--json")
+    assert (tmp_path / "--json").read_bytes() == src.read_bytes()
+
+
+# ---- the interpreter is left as it was ---------------------------------------------------
+
+def test_nothing_reaches_the_process_streams_or_descriptors(pcap_corpus, tmp_path, capfd):
+    before = open_fds()
+    src = pcap_corpus["dir"] / "tunnel-vxlan.pcap"
+    csum.pcap.verify(src, checks="all")
+    csum.pcap.verify(src.read_bytes())
+    csum.pcap.fix(src, tmp_path / "out.pcap")
+    csum.pcap.fix(src.read_bytes(), io.BytesIO())
+    with pytest.raises(PcapError):
+        csum.pcap.verify(pcap_corpus["dir"] / "bad-magic.pcap")
+    with pytest.raises(PcapError):
+        csum.pcap.fix(pcap_corpus["dir"] / "bad-ng-cut.pcapng", tmp_path / "x.pcap")
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+    assert open_fds() == before
+
+
+def test_signal_handlers_are_left_alone(pcap_corpus, tmp_path):
+    """`csum pcap fix` guards its temporary file with handlers for SIGINT, SIGTERM, SIGHUP and
+    SIGPIPE, then resets them to SIG_DFL; inside Python that would take Ctrl-C from the
+    interpreter and make a write to a closed pipe fatal. In a fresh interpreter (this one has
+    run fix() already), the kernel's dispositions (Python's signal.getsignal() only knows what
+    Python set) before and after every kind of fix()."""
+    script = f"""
+import io, signal, sys, csum.pcap
+def state():  # signals 1..31 (glibc uses real-time ones for itself once threads exist)
+    with open("/proc/self/status") as f:
+        return [(l[:7], int(l[7:], 16) & 0x7fffffff) for l in f
+                if l.startswith(("SigIgn:", "SigCgt:"))]
+before, handlers = state(), [signal.getsignal(s) for s in range(1, 16)]
+src = {str(pcap_corpus["dir"] / "tunnel-vxlan.pcap")!r}
+csum.pcap.fix(src, {str(tmp_path / "out.pcap")!r})
+csum.pcap.fix(open(src, "rb").read(), io.BytesIO())
+csum.pcap.fix(open(src, "rb"), {str(tmp_path / "out2.pcap")!r}, dry_run=True)
+try:
+    csum.pcap.fix({str(pcap_corpus["dir"] / "bad-ng-cut.pcapng")!r}, {str(tmp_path / "x.pcap")!r})
+except csum.pcap.PcapError:
+    pass
+after = state()
+assert after == before, (before, after)
+assert [signal.getsignal(s) for s in range(1, 16)] == handlers
+print("ok")
+"""
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout == "ok\n", r.stderr
+
+
+# ---- threads -----------------------------------------------------------------------------
+
+def test_concurrent_verify_and_fix(pcap_corpus, tmp_path):
+    paths = capture_paths(pcap_corpus)
+    want = [csum.pcap.verify(p, checks="all").document for p in paths]
+    fixed = [csum.pcap.fix(p, tmp_path / f"want-{p.name}").fixed for p in paths]
+
+    def work(i):
+        p = paths[i % len(paths)]
+        doc = csum.pcap.verify(p, checks="all").document
+        stream = dict(csum.pcap.verify(io.BytesIO(p.read_bytes()), checks="all").document,
+                      file=str(p))
+        buf = io.BytesIO()
+        f = csum.pcap.fix(p.read_bytes(), buf)
+        out = tmp_path / f"t{i}-{p.name}"
+        csum.pcap.fix(p, out)
+        return doc, stream, f.fixed, buf.getvalue(), out.read_bytes()
+
+    n = len(paths) * 3
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(work, range(n)))
+    for i, (doc, stream, f, buf, out) in enumerate(results):
+        p = paths[i % len(paths)]
+        assert doc == want[i % len(paths)] and stream == doc
+        assert f == fixed[i % len(paths)]
+        assert buf == out == (tmp_path / f"want-{p.name}").read_bytes()

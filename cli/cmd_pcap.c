@@ -556,8 +556,10 @@ static int pcap_verify(int argc, char **argv)
 
 /* ---- fix ------------------------------------------------------------------------------------ */
 
-/* The temporary output, removed if a signal ends the program before the rename. */
-static char *volatile pending_tmp;
+/* The temporary output, removed if a signal ends the program before the rename. Per thread:
+ * the tool has one, but the Python extension runs this code from several at once (and keeps
+ * signal handlers away from it); the handler runs in the thread that installed it. */
+static _Thread_local char *volatile pending_tmp;
 
 static void remove_pending(int sig)
 {

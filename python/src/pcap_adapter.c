@@ -38,10 +38,9 @@
  * print_summary_json(), with their current signatures. A change to any of these fails to
  * compile here, except the output and descriptor rules, which the Python tests exercise.
  *
- * Known and accepted: cmd_pcap.c's `pending_tmp` (the temporary file its signal handler
- * removes) is one static pointer, so fix() calls running at once in several threads all store
- * to it. Nothing here ever reads it (the handler is never installed); serialising every fix
- * to avoid the stores would cost the concurrency that releasing the GIL gives.
+ * cmd_pcap.c's `pending_tmp` (the temporary file its signal handler removes) is per thread,
+ * so fix() calls running at once in several threads do not share it; the handler itself is
+ * never installed here.
  */
 #define _GNU_SOURCE /* open_memstream */
 #include "pcap_adapter.h"

@@ -4,6 +4,9 @@
  * 1. Measure. Every supported product row (the automatic plan never uses reference rows) is
  *    timed at a ladder of lengths from 1 byte to 64 KiB, in latency and in throughput mode
  *    (the lab's method), REPEATS times, interleaved, so each time has a median and a spread.
+ *    Each row is timed through csum_partial with a plan of that row alone: what a plan that
+ *    uses it gives, dispatch included (x86-scalar's short path runs inline in the dispatcher,
+ *    so its own function would look slower than it is).
  * 2. Choose. The plan minimises, over the whole curve, the sum of each length's slowdown
  *    against the best row at that length (the worse of the two modes), with at most four
  *    ranges (what the dispatcher holds): an exact dynamic program over the ladder, not a
@@ -270,8 +273,15 @@ int lab_tune_main(int argc, char **argv)
     for (size_t l = 0; l < n_points; l++) {
         for (int k = 0; k < repeats; k++)
             for (size_t r = 0; r < n_rows; r++) {
+                /* Through csum_partial with this row for every length: what a plan that uses
+                 * it gives, dispatch included (x86-scalar's short path runs inline there). */
                 double v[N_MODES];
-                measure_once(&o, &clk, rows[r].fn, buf, ladder[l], v);
+                if (csum_dispatch_set(rows[r].name) != 0) {
+                    fprintf(stderr, "csum: tune: the library refuses to run %s\n", rows[r].name);
+                    lab_buffer_free(buf, 65536);
+                    return 1;
+                }
+                measure_once(&o, &clk, csum_partial, buf, ladder[l], v);
                 for (int m = 0; m < N_MODES; m++)
                     raw[l][r][m][k] = v[m];
             }
@@ -288,11 +298,13 @@ int lab_tune_main(int argc, char **argv)
         fflush(stdout);
     }
 
+    csum_impl_select("auto"); /* back to the plan in force */
+
     /* 2. Choose: cost = slowdown against the best row at that length, the worse mode. */
     static double cost[N_LADDER][MAX_ROWS];
-    double noise_budget = 0;
+    double noise[N_LADDER]; /* per length: the widest spread of its measurements, at least 3 % */
     for (size_t l = 0; l < n_points; l++) {
-        double worst_spread = 0;
+        noise[l] = MIN_MARGIN;
         for (size_t r = 0; r < n_rows; r++) {
             double c = 0;
             for (int m = 0; m < N_MODES; m++) {
@@ -300,28 +312,30 @@ int lab_tune_main(int argc, char **argv)
                 for (size_t q = 0; q < n_rows; q++)
                     best = dmin(best, t[l][q][m].median);
                 c = dmax(c, t[l][r][m].median / best);
-                worst_spread = dmax(worst_spread, t[l][r][m].spread);
+                noise[l] = dmax(noise[l], t[l][r][m].spread);
             }
             cost[l][r] = c;
         }
-        noise_budget += dmax(worst_spread, MIN_MARGIN);
     }
-    size_t range_row[MAX_RANGES], range_start[MAX_RANGES];
-    int n_ranges = 1;
-    double best_total = INFINITY, totals[MAX_RANGES + 1];
+    /* The best plan with up to four ranges, then the fewest ranges that are nowhere worse than
+     * it by more than that length's noise: a range is kept only for a win beyond noise. */
+    size_t range_row[MAX_RANGES], range_start[MAX_RANGES], best_row[MAX_RANGES], best_start[MAX_RANGES];
+    int n_ranges = 1, n_best;
+    double totals[MAX_RANGES + 1];
+    totals[MAX_RANGES] = best_plan(cost, n_points, n_rows, MAX_RANGES, best_row, best_start, &n_best);
     for (int k = 1; k <= MAX_RANGES; k++) {
-        size_t rr[MAX_RANGES], rs[MAX_RANGES];
-        int nr;
-        totals[k] = best_plan(cost, n_points, n_rows, k, rr, rs, &nr);
-        best_total = dmin(best_total, totals[k]);
-    }
-    /* The fewest ranges whose total is within the noise of the best: a plan with more ranges
-     * must lower the total by more than the summed spread of the measurements. */
-    for (int k = 1; k <= MAX_RANGES; k++)
-        if (totals[k] <= best_total + noise_budget) {
-            best_plan(cost, n_points, n_rows, k, range_row, range_start, &n_ranges);
-            break;
+        totals[k] = best_plan(cost, n_points, n_rows, k, range_row, range_start, &n_ranges);
+        int within_noise = 1;
+        for (size_t l = 0, a = 0, b = 0; l < n_points; l++) {
+            while (a + 1 < (size_t)n_ranges && range_start[a + 1] <= l)
+                a++;
+            while (b + 1 < (size_t)n_best && best_start[b + 1] <= l)
+                b++;
+            within_noise &= cost[l][range_row[a]] <= cost[l][best_row[b]] * (1 + noise[l]);
         }
+        if (within_noise)
+            break;
+    }
     char plan[256];
     size_t len = 0;
     for (int k = 0; k < n_ranges; k++)

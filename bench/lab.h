@@ -309,7 +309,7 @@ struct lab_machine {
     int family, model;        /* -1 when unknown */
     char features[160];       /* the vector/carry features that matter here, as the CPU says */
     char dispatch[160];       /* csum_partial's plan (which row, hence which ISA, per length) */
-    char dispatch_source[96];
+    char dispatch_source[256];
     int cpus, pinned_cpu;
     long l1d, l2, l3; /* bytes, 0 when unknown */
 };

@@ -491,7 +491,7 @@ void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clo
     fprintf(f, "# csum lab report: %s, %s run, %s\n\n", m.cpu, o->quick ? "--quick" : "full", m.date);
     /* The machine line: what a reader needs to compare this run with another. */
     fprintf(f, "**Machine:** %s · **ISA used:** csum_partial's dispatch `%s` (%s) on a CPU with "
-               "%s · **compiler:** %s · **flags:** `%s` (ISA files add their own: %s) · "
+               "%s · **compiler:** %s · **flags:** `%s` (per-file ISA flags: %s) · "
                "**build type:** %s\n\n",
             m.cpu, m.dispatch, m.dispatch_source, m.features, m.compiler, lab_build_lib_flags(),
             lab_build_isa_flags(), lab_build_type());
@@ -528,7 +528,7 @@ void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clo
                 s->refused ? s->why : s->origin);
     }
     fprintf(f, "\nLibrary rows run the code of the build above; rows for an instruction set are "
-               "compiled with its flags (%s).\n\n", lab_build_isa_flags());
+               "compiled for exactly the CPU features it requires, shown as target(...).\n\n");
     fprintf(f, "## Method\n\n");
     for (int i = 0; lab_method_lines[i]; i++)
         fprintf(f, "- %s\n", lab_method_lines[i]);

@@ -61,7 +61,20 @@ const char *lab_build_lib_flags(void)
 
 const char *lab_build_isa_flags(void)
 {
-    return CSUM_LAB_ISA_FLAGS;
+    return "none: a row for an instruction set is compiled in a target region of exactly the "
+           "features it requires (src/isa.h)";
+}
+
+/* A library row's flags: the build's, and its instruction set's target (its `requires`). */
+static const char *row_flags(const struct csum_impl *impl)
+{
+    enum { MAX_ROWS = 64 };
+    static char text[MAX_ROWS][320];
+    static size_t used;
+    if (!impl->requires[0] || used == MAX_ROWS)
+        return CSUM_LAB_LIB_FLAGS;
+    snprintf(text[used], sizeof text[used], "%s, target(%s)", CSUM_LAB_LIB_FLAGS, impl->requires);
+    return text[used++];
 }
 
 static void add(struct lab_subject *list, size_t *n, const char *name, const char *origin,
@@ -82,7 +95,7 @@ size_t lab_subjects(const struct lab_options *o, struct lab_subject **out)
     for (size_t i = 0; i < csum_impl_count(); i++) {
         const struct csum_impl *impl = csum_impl_get(i);
         if (csum_impl_supported(impl) && lab_wanted(o, impl->name))
-            add(list, &n, impl->name, impl->description, impl->partial, CSUM_LAB_LIB_FLAGS);
+            add(list, &n, impl->name, impl->description, impl->partial, row_flags(impl));
     }
     if (lab_wanted(o, "csum_partial"))
         add(list, &n, "csum_partial", "the public entry point, through dispatch (what users call)",

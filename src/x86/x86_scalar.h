@@ -82,8 +82,11 @@ static inline uint64_t sum_64to256(const unsigned char *p, size_t len)
 {
     const unsigned char *const end = p + len;
     uint64_t a = 0, b = 0;
-    /* At most three 80-byte blocks (len <= 256): unrolled, no loop branch. */
+    /* At most three 80-byte blocks (len <= 256): unrolled, no loop branch. (An unoptimized
+     * build, such as the sanitizer one, cannot unroll, and gcc warns about the request.) */
+#ifdef __OPTIMIZE__
 #pragma GCC unroll 3
+#endif
     for (int k = 0; k < 3 && len >= 80; k++) {
         a = x86_chain_q5(a, p);
         b = x86_chain_q5(b, p + 40);

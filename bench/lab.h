@@ -121,8 +121,9 @@ struct lab_subject {
     const char *origin;   /* one line: where it comes from */
     csum_partial_fn fn;
     const char *flags;    /* how it was compiled (the report lists every subject's flags) */
-    int refused;          /* failed the oracle self-check: never timed */
-    char why[160];        /* the first mismatch when refused */
+    const char *needs;    /* peers: extensions its object may use (peer_needs.h); else NULL */
+    int refused;          /* the CPU lacks what it needs, or it failed the oracle self-check */
+    char why[160];        /* which, when refused */
 };
 
 /* Every supported table row, then "csum_partial" (the public entry, through dispatch), then
@@ -132,6 +133,10 @@ size_t lab_subjects(const struct lab_options *o, struct lab_subject **out);
 /* Fill in a subject and run the oracle self-check on it (refused = 1 and why = ... on failure). */
 void lab_subject_init(struct lab_subject *s, const char *name, const char *origin,
                       csum_partial_fn fn);
+
+/* How many of the extensions in `needs` (" sse4.1 avx2 ...", peer_needs.h) this CPU lacks;
+ * their names go to `missing`. A name the lab cannot check counts as lacking. */
+size_t lab_cpu_lacks(const char *needs, char *missing, size_t size);
 
 /* Whether -M (and --baseline) let `name` be measured. */
 int lab_wanted(const struct lab_options *o, const char *name);

@@ -4,10 +4,12 @@
  * Built only when pkg-config finds libdpdk, in its own object with DPDK's flags (see
  * CMakeLists.txt): once as DPDK builds it for users, once more with -march=native
  * (LAB_PEER_NATIVE). The wrapper is an external function with a name of its own per variant,
- * so tests/lab_peer_test.sh can find and disassemble it.
+ * so tests/lab_peer_test.sh can find and disassemble it. Both may use more than the x86-64
+ * baseline (SSE4.2 for DPDK's -march=corei7): the lab checks `needs` before calling them.
  */
 #include "lab.h"
 #include "lab_build.h"
+#include "peer_needs.h"
 
 #include <rte_ip.h>
 #include <rte_version.h>
@@ -42,4 +44,5 @@ const struct lab_subject PEER_SUBJECT = {
     .origin = "DPDK " DPDK_VERSION " rte_raw_cksum (rte_ip.h), " PEER_HOW,
     .fn = PEER_FN,
     .flags = PEER_FLAGS,
+    .needs = lab_peer_needs,
 };

@@ -84,6 +84,20 @@ static void add(struct lab_subject *list, size_t *n, const char *name, const cha
     list[(*n)++].flags = flags;
 }
 
+/* A peer is called only on a CPU that has every extension its object was compiled for. */
+static void add_peer(struct lab_subject *list, size_t *n, const struct lab_subject *peer)
+{
+    char missing[120];
+    if (!lab_cpu_lacks(peer->needs, missing, sizeof missing)) {
+        add(list, n, peer->name, peer->origin, peer->fn, peer->flags);
+        return;
+    }
+    struct lab_subject *s = &list[(*n)++];
+    *s = *peer;
+    s->refused = 1;
+    snprintf(s->why, sizeof s->why, "compiled for %s, which this CPU lacks", missing);
+}
+
 size_t lab_subjects(const struct lab_options *o, struct lab_subject **out)
 {
     size_t cap = csum_impl_count() + 8, n = 0;
@@ -102,8 +116,7 @@ size_t lab_subjects(const struct lab_options *o, struct lab_subject **out)
             csum_partial, CSUM_LAB_LIB_FLAGS); /* the exported function, not an inline expansion */
     for (size_t i = 0; lab_peers[i] && n < cap; i++)
         if (lab_wanted(o, lab_peers[i]->name))
-            add(list, &n, lab_peers[i]->name, lab_peers[i]->origin, lab_peers[i]->fn,
-                lab_peers[i]->flags);
+            add_peer(list, &n, lab_peers[i]);
     *out = list;
     return n;
 }

@@ -162,11 +162,16 @@ expect_grep "$TMP/out" "^h40,generic,even,throughput,40,0," "bench --csv row"
 expect_status 2 "tune: unknown option" -- "$CSUM" tune --frobnicate
 expect_status 0 "tune --help" -- "$CSUM" tune --help
 # A plan slower than the one in force is refused, unless --force; --reset removes the file.
-expect_status 1 "tune --quick -M generic --write FILE (slower: refused)" -- \
-    "$CSUM" tune --quick -M generic --write "$TMP/plan"
-expect_grep "$TMP/out" "^plan: generic@0" "tune prints the plan"
-expect_grep "$TMP/out" "SLOWER" "tune marks where the new plan is slower"
-expect_grep "$TMP/err" "not writing $TMP/plan" "tune says why it did not write"
+# (Where generic is the plan in force, as on s390x, there is no slower plan to refuse.)
+if "$CSUM" impls 2>/dev/null | grep -q "^dispatch: generic@0$"; then
+    printf 'SKIPPED cli: tune refusing a slower plan (generic is the plan in force here)\n'
+else
+    expect_status 1 "tune --quick -M generic --write FILE (slower: refused)" -- \
+        "$CSUM" tune --quick -M generic --write "$TMP/plan"
+    expect_grep "$TMP/out" "^plan: generic@0" "tune prints the plan"
+    expect_grep "$TMP/out" "SLOWER" "tune marks where the new plan is slower"
+    expect_grep "$TMP/err" "not writing $TMP/plan" "tune says why it did not write"
+fi
 expect_status 0 "tune --quick -M generic --write FILE --force" -- \
     "$CSUM" tune --quick -M generic --write "$TMP/plan" --force
 expect_grep "$TMP/plan" "^generic@0$" "tune --write --force stores the plan"

@@ -286,9 +286,12 @@ def cmd_publish(args):
         if not os.path.exists(os.path.join(src, f)):
             raise SystemExit("results: %s has no %s" % (src, f))
     dest = os.path.join(RESULTS, machine_slug(doc["machine"]))
-    if os.path.isdir(dest):
-        shutil.rmtree(dest)  # one run per machine class: the new one replaces the old
-    os.makedirs(dest)
+    # One run per machine class: the new one replaces the old run's files. Folders beside them
+    # (tune/: the raw measurements behind a compiled-in dispatch plan) are not a run's, and stay.
+    os.makedirs(dest, exist_ok=True)
+    for f in os.listdir(dest):
+        if os.path.isfile(os.path.join(dest, f)):
+            os.remove(os.path.join(dest, f))
     for f in sorted(os.listdir(src)):
         if f in FILES or f.endswith(".png"):
             shutil.copy2(os.path.join(src, f), os.path.join(dest, f))

@@ -235,6 +235,14 @@ struct lab_stats {
 void lab_measure(const struct lab_options *o, const struct lab_clock *clk, lab_body_fn body,
                  const void *ctx, struct lab_stats *st);
 
+/* At most this many subjects measured together by lab_measure_group. */
+enum { LAB_GROUP_MAX = 8 };
+
+/* lab_measure for m (<= LAB_GROUP_MAX) subjects at once: each warmed up and sized alone, then
+ * their batches interleaved round by round, so that they share the machine's slow phases. */
+void lab_measure_group(const struct lab_options *o, const struct lab_clock *clk, int m,
+                       const lab_body_fn body[], const void *const ctx[], struct lab_stats st[]);
+
 /* Per-operation timing of `n` single calls (rdtsc around each): a latency distribution. */
 struct lab_distribution {
     double min, max, avg, p50, p99, p999; /* ns */
@@ -369,6 +377,13 @@ struct lab_result *lab_time_csum(const struct lab_env *env, const struct lab_sub
                                  const char *table, const char *variant, enum lab_mode mode,
                                  const unsigned char *p, size_t len, csum_wsum sum,
                                  const struct lab_expect *e);
+
+/* lab_time_csum for m subjects on the same case, timed together (lab_measure_group): out[j]
+ * is subject j's result, NULL when refused. Returns how many were timed. */
+int lab_time_csum_group(const struct lab_env *env, const struct lab_subject *const subj[], int m,
+                        const char *table, const char *variant, enum lab_mode mode,
+                        const unsigned char *p, size_t len, csum_wsum sum,
+                        const struct lab_expect *e, struct lab_result *out[]);
 
 /* The modes a table runs: what the user asked for, else the table's default. */
 unsigned lab_modes(const struct lab_env *env, unsigned table_default);

@@ -48,36 +48,32 @@ void lab_stats_from_batches(double *v, int n, struct lab_stats *st)
     st->spread = st->ticks_median > 0 ? (st->ticks_p90 - st->ticks_p10) / st->ticks_median : 0;
 }
 
-/* One attempt: n timed batches of `iters` operations. */
-static void time_batches(const struct lab_clock *clk, lab_body_fn body, const void *ctx,
-                         uint64_t iters, int n, struct lab_counters *ctr, struct lab_stats *st)
+/* One timed batch: per-operation ticks; *preempted set when the thread was switched out. */
+static double time_one_batch(const struct lab_clock *clk, lab_body_fn body, const void *ctx,
+                             uint64_t iters, struct lab_counters *ctr, int *preempted)
 {
-    double per_op[64];
-    int preempted = 0;
-    for (int b = 0; b < n; b++) {
-        long switches = lab_involuntary_switches();
-        if (clk->counters)
-            lab_counters_start(ctr);
-        uint64_t t = time_body(body, ctx, iters);
-        if (clk->counters)
-            lab_counters_stop(ctr);
-        int out = lab_involuntary_switches() != switches;
-        preempted += out;
-        lab_load_count_batch(out);
-        per_op[b] = (double)t / (double)iters;
-    }
-    memset(st, 0, sizeof *st);
-    lab_stats_from_batches(per_op, n, st);
-    st->preempted = preempted;
+    long switches = lab_involuntary_switches();
+    if (clk->counters)
+        lab_counters_start(ctr);
+    uint64_t t = time_body(body, ctx, iters);
+    if (clk->counters)
+        lab_counters_stop(ctr);
+    int out = lab_involuntary_switches() != switches;
+    *preempted += out;
+    lab_load_count_batch(out);
+    return (double)t / (double)iters;
 }
 
-void lab_measure(const struct lab_options *o, const struct lab_clock *clk, lab_body_fn body,
-                 const void *ctx, struct lab_stats *st)
+/*
+ * Warm up (caches, branch predictors, clock frequency) while finding how many operations make
+ * a batch last batch_ms; *n is the number of batches to time. With -c, refuse (before any
+ * timed batch) a count that would take longer than LAB_MAX_MEASURE_SECONDS here.
+ */
+static uint64_t size_batches(const struct lab_options *o, const struct lab_clock *clk,
+                             lab_body_fn body, const void *ctx, int *n)
 {
     const double batch_ticks = o->batch_ms * 1e6 * clk->ticks_per_ns;
     const double warm_ticks = (o->quick ? 2e6 : 10e6) * clk->ticks_per_ns;
-
-    /* Warm up (caches, branch predictors, clock frequency) while finding the batch size. */
     uint64_t iters = 1, spent = 0, last = 0;
     for (;;) {
         uint64_t t = time_body(body, ctx, iters);
@@ -90,53 +86,127 @@ void lab_measure(const struct lab_options *o, const struct lab_clock *clk, lab_b
         if (iters > ((uint64_t)1 << 40))
             break;
     }
-    int n = o->batches < 64 ? o->batches : 64;
-    if (n < 1)
-        n = 1;
-    if (o->quick && iters == 1 && n > 5)
-        n = 5; /* --quick: a call that outlasts a batch (400 MB, DRAM) needs fewer of them */
+    *n = o->batches < 64 ? o->batches : 64;
+    if (*n < 1)
+        *n = 1;
+    if (o->quick && iters == 1 && *n > 5)
+        *n = 5; /* --quick: a call that outlasts a batch (400 MB, DRAM) needs fewer of them */
     if (o->count > 0) {
-        /* -c: a fixed count. Refuse (before any timed batch) one that would take longer than
-         * LAB_MAX_MEASURE_SECONDS here: the warm-up just measured what one operation costs. */
         double per_op_ns = (double)last / (double)iters / clk->ticks_per_ns;
-        double planned_s = per_op_ns * (double)o->count * n * 1e-9;
+        double planned_s = per_op_ns * (double)o->count * *n * 1e-9;
         if (planned_s > LAB_MAX_MEASURE_SECONDS)
             lab_refuse_option("-c %ld: one measurement would take about %.0f s here (%d batches "
                               "of %ld calls at %.3g ns each; the limit is %.0f s): use a smaller "
                               "count",
-                              o->count, planned_s, n, o->count, per_op_ns, LAB_MAX_MEASURE_SECONDS);
+                              o->count, planned_s, *n, o->count, per_op_ns, LAB_MAX_MEASURE_SECONDS);
         iters = (uint64_t)o->count;
     }
+    return iters;
+}
 
+/* A subject being measured: its body, its batch size and the best attempt so far. */
+struct subject_run {
+    lab_body_fn body;
+    const void *ctx;
+    uint64_t iters;
     struct lab_counters ctr;
-    if (clk->counters)
-        lab_counters_open(&ctr);
-    const double limit = o->noise_limit > 0 ? o->noise_limit : LAB_NOISE_LIMIT;
-    time_batches(clk, body, ctx, iters, n, &ctr, st);
-    st->attempts = 1;
-    for (int r = 0; r < o->repeats && st->spread > limit; r++) {
-        struct lab_stats again;
-        time_batches(clk, body, ctx, iters, n, &ctr, &again);
-        again.attempts = st->attempts + 1;
-        if (again.spread < st->spread)
-            *st = again;
-        else
-            st->attempts = again.attempts;
-    }
+    double per_op[64]; /* this attempt's batches */
+    int preempted;
+    struct lab_stats st;
+};
+
+/* Keep the attempt just timed if it is the first or has a smaller spread than the best. */
+static void keep_attempt(struct subject_run *r, int n, int attempt)
+{
+    struct lab_stats st;
+    memset(&st, 0, sizeof st);
+    lab_stats_from_batches(r->per_op, n, &st);
+    st.preempted = r->preempted;
+    st.attempts = attempt;
+    if (attempt == 1 || st.spread < r->st.spread)
+        r->st = st;
+    else
+        r->st.attempts = attempt;
+}
+
+static void finish_stats(const struct lab_clock *clk, int n, struct subject_run *r, double limit)
+{
+    struct lab_stats *st = &r->st;
     st->noisy = st->spread > limit;
-    st->iters = iters;
+    st->iters = r->iters;
     st->ns_min = st->ticks_min / clk->ticks_per_ns;
     st->ns_median = st->ticks_median / clk->ticks_per_ns;
     st->cycles_median = st->ticks_median * clk->cycles_per_tick;
     st->instructions = st->branch_misses = -1;
     if (clk->counters) {
-        double ops = (double)iters * n * st->attempts;
-        if (ctr.fd[0] >= 0)
-            st->instructions = (double)ctr.instructions / ops;
-        if (ctr.fd[2] >= 0)
-            st->branch_misses = (double)ctr.branch_misses / ops;
-        lab_counters_close(&ctr);
+        double ops = (double)r->iters * n * st->attempts;
+        if (r->ctr.fd[0] >= 0)
+            st->instructions = (double)r->ctr.instructions / ops;
+        if (r->ctr.fd[2] >= 0)
+            st->branch_misses = (double)r->ctr.branch_misses / ops;
+        lab_counters_close(&r->ctr);
     }
+}
+
+/*
+ * The one method behind lab_measure and lab_measure_group: each subject warmed up and sized
+ * alone, then their timed batches interleaved round by round, each round starting one subject
+ * later (A B C, B C A, C A B, ...), so that a slow phase of this shared machine (a busy SMT
+ * sibling on the host, a frequency step) falls on every subject alike instead of on whichever
+ * happened to be timed then. An attempt whose spread exceeds the noise limit for any subject
+ * is repeated (o->repeats times at most); each subject keeps its attempt with the smallest
+ * spread.
+ */
+static void measure_runs(const struct lab_options *o, const struct lab_clock *clk, int m,
+                         struct subject_run *run)
+{
+    int n = 1;
+    for (int j = 0; j < m; j++) {
+        run[j].iters = size_batches(o, clk, run[j].body, run[j].ctx, &n);
+        if (clk->counters)
+            lab_counters_open(&run[j].ctr);
+    }
+    const double limit = o->noise_limit > 0 ? o->noise_limit : LAB_NOISE_LIMIT;
+    for (int attempt = 1;; attempt++) {
+        for (int j = 0; j < m; j++)
+            run[j].preempted = 0;
+        for (int b = 0; b < n; b++)
+            for (int k = 0; k < m; k++) {
+                struct subject_run *r = &run[(b + k) % m];
+                r->per_op[b] = time_one_batch(clk, r->body, r->ctx, r->iters, &r->ctr,
+                                              &r->preempted);
+            }
+        int noisy = 0;
+        for (int j = 0; j < m; j++) {
+            keep_attempt(&run[j], n, attempt);
+            noisy |= run[j].st.spread > limit;
+        }
+        if (!noisy || attempt > o->repeats)
+            break;
+    }
+    for (int j = 0; j < m; j++)
+        finish_stats(clk, n, &run[j], limit);
+}
+
+void lab_measure(const struct lab_options *o, const struct lab_clock *clk, lab_body_fn body,
+                 const void *ctx, struct lab_stats *st)
+{
+    struct subject_run run = { .body = body, .ctx = ctx };
+    measure_runs(o, clk, 1, &run);
+    *st = run.st;
+}
+
+void lab_measure_group(const struct lab_options *o, const struct lab_clock *clk, int m,
+                       const lab_body_fn body[], const void *const ctx[], struct lab_stats st[])
+{
+    struct subject_run run[LAB_GROUP_MAX];
+    if (m > LAB_GROUP_MAX)
+        m = LAB_GROUP_MAX;
+    for (int j = 0; j < m; j++)
+        run[j] = (struct subject_run){ .body = body[j], .ctx = ctx[j] };
+    measure_runs(o, clk, m, run);
+    for (int j = 0; j < m; j++)
+        st[j] = run[j].st;
 }
 
 void lab_distribution(const struct lab_clock *clk, lab_single_fn one, const void *ctx, uint64_t n,
@@ -263,21 +333,53 @@ unsigned lab_modes(const struct lab_env *env, unsigned table_default)
     return m ? m : table_default;
 }
 
+int lab_time_csum_group(const struct lab_env *env, const struct lab_subject *const subj[], int m,
+                        const char *table, const char *variant, enum lab_mode mode,
+                        const unsigned char *p, size_t len, csum_wsum sum,
+                        const struct lab_expect *e, struct lab_result *out[])
+{
+    struct lab_csum_case cases[LAB_GROUP_MAX];
+    lab_body_fn body[LAB_GROUP_MAX];
+    const void *ctx[LAB_GROUP_MAX];
+    int timed[LAB_GROUP_MAX], k = 0;
+    for (int j = 0; j < m && j < LAB_GROUP_MAX; j++) {
+        out[j] = NULL;
+        const struct lab_subject *s = subj[j];
+        if (s->refused)
+            continue;
+        if (lab_check_case(s->fn, p, len, e) != 0) {
+            lab_refusal_add(table, s->name, mode, len);
+            lab_note(table, "%s refused at len %zu align %zu: disagrees with the oracle on this buffer",
+                     s->name, len, (size_t)((uintptr_t)p & 63));
+            continue;
+        }
+        cases[k] = (struct lab_csum_case){ s->fn, p, len, sum };
+        body[k] = lab_csum_body(mode);
+        ctx[k] = &cases[k];
+        timed[k++] = j;
+    }
+    if (k == 0)
+        return 0;
+    struct lab_stats st[LAB_GROUP_MAX];
+    lab_measure_group(env->o, env->clk, k, body, ctx, st);
+    /* Results live in one growing array: adding one may move the others, so the pointers are
+     * taken once all are added (they are its last k entries, in order). */
+    struct lab_result *last = NULL;
+    for (int i = 0; i < k; i++)
+        last = lab_result_add(table, subj[timed[i]]->name, variant, mode, len, (uintptr_t)p & 63,
+                              &st[i]);
+    for (int i = 0; i < k; i++)
+        out[timed[i]] = last ? last - (k - 1 - i) : NULL;
+    return k;
+}
+
 struct lab_result *lab_time_csum(const struct lab_env *env, const struct lab_subject *s,
                                  const char *table, const char *variant, enum lab_mode mode,
                                  const unsigned char *p, size_t len, csum_wsum sum,
                                  const struct lab_expect *e)
 {
-    if (s->refused)
-        return NULL;
-    if (lab_check_case(s->fn, p, len, e) != 0) {
-        lab_refusal_add(table, s->name, mode, len);
-        lab_note(table, "%s refused at len %zu align %zu: disagrees with the oracle on this buffer",
-                 s->name, len, (size_t)((uintptr_t)p & 63));
-        return NULL;
-    }
-    struct lab_csum_case c = { s->fn, p, len, sum };
-    struct lab_stats st;
-    lab_measure(env->o, env->clk, lab_csum_body(mode), &c, &st);
-    return lab_result_add(table, s->name, variant, mode, len, (uintptr_t)p & 63, &st);
+    const struct lab_subject *one[1] = { s };
+    struct lab_result *r;
+    lab_time_csum_group(env, one, 1, table, variant, mode, p, len, sum, e, &r);
+    return r;
 }

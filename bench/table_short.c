@@ -4,7 +4,9 @@
  * row the dispatcher runs in place for short buffers (x86-scalar on x86-64), so that the cost
  * of dispatch and the cost of the algorithm can be told apart. Headers and small packets live
  * here; issue 12's "short lengths never lose" is read from this table (the summary's worst
- * ratio). Aligned buffers only: `lenalign` and `thrash` cover alignments and mixed lengths.
+ * ratio). The subjects of one length are timed together, their batches interleaved
+ * (lab_measure_group), so the ratio is not a comparison of two moments of a shared machine.
+ * Aligned buffers only: `lenalign` and `thrash` cover alignments and mixed lengths.
  */
 #include "lab.h"
 
@@ -15,7 +17,7 @@ enum { N_WANTED = sizeof wanted / sizeof wanted[0], MAX_LEN = 256 };
 
 void table_short(const struct lab_env *env)
 {
-    struct lab_subject *subj[N_WANTED];
+    const struct lab_subject *subj[N_WANTED];
     size_t n = 0;
     for (size_t w = 0; w < N_WANTED; w++) {
         struct lab_subject *s = lab_subject_find(env->subjects, env->n_subjects, wanted[w]);
@@ -54,10 +56,12 @@ void table_short(const struct lab_env *env)
             struct lab_expect expect;
             lab_expect_case(buf, len, &expect);
             double t[N_WANTED] = { 0 };
+            struct lab_result *res[N_WANTED];
+            lab_time_csum_group(env, subj, (int)n, "short", "", (enum lab_mode)mode, buf, len,
+                                0x5a5a, &expect, res);
             lab_out("%-5zu", len);
             for (size_t i = 0; i < n; i++) {
-                struct lab_result *r = lab_time_csum(env, subj[i], "short", "", (enum lab_mode)mode,
-                                                     buf, len, 0x5a5a, &expect);
+                const struct lab_result *r = res[i];
                 if (!r) {
                     lab_out(" %12s", "refused");
                     continue;

@@ -363,6 +363,29 @@ static const struct csum_plan *plan_for_name(enum csum_op op, const char *name, 
     return p ? p : emergency_plan(op);
 }
 
+/*
+ * csum_partial's inline bound: a copy of the active plan's inline_below where the entry point
+ * compares with it directly (one load from a fixed address, no plan pointer to follow first: the
+ * short path then costs what the row alone costs). 0 until a plan is chosen, so the first call
+ * takes the plan path, which chooses.
+ */
+static _Atomic size_t partial_inline_below;
+
+/* Bring the copy up to date after active[op] changed. Racing publishers each store the bound of
+ * the plan they read and check it is still the active one afterwards, so the last store is
+ * always the bound of the plan that stays active. Until then a call may run the inline path of
+ * the plan before: just as correct, as every row is. */
+static void plan_changed(enum csum_op op)
+{
+    if (op != CSUM_OP_PARTIAL)
+        return;
+    const struct csum_plan *p;
+    do {
+        p = atomic_load(&active[CSUM_OP_PARTIAL]);
+        atomic_store(&partial_inline_below, p->inline_below);
+    } while (atomic_load(&active[CSUM_OP_PARTIAL]) != p);
+}
+
 static const struct csum_plan *initialize(enum csum_op op)
 {
     const struct csum_plan *choice =
@@ -373,8 +396,10 @@ static const struct csum_plan *initialize(enum csum_op op)
         choice = auto_plan(op); /* unset, "auto", unknown or unsupported */
     const struct csum_plan *expected = &first_use[op];
     if (atomic_compare_exchange_strong_explicit(&active[op], &expected, choice,
-                                                memory_order_acq_rel, memory_order_acquire))
+                                                memory_order_acq_rel, memory_order_acquire)) {
+        plan_changed(op);
         return choice;
+    }
     return expected; /* someone else decided first */
 }
 
@@ -390,6 +415,7 @@ static int publish(enum csum_op op, const struct csum_plan *p)
     if (!p)
         return -1;
     atomic_store_explicit(&active[op], p, memory_order_release);
+    plan_changed(op);
     return 0;
 }
 
@@ -403,14 +429,18 @@ static csum_wsum partial_first_use(const void *buf, size_t len, csum_wsum sum)
 
 __attribute__((aligned(64))) csum_wsum csum_partial(const void *buf, size_t len, csum_wsum sum)
 {
+#ifdef CSUM_ARCH_SHORT_KERNEL
+    /* Short buffers first, as the fall-through: the row's own code, in place. */
+    if (__builtin_expect(len < atomic_load_explicit(&partial_inline_below, memory_order_relaxed), 1)) {
+        /* A NULL buffer with a nonzero length is a caller bug; treat it as empty, never crash. */
+        if (__builtin_expect(buf == NULL, 0))
+            return sum;
+        return csum_arch_short_partial(buf, len, sum);
+    }
+#endif
     const struct csum_plan *p = atomic_load_explicit(&active[CSUM_OP_PARTIAL], memory_order_acquire);
-    /* A NULL buffer with a nonzero length is a caller bug; treat it as empty, never crash. */
     if (__builtin_expect(buf == NULL, 0))
         return sum;
-#ifdef CSUM_ARCH_SHORT_KERNEL
-    if (len < p->inline_below)
-        return csum_arch_short_partial(buf, len, sum);
-#endif
     if (len < p->from[1])
         return p->fn[0].partial(buf, len, sum);
     if (len < p->from[2])

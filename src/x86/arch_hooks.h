@@ -6,7 +6,8 @@
  * Short buffers are the common case (headers), and there a second indirect jump costs about a
  * tick: when a plan's first range is x86-scalar, csum_partial runs its short path right in the
  * dispatcher for lengths up to CSUM_ARCH_SHORT_MAX (x86_scalar.h: straight-line code, no calls,
- * baseline instructions only).
+ * baseline instructions only). The dispatcher tests for it first, against a bound kept at a
+ * fixed address, so a short call pays one compare more than the row itself.
  */
 #ifndef CSUM_ARCH_HOOKS_H
 #define CSUM_ARCH_HOOKS_H

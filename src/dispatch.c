@@ -505,10 +505,13 @@ static inline csum_partial_copy_fn copy_fn(const struct csum_plan *p, size_t len
 csum_wsum csum_partial_copy(void *dst, const void *src, size_t len, csum_wsum sum)
 {
     /* NULL buffers are a caller bug; copy nothing and never crash, as csum_partial does. */
-    if (__builtin_expect(dst == NULL || src == NULL, 0))
+    if (__builtin_expect((dst == NULL) | (src == NULL), 0))
         return sum;
-    return copy_fn(atomic_load_explicit(&active[CSUM_OP_COPY], memory_order_acquire), len)(
-        dst, src, len, sum);
+    const struct csum_plan *p = atomic_load_explicit(&active[CSUM_OP_COPY], memory_order_acquire);
+    /* The first range (normal stores, up to the streaming threshold) as the fall-through. */
+    if (__builtin_expect(len < p->from[1], 1))
+        return p->fn[0].copy(dst, src, len, sum);
+    return copy_fn(p, len)(dst, src, len, sum);
 }
 
 csum_partial_copy_fn csum_copy_fn_for(size_t len)

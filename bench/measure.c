@@ -342,8 +342,9 @@ int lab_time_csum_group(const struct lab_env *env, const struct lab_subject *con
     lab_body_fn body[LAB_GROUP_MAX];
     const void *ctx[LAB_GROUP_MAX];
     int timed[LAB_GROUP_MAX], k = 0;
+    for (int j = 0; j < m; j++)
+        out[j] = NULL; /* refused, or beyond LAB_GROUP_MAX: not timed */
     for (int j = 0; j < m && j < LAB_GROUP_MAX; j++) {
-        out[j] = NULL;
         const struct lab_subject *s = subj[j];
         if (s->refused)
             continue;
@@ -363,13 +364,18 @@ int lab_time_csum_group(const struct lab_env *env, const struct lab_subject *con
     struct lab_stats st[LAB_GROUP_MAX];
     lab_measure_group(env->o, env->clk, k, body, ctx, st);
     /* Results live in one growing array: adding one may move the others, so the pointers are
-     * taken once all are added (they are its last k entries, in order). */
+     * taken once all are added (they are its last k entries, in order; none if one add failed
+     * for want of memory). */
     struct lab_result *last = NULL;
-    for (int i = 0; i < k; i++)
+    int added = 0;
+    for (int i = 0; i < k; i++) {
         last = lab_result_add(table, subj[timed[i]]->name, variant, mode, len, (uintptr_t)p & 63,
                               &st[i]);
-    for (int i = 0; i < k; i++)
-        out[timed[i]] = last ? last - (k - 1 - i) : NULL;
+        added += last != NULL;
+    }
+    if (added == k)
+        for (int i = 0; i < k; i++)
+            out[timed[i]] = last - (k - 1 - i);
     return k;
 }
 

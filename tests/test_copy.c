@@ -203,6 +203,18 @@ void test_copy_large(struct test_ctx *t)
         }
     }
     large_want_ready[q] = 1;
+    static const size_t edges[] = { TEST_LANE_EDGES };
+    for (int byte = 0; byte <= 0xff; byte += 0xff) {
+        memset(src, byte, len + 128);
+        for (size_t e = 0; e < sizeof edges / sizeof *edges; e++) {
+            memset(dst, CANARY, edges[e] + 128);
+            copy_case(t, dst + 64, src + 1, edges[e], 0xffffffffu,
+                      oracle_checksum(src + 1, edges[e], 0xffffffffu), 0,
+                      byte ? "lane edge, all 0xff" : "lane edge, all 0");
+            CHECK(t, dst[63] == CANARY && dst[64 + edges[e]] == CANARY,
+                  "copy %s: wrote outside dst (%zu bytes)", t->copy_impl->name, edges[e]);
+        }
+    }
     unmap_large(src, len + 128);
     unmap_large(dst, len + 128);
 }

@@ -54,6 +54,15 @@ void test_large(struct test_ctx *t)
     testdata_fill(p, len + 64, 0x1a26e);
     check_against_oracle(t, p, len, 0, "random");
     check_against_oracle(t, p + 3, len + 13, 0x9876, "random, odd");
+    static const size_t edges[] = { TEST_LANE_EDGES };
+    for (int byte = 0; byte <= 0xff; byte += 0xff) {
+        memset(p, byte, len + 64);
+        for (size_t e = 0; e < sizeof edges / sizeof *edges; e++) {
+            check_against_oracle(t, p, edges[e], 0, byte ? "lane edge, all 0xff" : "lane edge, all 0");
+            check_against_oracle(t, p + 1, edges[e], 0xffffffffu,
+                                 byte ? "lane edge, all 0xff, odd" : "lane edge, all 0, odd");
+        }
+    }
     unmap_large(p, len + 64);
 }
 

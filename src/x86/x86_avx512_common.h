@@ -54,6 +54,18 @@ CSUM_ALWAYS_INLINE __m512i avx512_move_tail(unsigned char *dst, const unsigned c
     return v;
 }
 
+/* The sum of the 16 32-bit lanes, for callers that know no partial sum can overflow int32:
+ * halve the vector three times, then swap the last pairs, with a single move to a general
+ * register at the end. */
+static inline int32_t avx512_reduce_add_s32(__m512i a)
+{
+    __m256i y = _mm256_add_epi32(_mm512_castsi512_si256(a), _mm512_extracti64x4_epi64(a, 1));
+    __m128i x = _mm_add_epi32(_mm256_castsi256_si128(y), _mm256_extracti128_si256(y, 1));
+    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0x4e));
+    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0xb1));
+    return _mm_cvtsi128_si32(x);
+}
+
 /* Sign-extend the 16 32-bit lanes to 64 bits and add them pairwise: 8 64-bit lanes. */
 static inline __m512i avx512_widen_s32(__m512i a)
 {

@@ -452,6 +452,23 @@ static void csv_number(FILE *f, double v)
         fprintf(f, "%.6g", v);
 }
 
+/* A text field, quoted when it holds a comma, quote or line break (RFC 4180): the batch
+ * table's variants ("mbuf, ihl 5") have commas. */
+static void csv_string(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
 void lab_write_csv(FILE *f)
 {
     fprintf(f, "table,impl,variant,mode,len,align,ns_min,ns_median,ticks_min,ticks_median,"
@@ -460,7 +477,12 @@ void lab_write_csv(FILE *f)
                "ticks_p10,ticks_p90,spread_pct,noisy\n");
     for (size_t i = 0; i < n_results; i++) {
         const struct lab_result *r = &results[i];
-        fprintf(f, "%s,%s,%s,%s,%zu,%zu,", r->table, r->impl, r->variant, r->mode, r->len, r->align);
+        const char *const text[] = { r->table, r->impl, r->variant, r->mode };
+        for (size_t k = 0; k < sizeof text / sizeof text[0]; k++) {
+            csv_string(f, text[k]);
+            fputc(',', f);
+        }
+        fprintf(f, "%zu,%zu,", r->len, r->align);
         const double v[] = { r->st.ns_min, r->st.ns_median, r->st.ticks_min, r->st.ticks_median,
                              r->st.cycles_median, r->bytes_per_tick, r->gbps, r->roofline_pct,
                              r->st.instructions, r->st.branch_misses };

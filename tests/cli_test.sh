@@ -157,6 +157,19 @@ fi
 expect_status 0 "bench --quick --csv" -- "$CSUM" bench --quick --csv h40 -M generic --throughput
 expect_grep "$TMP/out" "^table,impl,variant,mode,len,align,ns_min,ns_median" "bench --csv header"
 expect_grep "$TMP/out" "^h40,generic,even,throughput,40,0," "bench --csv row"
+# A text field with a comma (the batch table's "mbuf, ihl 5") is quoted: every row parses to
+# the header's columns.
+expect_status 0 "bench --quick --csv batch" -- "$CSUM" bench --quick --csv batch -M generic
+expect_grep "$TMP/out" '^batch,csum_ipv4_header loop,"mbuf, ihl 5",throughput,1,' "bench --csv quotes a field with a comma"
+if command -v python3 >/dev/null 2>&1; then
+    if python3 - "$TMP/out" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows), [r for r in rows if len(r) != len(rows[0])][:2]
+assert {r[2] for r in rows[1:]} >= {"mbuf, ihl 5", "packed, ihl 5..15"}, {r[2] for r in rows[1:]}
+PY
+    then ok "bench --csv rows have the header's columns"; else fail "bench --csv rows do not parse"; fi
+fi
 
 # ---- tune -----------------------------------------------------------------------------------
 expect_status 2 "tune: unknown option" -- "$CSUM" tune --frobnicate

@@ -50,8 +50,9 @@ void unmap_large(unsigned char *p, size_t len);
 
 
 /* Lengths around the points where vector rows change how they keep their lanes from
- * overflowing (avx512-vnni: a 32-bit final reduction up to 64 KiB, a flush every 16376
- * vectors), for the tests with the words that move a lane furthest (all 0x0000, all 0xffff).
+ * overflowing (avx512-vnni and avx512: a 32-bit final reduction up to 64 KiB; avx512-vnni: a
+ * flush every 16376 vectors), for the tests with the words that move a lane furthest (all
+ * 0x0000, all 0xffff).
  * The largest is below 8 MiB, the quick suites' large buffers. */
 #define TEST_LANE_EDGES 65535, 65536, 65537, 1048063, 1048064, 1048065, 2096129
 

@@ -54,9 +54,9 @@ CSUM_ALWAYS_INLINE __m512i avx512_move_tail(unsigned char *dst, const unsigned c
     return v;
 }
 
-/* The sum of the 16 32-bit lanes, for callers that know no partial sum can overflow int32:
- * halve the vector three times, then swap the last pairs, with a single move to a general
- * register at the end. */
+/* The sum of the 16 32-bit lanes modulo 2^32 (the adds wrap), for callers that know it fits
+ * in 32 bits, signed or unsigned: halve the vector three times, then swap the last pairs, with
+ * a single move to a general register at the end. */
 static inline int32_t avx512_reduce_add_s32(__m512i a)
 {
     __m256i y = _mm256_add_epi32(_mm512_castsi512_si256(a), _mm512_extracti64x4_epi64(a, 1));

@@ -38,6 +38,11 @@ static inline uint64_t lanes_reduce(__m512i wide)
     return (uint64_t)_mm512_reduce_add_epi64(wide);
 }
 
+static inline uint32_t lanes_reduce32(__m512i v)
+{
+    return (uint32_t)avx512_reduce_add_s32(v);
+}
+
 #include "x86_lanes.h"
 
 #endif /* CSUM_X86_AVX512_SUM_H */

@@ -14,7 +14,8 @@
  * Lane overflow bound. Each vector adds at most 0xffff to L and to H per lane, so they stay
  * below 2^32 for 65536 vectors. Each of the four accumulator pairs takes one vector per step and
  * is flushed (reconstructed and widened to 64-bit lanes) every 16384 steps; 64-bit lanes cannot
- * overflow for any size_t length.
+ * overflow for any size_t length. Up to 64 KiB no flush happens and the words' whole sum is
+ * below 2^32, so the last reduction stays in 32-bit lanes.
  *
  * Use: define the vector type and operations (V_*), LANES_BYTES (bytes per vector),
  * LANES_FUNCTION (the name of the function to define) and LANES_MOVE(dst, src, i, store) (the
@@ -26,6 +27,7 @@
  *       n < LANES_BYTES bytes at src + i without touching a byte past them, returning what it
  *       sums in scalar code (or 0);
  *   uint64_t lanes_reduce(LANES_VEC wide): the sum of the 64-bit lanes;
+ *   uint32_t lanes_reduce32(LANES_VEC v): the sum of the 32-bit lanes (known not to overflow);
  * the second inclusion defines LANES_FUNCTION(dst, src, len, sum, store).
  */
 #ifndef LANES_DECLARED
@@ -55,7 +57,17 @@ static inline LANES_VEC lanes_reconstruct(struct lanes l)
 
 #else /* second inclusion: the loop itself */
 
-enum { LANES_STEPS_PER_FLUSH = 16384 };
+/* Each accumulator pair takes one vector per step: flush every 16384 steps (the bound). */
+#define LANES_FLUSH_BYTES ((size_t)16384 * 4 * LANES_BYTES)
+/* Up to 64 KiB the whole sum (at most 32768 words of 0xffff) stays below 2^32: no flush happens
+ * and the lanes can be added and reduced in 32 bits. */
+#define LANES_SHORT_BYTES ((size_t)65536)
+
+/* L + H per 32-bit lane, in 32 bits: for buffers of at most LANES_SHORT_BYTES. */
+static inline LANES_VEC lanes_reconstruct32(struct lanes l)
+{
+    return V_ADD32(V_SUB32(l.all, V_SLLI32(l.high, 16)), l.high);
+}
 
 CSUM_ALWAYS_INLINE csum_wsum LANES_FUNCTION(unsigned char *dst, const unsigned char *p,
                                             size_t len, csum_wsum sum, enum csum_store store)
@@ -63,22 +75,33 @@ CSUM_ALWAYS_INLINE csum_wsum LANES_FUNCTION(unsigned char *dst, const unsigned c
     const struct lanes zero = { V_ZERO(), V_ZERO() };
     const size_t B = LANES_BYTES;
     LANES_VEC wide = V_ZERO(); /* 64-bit lanes */
+    struct lanes l0 = zero, l1 = zero, l2 = zero, l3 = zero;
     size_t i = 0;
 
-    while (len - i >= 4 * B) {
-        size_t steps = (len - i) / (4 * B);
-        if (steps > LANES_STEPS_PER_FLUSH)
-            steps = LANES_STEPS_PER_FLUSH;
-        struct lanes l0 = zero, l1 = zero, l2 = zero, l3 = zero;
-        for (size_t k = 0; k < steps; k++, i += 4 * B) {
-            lanes_add(&l0, LANES_MOVE(dst, p, i, store));
-            lanes_add(&l1, LANES_MOVE(dst, p, i + B, store));
-            lanes_add(&l2, LANES_MOVE(dst, p, i + 2 * B, store));
-            lanes_add(&l3, LANES_MOVE(dst, p, i + 3 * B, store));
-        }
-        wide = V_ADD64(wide, V_ADD64(V_ADD64(lanes_reconstruct(l0), lanes_reconstruct(l1)),
-                                     V_ADD64(lanes_reconstruct(l2), lanes_reconstruct(l3))));
+#define LANES_STEP()                                                                           \
+    do {                                                                                       \
+        lanes_add(&l0, LANES_MOVE(dst, p, i, store));                                          \
+        lanes_add(&l1, LANES_MOVE(dst, p, i + B, store));                                      \
+        lanes_add(&l2, LANES_MOVE(dst, p, i + 2 * B, store));                                  \
+        lanes_add(&l3, LANES_MOVE(dst, p, i + 3 * B, store));                                  \
+    } while (0)
+
+    /* Above LANES_FLUSH_BYTES: whole chunks of that size, each flushed into `wide`, until at
+     * most that much is left. */
+    if (__builtin_expect(len > LANES_FLUSH_BYTES, 0)) {
+        do {
+            for (const size_t end = i + LANES_FLUSH_BYTES; i < end; i += 4 * B)
+                LANES_STEP();
+            wide = V_ADD64(wide, V_ADD64(V_ADD64(lanes_reconstruct(l0), lanes_reconstruct(l1)),
+                                         V_ADD64(lanes_reconstruct(l2), lanes_reconstruct(l3))));
+            l0 = l1 = l2 = l3 = zero;
+        } while (len - i > LANES_FLUSH_BYTES);
     }
+    for (; len - i >= 4 * B; i += 4 * B)
+        LANES_STEP();
+#undef LANES_STEP
+    /* The rest in pairs of their own: below 4 vectors the four above are never touched, and
+     * their reconstruction is skipped. */
     struct lanes r0 = zero, r1 = zero;
     if (len & (2 * B)) {
         lanes_add(&r0, LANES_MOVE(dst, p, i, store));
@@ -90,10 +113,22 @@ CSUM_ALWAYS_INLINE csum_wsum LANES_FUNCTION(unsigned char *dst, const unsigned c
         i += B;
     }
     uint64_t rest = (len & (B - 1)) ? lanes_tail(&r1, dst, p, i, len & (B - 1), store) : 0;
+    if (__builtin_expect(len <= LANES_SHORT_BYTES, 1)) {
+        /* A dozen instructions fewer than widening first: what a short call pays most for. */
+        LANES_VEC s = V_ADD32(lanes_reconstruct32(r0), lanes_reconstruct32(r1));
+        if (len >= 4 * B)
+            s = V_ADD32(s, V_ADD32(V_ADD32(lanes_reconstruct32(l0), lanes_reconstruct32(l1)),
+                                   V_ADD32(lanes_reconstruct32(l2), lanes_reconstruct32(l3))));
+        return csum_fold64(lanes_reduce32(s) + rest + sum);
+    }
+    wide = V_ADD64(wide, V_ADD64(V_ADD64(lanes_reconstruct(l0), lanes_reconstruct(l1)),
+                                 V_ADD64(lanes_reconstruct(l2), lanes_reconstruct(l3))));
     wide = V_ADD64(wide, V_ADD64(lanes_reconstruct(r0), lanes_reconstruct(r1)));
     return csum_fold64(csum_add64(csum_add64(lanes_reduce(wide), rest), sum));
 }
 
+#undef LANES_FLUSH_BYTES
+#undef LANES_SHORT_BYTES
 /* Done: one instantiation per translation unit. */
 #undef LANES_VEC
 #undef LANES_BYTES

@@ -29,7 +29,10 @@ static const struct default_plan plans[] = {
     /* AMD Zen 5 (EPYC 9005, family 26): `csum tune` (both modes, through csum_partial) and the
      * lab's `short` table, 2026-11-23 on a 2-vCPU KVM guest. x86-scalar's inline short path wins
      * to 191 bytes (its 64..256 path is Linux 6.8's shape); avx512 has the cheapest set-up from
-     * 192; avx512-vnni from 256. Raw results: docs/results/amd-epyc-family-26-model-2/tune/. */
+     * 192; avx512-vnni from 256. Rechecked after both vector rows' 32-bit reductions (run3
+     * and the *-run2.csv short tables): tune alone picks avx512-vnni from 256, but through
+     * csum_partial avx512 at 192..255 keeps the throughput median at 0.84 of linux-6.8 against
+     * 0.99 without it. Raw results: docs/results/amd-epyc-family-26-model-2/tune/. */
     { "AuthenticAMD", 26, 0x00, 0xff,
       CSUM_CPU_avx512f | CSUM_CPU_avx512bw | CSUM_CPU_avx512vl | CSUM_CPU_avx512vnni | CSUM_CPU_bmi2,
       "x86-scalar@0,avx512@192,avx512-vnni@256",

@@ -31,64 +31,89 @@
 
 /* ---- one carry chain over a fixed number of words at p ---------------------------------- */
 
-#define X86_ADDQ(off) "addq " #off "(%[src]), %[acc]\n\t"
-#define X86_ADCQ(off) "adcq " #off "(%[src]), %[acc]\n\t"
-#define X86_ADDL(off) "addl " #off "(%[src]), %[acc]\n\t"
-#define X86_ADCL(off) "adcl " #off "(%[src]), %[acc]\n\t"
-#define X86_CLOSE "adc $0, %[acc]"
+/*
+ * Each word is its own "m" operand, as Linux's update_csum_40b() passes them: the compiler
+ * writes every address as base + displacement, so a chain at a constant offset from a pointer
+ * costs no address arithmetic (with the pointer as a register operand, GCC computed p + 40,
+ * p + 80, ... into registers first: 3 to 5 instructions more on a 104-byte call).
+ */
+#define X86_WORD(p, size, k) "m"(*(const unsigned char(*)[size])((p) + (size) * (k)))
+#define X86_Q(p, k) X86_WORD(p, 8, k)
+#define X86_L(p, k) X86_WORD(p, 4, k)
+#define X86_CLOSE "adc $0, %0"
 
-/* Defines `static inline type name(type acc, const unsigned char *p)`: acc + the words. */
-#define X86_DEFINE_CHAIN(name, type, nbytes, body)                                     \
-    static inline type name(type acc, const unsigned char *p)                          \
-    {                                                                                  \
-        __asm__(body X86_CLOSE                                                         \
-                : [acc] "+r"(acc)                                                      \
-                : [src] "r"(p), "m"(*(const unsigned char(*)[nbytes])p)                \
-                : "cc");                                                               \
-        return acc;                                                                    \
-    }
+/* acc + n quadwords at p in one chain: "addq %1, %0; adcq %2, %0; ...; adc $0, %0". */
+static inline uint64_t x86_chain_q1(uint64_t acc, const unsigned char *p)
+{
+    __asm__("addq %1, %0\n\t" X86_CLOSE : "+r"(acc) : X86_Q(p, 0) : "cc");
+    return acc;
+}
 
-/* 64-bit chains: acc + 1 to 16 quadwords (x86-scalar's short path has a chain for each). */
-#define X86_ADCQ4(a, b, c, d) X86_ADCQ(a) X86_ADCQ(b) X86_ADCQ(c) X86_ADCQ(d)
-X86_DEFINE_CHAIN(x86_chain_q1, uint64_t, 8, X86_ADDQ(0))
-X86_DEFINE_CHAIN(x86_chain_q2, uint64_t, 16, X86_ADDQ(0) X86_ADCQ(8))
-X86_DEFINE_CHAIN(x86_chain_q3, uint64_t, 24, X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ(16))
-X86_DEFINE_CHAIN(x86_chain_q4, uint64_t, 32, X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ(16) X86_ADCQ(24))
-X86_DEFINE_CHAIN(x86_chain_q5, uint64_t, 40,
-                 X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ(16) X86_ADCQ(24) X86_ADCQ(32))
-X86_DEFINE_CHAIN(x86_chain_q6, uint64_t, 48,
-                 X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ4(16, 24, 32, 40))
-X86_DEFINE_CHAIN(x86_chain_q7, uint64_t, 56,
-                 X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ(16) X86_ADCQ4(24, 32, 40, 48))
-X86_DEFINE_CHAIN(x86_chain_q8, uint64_t, 64,
-                 X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ(16) X86_ADCQ(24) X86_ADCQ4(32, 40, 48, 56))
-X86_DEFINE_CHAIN(x86_chain_q9, uint64_t, 72,
-                 X86_ADDQ(0) X86_ADCQ4(8, 16, 24, 32) X86_ADCQ4(40, 48, 56, 64))
-X86_DEFINE_CHAIN(x86_chain_q10, uint64_t, 80,
-                 X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ4(16, 24, 32, 40) X86_ADCQ4(48, 56, 64, 72))
-X86_DEFINE_CHAIN(x86_chain_q11, uint64_t, 88,
-                 X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ(16) X86_ADCQ4(24, 32, 40, 48)
-                 X86_ADCQ4(56, 64, 72, 80))
-X86_DEFINE_CHAIN(x86_chain_q12, uint64_t, 96,
-                 X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ(16) X86_ADCQ(24) X86_ADCQ4(32, 40, 48, 56)
-                 X86_ADCQ4(64, 72, 80, 88))
-X86_DEFINE_CHAIN(x86_chain_q13, uint64_t, 104,
-                 X86_ADDQ(0) X86_ADCQ4(8, 16, 24, 32) X86_ADCQ4(40, 48, 56, 64)
-                 X86_ADCQ4(72, 80, 88, 96))
-X86_DEFINE_CHAIN(x86_chain_q14, uint64_t, 112,
-                 X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ4(16, 24, 32, 40) X86_ADCQ4(48, 56, 64, 72)
-                 X86_ADCQ4(80, 88, 96, 104))
-X86_DEFINE_CHAIN(x86_chain_q15, uint64_t, 120,
-                 X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ(16) X86_ADCQ4(24, 32, 40, 48)
-                 X86_ADCQ4(56, 64, 72, 80) X86_ADCQ4(88, 96, 104, 112))
-X86_DEFINE_CHAIN(x86_chain_q16, uint64_t, 128,
-                 X86_ADDQ(0) X86_ADCQ(8) X86_ADCQ(16) X86_ADCQ(24) X86_ADCQ4(32, 40, 48, 56)
-                 X86_ADCQ4(64, 72, 80, 88) X86_ADCQ4(96, 104, 112, 120))
+static inline uint64_t x86_chain_q2(uint64_t acc, const unsigned char *p)
+{
+    __asm__("addq %1, %0\n\tadcq %2, %0\n\t" X86_CLOSE : "+r"(acc) : X86_Q(p, 0), X86_Q(p, 1) : "cc");
+    return acc;
+}
+
+static inline uint64_t x86_chain_q3(uint64_t acc, const unsigned char *p)
+{
+    __asm__("addq %1, %0\n\tadcq %2, %0\n\tadcq %3, %0\n\t" X86_CLOSE
+            : "+r"(acc)
+            : X86_Q(p, 0), X86_Q(p, 1), X86_Q(p, 2)
+            : "cc");
+    return acc;
+}
+
+static inline uint64_t x86_chain_q4(uint64_t acc, const unsigned char *p)
+{
+    __asm__("addq %1, %0\n\tadcq %2, %0\n\tadcq %3, %0\n\tadcq %4, %0\n\t" X86_CLOSE
+            : "+r"(acc)
+            : X86_Q(p, 0), X86_Q(p, 1), X86_Q(p, 2), X86_Q(p, 3)
+            : "cc");
+    return acc;
+}
+
+static inline uint64_t x86_chain_q5(uint64_t acc, const unsigned char *p)
+{
+    __asm__("addq %1, %0\n\tadcq %2, %0\n\tadcq %3, %0\n\tadcq %4, %0\n\tadcq %5, %0\n\t" X86_CLOSE
+            : "+r"(acc)
+            : X86_Q(p, 0), X86_Q(p, 1), X86_Q(p, 2), X86_Q(p, 3), X86_Q(p, 4)
+            : "cc");
+    return acc;
+}
+
+static inline uint64_t x86_chain_q8(uint64_t acc, const unsigned char *p)
+{
+    __asm__("addq %1, %0\n\tadcq %2, %0\n\tadcq %3, %0\n\tadcq %4, %0\n\t"
+            "adcq %5, %0\n\tadcq %6, %0\n\tadcq %7, %0\n\tadcq %8, %0\n\t" X86_CLOSE
+            : "+r"(acc)
+            : X86_Q(p, 0), X86_Q(p, 1), X86_Q(p, 2), X86_Q(p, 3), X86_Q(p, 4), X86_Q(p, 5),
+              X86_Q(p, 6), X86_Q(p, 7)
+            : "cc");
+    return acc;
+}
 
 /* 32-bit chains: acc + 1, 2 or 4 doublewords (the "32 bit only" step of van de Ven 2021). */
-X86_DEFINE_CHAIN(x86_chain_l1, uint32_t, 4, X86_ADDL(0))
-X86_DEFINE_CHAIN(x86_chain_l2, uint32_t, 8, X86_ADDL(0) X86_ADCL(4))
-X86_DEFINE_CHAIN(x86_chain_l4, uint32_t, 16, X86_ADDL(0) X86_ADCL(4) X86_ADCL(8) X86_ADCL(12))
+static inline uint32_t x86_chain_l1(uint32_t acc, const unsigned char *p)
+{
+    __asm__("addl %1, %0\n\t" X86_CLOSE : "+r"(acc) : X86_L(p, 0) : "cc");
+    return acc;
+}
+
+static inline uint32_t x86_chain_l2(uint32_t acc, const unsigned char *p)
+{
+    __asm__("addl %1, %0\n\tadcl %2, %0\n\t" X86_CLOSE : "+r"(acc) : X86_L(p, 0), X86_L(p, 1) : "cc");
+    return acc;
+}
+
+static inline uint32_t x86_chain_l4(uint32_t acc, const unsigned char *p)
+{
+    __asm__("addl %1, %0\n\tadcl %2, %0\n\tadcl %3, %0\n\tadcl %4, %0\n\t" X86_CLOSE
+            : "+r"(acc)
+            : X86_L(p, 0), X86_L(p, 1), X86_L(p, 2), X86_L(p, 3)
+            : "cc");
+    return acc;
+}
 
 /* ---- register arithmetic ---------------------------------------------------------------- */
 

@@ -28,9 +28,9 @@ static inline uint64_t sum_under8(const unsigned char *p, size_t len)
 static inline uint64_t sum_40(const unsigned char *p)
 {
     uint64_t acc;
-    __asm__("movq (%[src]), %[acc]\n\t" X86_ADDQ(8) X86_ADCQ(16) X86_ADCQ(24) X86_ADCQ(32) X86_CLOSE
-            : [acc] "=&r"(acc)
-            : [src] "r"(p), "m"(*(const unsigned char(*)[40])p)
+    __asm__("movq %1, %0\n\taddq %2, %0\n\tadcq %3, %0\n\tadcq %4, %0\n\tadcq %5, %0\n\t" X86_CLOSE
+            : "=&r"(acc)
+            : X86_Q(p, 0), X86_Q(p, 1), X86_Q(p, 2), X86_Q(p, 3), X86_Q(p, 4)
             : "cc");
     return acc;
 }

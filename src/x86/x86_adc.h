@@ -7,8 +7,9 @@
  * back (end-around carry). Asm rather than C because the instruction choice is the point:
  * these files exist so the lab can compare adc chain layouts on the reader's CPU.
  *
- * Every asm block names the exact bytes it reads as an "m" operand (not used in the template,
- * it only tells the compiler which memory the asm depends on) and clobbers "cc".
+ * Every asm block names the exact bytes it reads as "m" operands (the chains read their words
+ * through them; elsewhere they only tell the compiler which memory the asm depends on) and
+ * clobbers "cc".
  *
  * Why `adc $0` never loses a carry: after `add` (carry in 0) a carry out leaves at most
  * 2^64 - 2 in the register, and an `adc` whose register input is at most 2^64 - 2 when the

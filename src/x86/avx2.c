@@ -14,17 +14,17 @@ CSUM_TARGET_BEGIN
 #include "x86_copy_stream.h"
 #include "x86_avx2_ipv4_batch.h"
 
-static csum_wsum csum_partial_avx2(const void *buf, size_t len, csum_wsum sum)
+X86_ROW_ENTRY static csum_wsum csum_partial_avx2(const void *buf, size_t len, csum_wsum sum)
 {
     return avx2_sum(NULL, buf, len, sum, CSUM_STORE_NONE);
 }
 
-static csum_wsum csum_partial_copy_avx2(void *dst, const void *src, size_t len, csum_wsum sum)
+X86_ROW_ENTRY static csum_wsum csum_partial_copy_avx2(void *dst, const void *src, size_t len, csum_wsum sum)
 {
     return avx2_sum(dst, src, len, sum, CSUM_STORE_TEMPORAL);
 }
 
-static csum_wsum csum_partial_copy_avx2_nt(void *dst, const void *src, size_t len, csum_wsum sum)
+X86_ROW_ENTRY static csum_wsum csum_partial_copy_avx2_nt(void *dst, const void *src, size_t len, csum_wsum sum)
 {
     return x86_copy_stream(avx2_sum, dst, src, len, sum);
 }

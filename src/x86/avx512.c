@@ -11,15 +11,16 @@
 #include <immintrin.h>
 
 CSUM_TARGET_BEGIN
+#include "x86_adc.h" /* X86_ROW_ENTRY */
 #include "x86_avx512_sum.h"
 #include "x86_avx512_ipv4_batch.h"
 
-static csum_wsum csum_partial_avx512(const void *buf, size_t len, csum_wsum sum)
+X86_ROW_ENTRY static csum_wsum csum_partial_avx512(const void *buf, size_t len, csum_wsum sum)
 {
     return avx512_sum(NULL, buf, len, sum, CSUM_STORE_NONE);
 }
 
-static csum_wsum csum_partial_copy_avx512(void *dst, const void *src, size_t len, csum_wsum sum)
+X86_ROW_ENTRY static csum_wsum csum_partial_copy_avx512(void *dst, const void *src, size_t len, csum_wsum sum)
 {
     return avx512_sum(dst, src, len, sum, CSUM_STORE_TEMPORAL);
 }

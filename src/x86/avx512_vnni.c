@@ -13,18 +13,18 @@ CSUM_TARGET_BEGIN
 #include "x86_avx512_vnni_sum.h"
 #include "x86_copy_stream.h"
 
-static csum_wsum csum_partial_avx512_vnni(const void *buf, size_t len, csum_wsum sum)
+X86_ROW_ENTRY static csum_wsum csum_partial_avx512_vnni(const void *buf, size_t len, csum_wsum sum)
 {
     return avx512_vnni_sum(NULL, buf, len, sum, CSUM_STORE_NONE);
 }
 
-static csum_wsum csum_partial_copy_avx512_vnni(void *dst, const void *src, size_t len,
+X86_ROW_ENTRY static csum_wsum csum_partial_copy_avx512_vnni(void *dst, const void *src, size_t len,
                                                csum_wsum sum)
 {
     return avx512_vnni_sum(dst, src, len, sum, CSUM_STORE_TEMPORAL);
 }
 
-static csum_wsum csum_partial_copy_avx512_vnni_nt(void *dst, const void *src, size_t len,
+X86_ROW_ENTRY static csum_wsum csum_partial_copy_avx512_vnni_nt(void *dst, const void *src, size_t len,
                                                   csum_wsum sum)
 {
     return x86_copy_stream(avx512_vnni_sum, dst, src, len, sum);

@@ -364,26 +364,32 @@ static const struct csum_plan *plan_for_name(enum csum_op op, const char *name, 
 }
 
 /*
- * csum_partial's inline bound: a copy of the active plan's inline_below where the entry point
- * compares with it directly (one load from a fixed address, no plan pointer to follow first: the
- * short path then costs what the row alone costs). 0 until a plan is chosen, so the first call
- * takes the plan path, which chooses.
+ * Copies of the active plans' first range where the entry points read them directly, one load
+ * each from a fixed address, with no plan pointer to follow first: csum_partial's inline bound,
+ * and csum_partial_copy's first row and where it ends. The bounds are 0 until a plan is chosen,
+ * so the first call takes the plan path, which chooses.
  */
 static _Atomic size_t partial_inline_below;
+static _Atomic size_t copy_first_below;
+static _Atomic(csum_partial_copy_fn) copy_first_fn;
 
-/* Bring the copy up to date after active[op] changed. Racing publishers each store the bound of
- * the plan they read and check it is still the active one afterwards, so the last store is
- * always the bound of the plan that stays active. Until then a call may run the inline path of
- * the plan before: just as correct, as every row is. */
+/* Bring the copies up to date after active[op] changed. Racing publishers each store the values
+ * of the plan they read and check it is still the active one afterwards, so the last stores are
+ * always those of the plan that stays active. Until then a call may use a value of the plan
+ * before (even a row of one plan with the bound of another): just as correct, as every row is
+ * for every length. */
 static void plan_changed(enum csum_op op)
 {
-    if (op != CSUM_OP_PARTIAL)
-        return;
     const struct csum_plan *p;
     do {
-        p = atomic_load(&active[CSUM_OP_PARTIAL]);
-        atomic_store(&partial_inline_below, p->inline_below);
-    } while (atomic_load(&active[CSUM_OP_PARTIAL]) != p);
+        p = atomic_load(&active[op]);
+        if (op == CSUM_OP_PARTIAL) {
+            atomic_store(&partial_inline_below, p->inline_below);
+        } else if (op == CSUM_OP_COPY) {
+            atomic_store(&copy_first_fn, p->fn[0].copy);
+            atomic_store(&copy_first_below, p->from[1]);
+        }
+    } while (atomic_load(&active[op]) != p);
 }
 
 static const struct csum_plan *initialize(enum csum_op op)
@@ -507,10 +513,11 @@ csum_wsum csum_partial_copy(void *dst, const void *src, size_t len, csum_wsum su
     /* NULL buffers are a caller bug; copy nothing and never crash, as csum_partial does. */
     if (__builtin_expect((dst == NULL) | (src == NULL), 0))
         return sum;
+    /* The first range (normal stores, up to the streaming threshold) as the fall-through, its
+     * bound and row read from fixed addresses rather than through the plan pointer. */
+    if (__builtin_expect(len < atomic_load_explicit(&copy_first_below, memory_order_relaxed), 1))
+        return atomic_load_explicit(&copy_first_fn, memory_order_relaxed)(dst, src, len, sum);
     const struct csum_plan *p = atomic_load_explicit(&active[CSUM_OP_COPY], memory_order_acquire);
-    /* The first range (normal stores, up to the streaming threshold) as the fall-through. */
-    if (__builtin_expect(len < p->from[1], 1))
-        return p->fn[0].copy(dst, src, len, sum);
     return copy_fn(p, len)(dst, src, len, sum);
 }
 

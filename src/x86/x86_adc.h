@@ -43,78 +43,40 @@
 #define X86_L(p, k) X86_WORD(p, 4, k)
 #define X86_CLOSE "adc $0, %0"
 
-/* acc + n quadwords at p in one chain: "addq %1, %0; adcq %2, %0; ...; adc $0, %0". */
-static inline uint64_t x86_chain_q1(uint64_t acc, const unsigned char *p)
-{
-    __asm__("addq %1, %0\n\t" X86_CLOSE : "+r"(acc) : X86_Q(p, 0) : "cc");
-    return acc;
-}
+/* "add %1, %0; adc %2, %0; ...": no size suffix, the accumulator's register gives the width, so
+ * one text serves the 64- and the 32-bit chains. */
+#define X86_CHAIN1 "add %1, %0\n\t"
+#define X86_CHAIN2 X86_CHAIN1 "adc %2, %0\n\t"
+#define X86_CHAIN3 X86_CHAIN2 "adc %3, %0\n\t"
+#define X86_CHAIN4 X86_CHAIN3 "adc %4, %0\n\t"
+#define X86_CHAIN5 X86_CHAIN4 "adc %5, %0\n\t"
+#define X86_CHAIN8 X86_CHAIN5 "adc %6, %0\n\tadc %7, %0\n\tadc %8, %0\n\t"
 
-static inline uint64_t x86_chain_q2(uint64_t acc, const unsigned char *p)
-{
-    __asm__("addq %1, %0\n\tadcq %2, %0\n\t" X86_CLOSE : "+r"(acc) : X86_Q(p, 0), X86_Q(p, 1) : "cc");
-    return acc;
-}
+/* Defines `static inline type name(type acc, const unsigned char *p)`: acc + the words named by
+ * the operands, in one chain closed by adc $0. */
+#define X86_DEFINE_CHAIN(name, type, chain, ...)                                                \
+    static inline type name(type acc, const unsigned char *p)                                  \
+    {                                                                                          \
+        __asm__(chain X86_CLOSE : "+r"(acc) : __VA_ARGS__ : "cc");                             \
+        return acc;                                                                            \
+    }
 
-static inline uint64_t x86_chain_q3(uint64_t acc, const unsigned char *p)
-{
-    __asm__("addq %1, %0\n\tadcq %2, %0\n\tadcq %3, %0\n\t" X86_CLOSE
-            : "+r"(acc)
-            : X86_Q(p, 0), X86_Q(p, 1), X86_Q(p, 2)
-            : "cc");
-    return acc;
-}
-
-static inline uint64_t x86_chain_q4(uint64_t acc, const unsigned char *p)
-{
-    __asm__("addq %1, %0\n\tadcq %2, %0\n\tadcq %3, %0\n\tadcq %4, %0\n\t" X86_CLOSE
-            : "+r"(acc)
-            : X86_Q(p, 0), X86_Q(p, 1), X86_Q(p, 2), X86_Q(p, 3)
-            : "cc");
-    return acc;
-}
-
-static inline uint64_t x86_chain_q5(uint64_t acc, const unsigned char *p)
-{
-    __asm__("addq %1, %0\n\tadcq %2, %0\n\tadcq %3, %0\n\tadcq %4, %0\n\tadcq %5, %0\n\t" X86_CLOSE
-            : "+r"(acc)
-            : X86_Q(p, 0), X86_Q(p, 1), X86_Q(p, 2), X86_Q(p, 3), X86_Q(p, 4)
-            : "cc");
-    return acc;
-}
-
-static inline uint64_t x86_chain_q8(uint64_t acc, const unsigned char *p)
-{
-    __asm__("addq %1, %0\n\tadcq %2, %0\n\tadcq %3, %0\n\tadcq %4, %0\n\t"
-            "adcq %5, %0\n\tadcq %6, %0\n\tadcq %7, %0\n\tadcq %8, %0\n\t" X86_CLOSE
-            : "+r"(acc)
-            : X86_Q(p, 0), X86_Q(p, 1), X86_Q(p, 2), X86_Q(p, 3), X86_Q(p, 4), X86_Q(p, 5),
-              X86_Q(p, 6), X86_Q(p, 7)
-            : "cc");
-    return acc;
-}
+/* 64-bit chains: acc + 1 to 5 or 8 quadwords. */
+X86_DEFINE_CHAIN(x86_chain_q1, uint64_t, X86_CHAIN1, X86_Q(p, 0))
+X86_DEFINE_CHAIN(x86_chain_q2, uint64_t, X86_CHAIN2, X86_Q(p, 0), X86_Q(p, 1))
+X86_DEFINE_CHAIN(x86_chain_q3, uint64_t, X86_CHAIN3, X86_Q(p, 0), X86_Q(p, 1), X86_Q(p, 2))
+X86_DEFINE_CHAIN(x86_chain_q4, uint64_t, X86_CHAIN4, X86_Q(p, 0), X86_Q(p, 1), X86_Q(p, 2),
+                 X86_Q(p, 3))
+X86_DEFINE_CHAIN(x86_chain_q5, uint64_t, X86_CHAIN5, X86_Q(p, 0), X86_Q(p, 1), X86_Q(p, 2),
+                 X86_Q(p, 3), X86_Q(p, 4))
+X86_DEFINE_CHAIN(x86_chain_q8, uint64_t, X86_CHAIN8, X86_Q(p, 0), X86_Q(p, 1), X86_Q(p, 2),
+                 X86_Q(p, 3), X86_Q(p, 4), X86_Q(p, 5), X86_Q(p, 6), X86_Q(p, 7))
 
 /* 32-bit chains: acc + 1, 2 or 4 doublewords (the "32 bit only" step of van de Ven 2021). */
-static inline uint32_t x86_chain_l1(uint32_t acc, const unsigned char *p)
-{
-    __asm__("addl %1, %0\n\t" X86_CLOSE : "+r"(acc) : X86_L(p, 0) : "cc");
-    return acc;
-}
-
-static inline uint32_t x86_chain_l2(uint32_t acc, const unsigned char *p)
-{
-    __asm__("addl %1, %0\n\tadcl %2, %0\n\t" X86_CLOSE : "+r"(acc) : X86_L(p, 0), X86_L(p, 1) : "cc");
-    return acc;
-}
-
-static inline uint32_t x86_chain_l4(uint32_t acc, const unsigned char *p)
-{
-    __asm__("addl %1, %0\n\tadcl %2, %0\n\tadcl %3, %0\n\tadcl %4, %0\n\t" X86_CLOSE
-            : "+r"(acc)
-            : X86_L(p, 0), X86_L(p, 1), X86_L(p, 2), X86_L(p, 3)
-            : "cc");
-    return acc;
-}
+X86_DEFINE_CHAIN(x86_chain_l1, uint32_t, X86_CHAIN1, X86_L(p, 0))
+X86_DEFINE_CHAIN(x86_chain_l2, uint32_t, X86_CHAIN2, X86_L(p, 0), X86_L(p, 1))
+X86_DEFINE_CHAIN(x86_chain_l4, uint32_t, X86_CHAIN4, X86_L(p, 0), X86_L(p, 1), X86_L(p, 2),
+                 X86_L(p, 3))
 
 /* ---- register arithmetic ---------------------------------------------------------------- */
 

@@ -5,6 +5,8 @@
 #define _GNU_SOURCE
 #include "lab.h"
 
+#include "cpu_features.h"
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,29 +204,21 @@ static long cache_size(int level, const char *type)
     return 0;
 }
 
-/* The CPU features that decide which rows can run (what "ISA used" rests on). */
+/* The CPU features that decide which rows can run (what "ISA used" rests on): the library's
+ * own detection, CSUM_CPU_DISABLE applied, so a run with features hidden says so. */
 static void describe_features(char *buf, size_t size)
 {
-    buf[0] = '\0';
-#if defined(__x86_64__)
-    unsigned a, b, c, d;
-    __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(7), "c"(0));
-    const int on[] = { __builtin_cpu_supports("avx512f"), __builtin_cpu_supports("avx512bw"),
-                       __builtin_cpu_supports("avx512vnni"), __builtin_cpu_supports("avx2"),
-                       __builtin_cpu_supports("bmi2"), (int)((b >> 19) & 1) /* adx */ };
-    static const char *const names[] = { "avx512f", "avx512bw", "avx512vnni", "avx2", "bmi2", "adx" };
+    const uint32_t have = csum_cpu_features();
     size_t used = 0;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (on[i] && used < size)
-            used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "", names[i]);
-#elif defined(__aarch64__)
-    snprintf(buf, size, "neon");
-#endif
+    buf[0] = '\0';
+    for (unsigned bit = 0; bit < CSUM_CPU_FEATURE_COUNT; bit++)
+        if ((have >> bit & 1) && used < size)
+            used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "",
+                                     csum_cpu_feature_name(bit));
     if (!buf[0])
         snprintf(buf, size, "baseline only");
 }
 
-/* The subjects of this run, for the JSON and the report (name, origin, flags). */
 static const struct lab_subject *run_subjects;
 static size_t n_run_subjects;
 

@@ -60,6 +60,11 @@ static uint32_t detect(void)
     if (d & (1u << 4))  f |= CSUM_CPU_fsrm;
     if (os_avx && (b & (1u << 5)))
         f |= CSUM_CPU_avx2;
+    if (os_avx && a >= 1) { /* a: the highest subleaf of leaf 7 */
+        unsigned a1, b1, c1, d1;
+        __cpuid_count(7, 1, a1, b1, c1, d1);
+        if (a1 & (1u << 4)) f |= CSUM_CPU_avxvnni; /* the VEX-encoded 256-bit vpdpwssd */
+    }
     if (os_avx512) {
         if (b & (1u << 16)) f |= CSUM_CPU_avx512f;
         if (b & (1u << 30)) f |= CSUM_CPU_avx512bw;

@@ -23,6 +23,7 @@
     X(avx512bw)                  \
     X(avx512vl)                  \
     X(avx512vnni)                \
+    X(avxvnni)                   \
     X(neon)
 
 enum csum_cpu_feature_bit {

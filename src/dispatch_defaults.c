@@ -44,8 +44,17 @@ static const struct default_plan plans[] = {
       "by features (AVX-512 VNNI): the thresholds measured on AMD Zen 5" },
     { NULL, 0, 0, 0, CSUM_CPU_avx512f | CSUM_CPU_avx512bw | CSUM_CPU_avx512vl | CSUM_CPU_bmi2,
       "x86-scalar@0,avx512@192", "by features (AVX-512BW without VNNI): the Zen 5 threshold" },
+    /* AVX-VNNI without AVX-512 (Intel Alder Lake and later client cores, Sierra Forest): no
+     * such CPU measured yet. `csum tune` on Zen 5 with AVX-512 hidden (CSUM_CPU_DISABLE=avx512f),
+     * 2026-11-23: avx-vnni from 512 bytes; avx2 at 320..511, where its 1-cycle adds beat the dot
+     * product's latency with one vector per accumulator left over (0.5-0.8 ticks). Raw results:
+     * docs/results/amd-epyc-family-26-model-2/tune/tune-avx-vnni-2026-11-23.txt. */
+    { NULL, 0, 0, 0, CSUM_CPU_avx2 | CSUM_CPU_avxvnni, "x86-scalar@0,avx2@320,avx-vnni@512",
+      "by features (AVX-VNNI, no AVX-512): measured on AMD Zen 5 with AVX-512 hidden; no such CPU "
+      "measured" },
     /* No AVX2-only machine measured yet: `csum tune` on Zen 5 with AVX-512 hidden
-     * (CSUM_CPU_DISABLE=avx512f), 2026-11-23, docs/results/amd-epyc-family-26-model-2/tune/. */
+     * (CSUM_CPU_DISABLE=avx512f, before the avx-vnni row existed; =avx512f,avxvnni hides both now),
+     * 2026-11-23, docs/results/amd-epyc-family-26-model-2/tune/. */
     { NULL, 0, 0, 0, CSUM_CPU_avx2, "x86-scalar@0,avx2@256",
       "by features (AVX2): measured on AMD Zen 5 with AVX-512 hidden; no AVX2-only CPU measured" },
     { NULL, 0, 0, 0, 0, "x86-scalar@0", "by features (x86-64 baseline)" },

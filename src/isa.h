@@ -30,6 +30,7 @@
 #define CSUM_ISA_baseline(F)    /* nothing beyond the architecture's baseline */
 #define CSUM_ISA_adx(F)         F(adx)
 #define CSUM_ISA_avx2(F)        F(avx2)
+#define CSUM_ISA_avx_vnni(F)    F(avx2) F(avxvnni)
 #define CSUM_ISA_avx512(F)      F(avx512f) F(avx512bw) F(avx512vl) F(bmi2)
 #define CSUM_ISA_avx512_vnni(F) F(avx512f) F(avx512bw) F(avx512vl) F(avx512vnni) F(bmi2)
 #define CSUM_ISA_neon(F)        F(neon)

@@ -15,6 +15,7 @@
 #if defined(__x86_64__)
 CSUM_KERNEL(avx512_vnni) /* src/x86/avx512_vnni.c */
 CSUM_KERNEL(avx512)      /* src/x86/avx512.c */
+CSUM_KERNEL(avx_vnni)    /* src/x86/avx_vnni.c */
 CSUM_KERNEL(avx2)        /* src/x86/avx2.c */
 CSUM_KERNEL(x86_scalar)  /* src/x86/x86_scalar.c */
 #endif

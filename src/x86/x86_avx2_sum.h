@@ -135,6 +135,32 @@ static const unsigned char avx2_tail_mask[64] __attribute__((aligned(64))) = {
     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 };
 
+/* Of a buffer of at least 32 bytes whose even part does not end on a whole vector
+ * ((len & 31) > 1): the last 2..30 bytes of the even part, as the 32 bytes ending at its end (in
+ * bounds, since len >= 32, and at an even offset, so words stay words) with the bytes before
+ * them cleared. A copy stores all 32: the overlap gets the values it already holds. */
+CSUM_ALWAYS_INLINE __m256i avx2_move_even_tail(unsigned char *dst, const unsigned char *p,
+                                               size_t len, enum csum_store store)
+{
+    const size_t even = len & ~(size_t)1;
+    const __m256i mask =
+        _mm256_loadu_si256((const __m256i *)(const void *)(avx2_tail_mask + (even & 31)));
+    __m256i v = avx2_move(dst, p, even - 32,
+                          store == CSUM_STORE_NONE ? store : CSUM_STORE_TEMPORAL);
+    return _mm256_and_si256(v, mask);
+}
+
+/* An odd length's last byte (copied when copying), in the low half of its word; else 0. */
+CSUM_ALWAYS_INLINE uint64_t avx2_move_odd_byte(unsigned char *dst, const unsigned char *p,
+                                               size_t len, enum csum_store store)
+{
+    if (!(len & 1))
+        return 0;
+    if (store != CSUM_STORE_NONE)
+        dst[len - 1] = p[len - 1];
+    return csum_odd_byte(p[len - 1]);
+}
+
 /* Fewer than 32 bytes: a 16-byte vector, then 8 bytes and the 0..7-byte pieces in scalar code,
  * each piece stored as it is loaded when copying. */
 CSUM_ALWAYS_INLINE uint64_t avx2_short(unsigned char *dst, const unsigned char *p, size_t n,
@@ -188,16 +214,8 @@ CSUM_ALWAYS_INLINE uint64_t avx2_chunk(unsigned char *dst, const unsigned char *
     }
     if (rest & 32)
         avx2_add(&a2, &h0, avx2_move(dst, p, i, store));
-    /* The last 2..30 bytes of the even part: the 32 bytes ending at its end (in bounds, since
-     * len >= 32, and at an even offset, so words stay words), minus what was summed already. */
-    const size_t even = len & ~(size_t)1, tail = even & 31;
-    if (tail) {
-        const __m256i mask =
-            _mm256_loadu_si256((const __m256i *)(const void *)(avx2_tail_mask + tail));
-        __m256i v = avx2_move(dst, p, even - 32, store == CSUM_STORE_NONE ? store
-                                                                          : CSUM_STORE_TEMPORAL);
-        avx2_add(&a3, &h1, _mm256_and_si256(v, mask));
-    }
+    if ((len & 31) > 1)
+        avx2_add(&a3, &h1, avx2_move_even_tail(dst, p, len, store));
     /* Each lane's L + H (exact, see the bound). With H1 the high halves that went into h0, h1
      * and H2 those that went into g0, g1: all = L + 2^32 (H1 + H2), h = H1, g = H2 + 2^32 H2,
      * so with s = h + g, 2^32 (s + g) = 2^32 H1 + 2^33 H2 and all + s - 2^32 (s + g) = L + H1 + H2
@@ -209,39 +227,48 @@ CSUM_ALWAYS_INLINE uint64_t avx2_chunk(unsigned char *dst, const unsigned char *
                                            _mm256_slli_epi64(_mm256_add_epi64(s_hg, g), 32));
     const __m128i two =
         _mm_add_epi64(_mm256_castsi256_si128(lanes), _mm256_extracti128_si256(lanes, 1));
-    uint64_t s = (uint64_t)_mm_cvtsi128_si64(_mm_add_epi64(two, _mm_unpackhi_epi64(two, two)));
-    if (len & 1) {
-        if (store != CSUM_STORE_NONE)
-            dst[even] = p[even];
-        s += csum_odd_byte(p[even]);
+    return (uint64_t)_mm_cvtsi128_si64(_mm_add_epi64(two, _mm_unpackhi_epi64(two, two))) +
+           avx2_move_odd_byte(dst, p, len, store);
+}
+
+/* A chunk's summing loop: at least 32 bytes, at most the size its overflow bound allows; the
+ * sum of the 16-bit words, unfolded, below 3 * 2^62. */
+typedef uint64_t (*avx2_chunk_kernel)(unsigned char *dst, const unsigned char *p, size_t len,
+                                      enum csum_store store);
+
+/* Any length through a chunk kernel (a constant here, so it is inlined): below 32 bytes the
+ * 16/8/4/2/1-byte pieces; above `last_max` bytes whole chunks of `chunk` bytes until at most
+ * `last_max` are left, which go in one last chunk. The streaming stores need dst + i 32-byte
+ * aligned for every whole vector: x86_copy_stream passes a 64-byte aligned dst, and chunks are
+ * multiples of 64 bytes. The tail is stored normally. */
+CSUM_ALWAYS_INLINE csum_wsum avx2_sum_chunked(avx2_chunk_kernel kernel, size_t chunk, size_t last_max,
+                                              unsigned char *dst, const unsigned char *p,
+                                              size_t len, csum_wsum sum, enum csum_store store)
+{
+    if (__builtin_expect(len < 32, 0))
+        return csum_fold64(csum_add64(avx2_short(dst, p, len, store), sum));
+    if (__builtin_expect(len > last_max, 0)) {
+        uint64_t s = sum;
+        do {
+            s = csum_add64(s, kernel(dst, p, chunk, store));
+            p += chunk, len -= chunk;
+            if (dst)
+                dst += chunk;
+        } while (len > last_max);
+        return csum_fold64(csum_add64(s, kernel(dst, p, len, store)));
     }
-    return s;
+    /* A chunk's sum is below 3 * 2^62, so adding the seed cannot carry; the seed comes last,
+     * so a caller's dependency chain through `sum` is one add and a fold. */
+    return x86_fold64_rotate(kernel(dst, p, len, store) + sum);
 }
 
 enum { AVX2_CHUNK_SHIFT = 33 }; /* 8 GiB chunks; the last one up to 12 GiB (the bound) */
 
-/* The streaming stores need dst + i 32-byte aligned for every whole vector: x86_copy_stream
- * passes a 64-byte aligned dst, and chunks are multiples of 64 bytes. The tail is stored
- * normally. */
 CSUM_ALWAYS_INLINE csum_wsum avx2_sum(unsigned char *dst, const unsigned char *p, size_t len,
                                       csum_wsum sum, enum csum_store store)
 {
     const size_t chunk = (size_t)1 << AVX2_CHUNK_SHIFT;
-    if (__builtin_expect(len < 32, 0))
-        return csum_fold64(csum_add64(avx2_short(dst, p, len, store), sum));
-    if (__builtin_expect(len > chunk + chunk / 2, 0)) {
-        uint64_t s = sum;
-        do {
-            s = csum_add64(s, avx2_chunk(dst, p, chunk, store));
-            p += chunk, len -= chunk;
-            if (dst)
-                dst += chunk;
-        } while (len > chunk + chunk / 2);
-        return csum_fold64(csum_add64(s, avx2_chunk(dst, p, len, store)));
-    }
-    /* A chunk's sum is below 3 * 2^62 (the bound), so adding the seed cannot carry; the seed
-     * comes last, so a caller's dependency chain through `sum` is one add and a fold. */
-    return x86_fold64_rotate(avx2_chunk(dst, p, len, store) + sum);
+    return avx2_sum_chunked(avx2_chunk, chunk, chunk + chunk / 2, dst, p, len, sum, store);
 }
 
 #endif /* CSUM_X86_AVX2_SUM_H */

@@ -1,5 +1,5 @@
 /*
- * csum-avx2-bound: measure, on this CPU, the throughputs that bound the avx2 kernel
+ * csum-avx2-bound: measure, on this CPU, the throughputs that bound the avx2 and avx-vnni kernels
  * (docs/METHOD.md, "The AVX2 bound"): vector ALU ops per cycle by kind, 256-bit loads and
  * stores per cycle, instructions the front end delivers per cycle, and the avx2 loop's own
  * 256-byte step in its two forms. Not part of the lab: a probe for the numbers the bound is
@@ -64,6 +64,19 @@ static inline uint64_t ticks(void)
     "vpaddq " #off "(%%rsi), %%ymm" #a ", %%ymm" #a "\n"                                      \
     "vpshufd $0xf5, " #off "(%%rsi), %%ymm9\n vpaddq %%ymm9, %%ymm" #h ", %%ymm" #h "\n"
 
+/* Fourteen independent dot products (accumulators ymm1..ymm14). */
+#define DOT1_(n) "%{vex%} vpdpwssd %%ymm0, %%ymm15, %%ymm" #n "\n"
+#define DOT14                                                                                \
+    DOT1_(1) DOT1_(2) DOT1_(3) DOT1_(4) DOT1_(5) DOT1_(6) DOT1_(7) DOT1_(8) DOT1_(9) DOT1_(10) \
+    DOT1_(11) DOT1_(12) DOT1_(13) DOT1_(14)
+/* The avx-vnni row's vector: flip the words (ymm15), dot with ones (ymm14) into accumulator
+ * `a`; SUM flips straight from memory, COPY loaded into a register first and stored 512 bytes further on. */
+#define VNNI_SUM_(off) "vpxor " #off "(%%rsi), %%ymm15, %%ymm10\n"
+#define VNNI_COPY_(off)                                                                      \
+    "vmovdqu " #off "(%%rsi), %%ymm9\n vmovdqu %%ymm9, 512+" #off "(%%rsi)\n"                \
+    "vpxor %%ymm9, %%ymm15, %%ymm10\n"
+#define VNNI(off, a, kind) VNNI_##kind##_(off) "%{vex%} vpdpwssd %%ymm14, %%ymm10, %%ymm" #a "\n"
+
 int main(void)
 {
     if (!__builtin_cpu_supports("avx2")) {
@@ -124,5 +137,30 @@ int main(void)
            256 / (plain / tpc), 256 / plain);
     printf("%-28s %8.2f %9.1f %8.1f\n", "the kernel's mix", mixed / tpc, 256 / (mixed / tpc),
            256 / mixed);
+
+    /* The avx-vnni row (src/x86/x86_avx_vnni_sum.h): the dot product's throughput and latency,
+     * and the row's 256-byte step, summing (xor from memory, dot) and copying (load, store,
+     * xor, dot). CPUID leaf 7 subleaf 1, EAX bit 4; the OS saves YMM state if AVX2 runs. */
+    unsigned a, b, c, d;
+    __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(7), "c"(1));
+    if (!(a >> 4 & 1)) {
+        printf("\n(no AVX-VNNI: the avx-vnni probes are skipped)\n");
+        return 0;
+    }
+    double dot_tp, dot_lat, vnni_sum, vnni_copy;
+    PROBE(dot_tp, ".rept 4\n" DOT14 ".endr\n");
+    PROBE(dot_lat, ".rept 16\n %{vex%} vpdpwssd %%ymm0, %%ymm9, %%ymm1\n .endr\n");
+    PROBE(vnni_sum, VNNI(0, 1, SUM) VNNI(32, 2, SUM) VNNI(64, 3, SUM) VNNI(96, 4, SUM) VNNI(128, 5, SUM)
+                        VNNI(160, 6, SUM) VNNI(192, 7, SUM) VNNI(224, 8, SUM));
+    PROBE(vnni_copy, VNNI(0, 1, COPY) VNNI(32, 2, COPY) VNNI(64, 3, COPY) VNNI(96, 4, COPY)
+                         VNNI(128, 5, COPY) VNNI(160, 6, COPY) VNNI(192, 7, COPY)
+                             VNNI(224, 8, COPY));
+    printf("\n{vex} vpdpwssd ymm: %.2f per cycle, latency %.2f cycles\n", 56 * tpc / dot_tp,
+           dot_lat / tpc / 16);
+    printf("avx-vnni 256-byte step       cycles   B/cycle   B/tick\n");
+    printf("%-28s %8.2f %9.1f %8.1f\n", "summing (16 ops)", vnni_sum / tpc,
+           256 / (vnni_sum / tpc), 256 / vnni_sum);
+    printf("%-28s %8.2f %9.1f %8.1f\n", "copying (+ load, store)", vnni_copy / tpc,
+           256 / (vnni_copy / tpc), 256 / vnni_copy);
     return 0;
 }

@@ -46,9 +46,10 @@ static const struct default_plan plans[] = {
       "x86-scalar@0,avx512@192", "by features (AVX-512BW without VNNI): the Zen 5 threshold" },
     /* AVX-VNNI without AVX-512 (Intel Alder Lake and later client cores, Sierra Forest): no
      * such CPU measured yet. `csum tune` on Zen 5 with AVX-512 hidden (CSUM_CPU_DISABLE=avx512f),
-     * 2026-11-23: avx-vnni from 512 bytes; avx2 at 320..511, where its 1-cycle adds beat the dot
-     * product's latency with one vector per accumulator left over (0.5-0.8 ticks). Raw results:
-     * docs/results/amd-epyc-family-26-model-2/tune/tune-avx-vnni-2026-11-23.txt. */
+     * 2026-11-23: avx-vnni from 512 bytes; avx2 at 320..511, where its 1-cycle adds beat the
+     * dot product's 4-cycle latency by 0.5-0.8 ticks in throughput mode. A second run chose
+     * avx-vnni from 256 and its check against this plan found it slower at 320 and 384. Raw
+     * results: docs/results/amd-epyc-family-26-model-2/tune/tune-avx-vnni-2026-11-23*.txt. */
     { NULL, 0, 0, 0, CSUM_CPU_avx2 | CSUM_CPU_avxvnni, "x86-scalar@0,avx2@320,avx-vnni@512",
       "by features (AVX-VNNI, no AVX-512): measured on AMD Zen 5 with AVX-512 hidden; no such CPU "
       "measured" },

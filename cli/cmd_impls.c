@@ -94,26 +94,60 @@ static void print_partial_group(const char *plan, int reference)
     }
 }
 
+/* The copy plan's ranges, read back through the public API: where csum_copy_impl_active()
+ * changes, found by bisection (each row of a plan holds one run of lengths). */
+enum { COPY_RANGES_MAX = 8 };
+static size_t copy_ranges(size_t from[], const struct csum_copy_impl *impl[])
+{
+    size_t n = 0, at = 0;
+    while (n < COPY_RANGES_MAX) {
+        from[n] = at;
+        impl[n] = csum_copy_impl_active(at);
+        n++;
+        if (csum_copy_impl_active(SIZE_MAX) == impl[n - 1])
+            break;
+        size_t lo = at, hi = SIZE_MAX; /* active(lo) is impl[n - 1], active(hi) is not */
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            *(csum_copy_impl_active(mid) == impl[n - 1] ? &lo : &hi) = mid;
+        }
+        at = hi;
+    }
+    return n;
+}
+
 static void print_copy_table(void)
 {
-    const size_t threshold = csum_copy_nontemporal_threshold();
-    const struct csum_copy_impl *small = csum_copy_impl_active(0), *large = csum_copy_impl_active(SIZE_MAX);
-    char t[32], below[40], from[40];
-    if (small == large) {
-        snprintf(below, sizeof below, "always");
-        from[0] = '\0';
+    size_t from[COPY_RANGES_MAX];
+    const struct csum_copy_impl *used[COPY_RANGES_MAX];
+    const size_t n = copy_ranges(from, used);
+    char t[32];
+    if (csum_copy_impl_active(SIZE_MAX)->nontemporal)
+        printf("\ncsum_partial_copy: implementations (streaming stores from %s up)\n",
+               size_text(csum_copy_nontemporal_threshold(), t, sizeof t));
+    else
         printf("\ncsum_partial_copy: implementations (LENGTHS: the copies each one is used for)\n");
-    } else {
-        size_text(threshold, t, sizeof t);
-        snprintf(below, sizeof below, "< %s", t);
-        snprintf(from, sizeof from, ">= %s", t);
-        printf("\ncsum_partial_copy: implementations (streaming stores from %s up)\n", t);
-    }
     printf("%-15s %-4s %-11s %s\n", "NAME", "CPU", "LENGTHS", "REQUIRES");
     for (size_t i = 0; i < csum_copy_impl_count(); i++) {
         const struct csum_copy_impl *impl = csum_copy_impl_get(i);
-        print_row(impl->name, csum_copy_impl_supported(impl),
-                  impl == small ? below : impl == large ? from : "", impl->requires,
+        char lengths[64] = "", a[32], b[32];
+        for (size_t k = 0; k < n; k++) {
+            if (used[k] != impl)
+                continue;
+            size_t len = strlen(lengths);
+            if (n == 1)
+                snprintf(lengths, sizeof lengths, "always");
+            else if (k == 0)
+                snprintf(lengths + len, sizeof lengths - len, "%s< %s", len ? ", " : "",
+                         size_text(from[1], a, sizeof a));
+            else if (k + 1 == n)
+                snprintf(lengths + len, sizeof lengths - len, "%s>= %s", len ? ", " : "",
+                         size_text(from[k], a, sizeof a));
+            else
+                snprintf(lengths + len, sizeof lengths - len, "%s%s-%s", len ? ", " : "",
+                         size_text(from[k], a, sizeof a), size_text(from[k + 1], b, sizeof b));
+        }
+        print_row(impl->name, csum_copy_impl_supported(impl), lengths, impl->requires,
                   impl->description);
     }
 }

@@ -335,7 +335,8 @@ CSUM_API int csum_copy_impl_supported(const struct csum_copy_impl *impl);
 /**
  * The implementation csum_partial_copy() uses now for a copy of `len` bytes: the selected
  * one, or under "auto" the first supported temporal row below the threshold and the first
- * supported non-temporal row from it up.
+ * supported non-temporal row from it up; on x86-64, "x86-scalar" below 64 bytes (its short
+ * copy runs inside csum_partial_copy itself).
  */
 CSUM_API const struct csum_copy_impl *csum_copy_impl_active(size_t len);
 

@@ -60,6 +60,16 @@ static inline void csum_store64(unsigned char *p, uint64_t v)
     memcpy(p, &v, sizeof v);
 }
 
+static inline void csum_store32(unsigned char *p, uint32_t v)
+{
+    memcpy(p, &v, sizeof v);
+}
+
+static inline void csum_store16(unsigned char *p, uint16_t v)
+{
+    memcpy(p, &v, sizeof v);
+}
+
 /*
  * A lone last byte at an even offset is the first byte of a 16-bit word whose second byte is
  * zero. Loaded in host order that is the low half on little-endian, the high half on big-endian.

@@ -94,6 +94,23 @@ static int same_plan(const struct csum_plan *a, const struct csum_plan *b, const
     return 1;
 }
 
+/* Where the arch's inline short path may stand in for a plan's first range: below this
+ * length, when the range is the arch's short kernel (its sum, or its copy with normal stores);
+ * 0 for every other plan. */
+static size_t arch_inline_limit(const struct csum_plan *p)
+{
+#ifdef CSUM_ARCH_SHORT_KERNEL
+    if (p->entry[0].kernel == &CSUM_ARCH_SHORT_KERNEL) {
+        if (p->op == CSUM_OP_PARTIAL)
+            return CSUM_ARCH_SHORT_MAX + 1;
+        if (p->op == CSUM_OP_COPY && p->entry[0].view == &CSUM_ARCH_SHORT_KERNEL.copy)
+            return CSUM_ARCH_SHORT_COPY_MAX + 1;
+    }
+#endif
+    (void)p;
+    return 0;
+}
+
 /*
  * A plan equal to p with this source that lives forever: one kept before, or a new heap copy.
  * The arch's inline short path is set here, for every plan that starts with its kernel. NULL
@@ -101,10 +118,8 @@ static int same_plan(const struct csum_plan *a, const struct csum_plan *b, const
  */
 static const struct csum_plan *keep(struct csum_plan *p, const char *source)
 {
-#ifdef CSUM_ARCH_SHORT_KERNEL
-    if (p->op == CSUM_OP_PARTIAL && p->entry[0].kernel == &CSUM_ARCH_SHORT_KERNEL)
-        p->inline_below = p->from[1] < CSUM_ARCH_SHORT_MAX + 1 ? p->from[1] : CSUM_ARCH_SHORT_MAX + 1;
-#endif
+    const size_t limit = arch_inline_limit(p);
+    p->inline_below = p->from[1] < limit ? p->from[1] : limit;
     for (struct csum_plan *k = atomic_load(&kept); k; k = k->next_kept)
         if (same_plan(k, p, source))
             return k;
@@ -277,13 +292,23 @@ size_t csum_copy_nontemporal_threshold(void)
     return t < NONTEMPORAL_MIN ? NONTEMPORAL_MIN : t;
 }
 
+/* Normal stores below the streaming threshold, streaming stores from it; where the arch has
+ * an inline short copy, that below its limit (x86: the vector rows' set-up and reduction cost
+ * more than a copy of fewer than 64 bytes, docs/METHOD.md). */
 static const struct csum_plan *build_auto_copy(void)
 {
     struct csum_plan p;
     struct csum_op_entry below, above;
     csum_plan_init(&p, CSUM_OP_COPY);
     first_product(CSUM_OP_COPY, normal_stores, &below); /* generic runs anywhere */
-    csum_plan_add(&p, 0, &below);
+#ifdef CSUM_ARCH_SHORT_COPY_MAX
+    struct csum_op_entry shortest;
+    if (supported_entry(CSUM_OP_COPY, CSUM_ARCH_SHORT_KERNEL.copy.name, &shortest) == 0) {
+        csum_plan_add(&p, 0, &shortest);
+        csum_plan_add(&p, CSUM_ARCH_SHORT_COPY_MAX + 1, &below); /* merges if the same */
+    } else
+#endif
+        csum_plan_add(&p, 0, &below);
     if (first_product(CSUM_OP_COPY, streaming_stores, &above) == 0)
         csum_plan_add(&p, csum_copy_nontemporal_threshold(), &above);
     csum_plan_finish(&p);
@@ -364,14 +389,16 @@ static const struct csum_plan *plan_for_name(enum csum_op op, const char *name, 
 }
 
 /*
- * Copies of the active plans' first range where the entry points read them directly, one load
- * each from a fixed address, with no plan pointer to follow first: csum_partial's inline bound,
- * and csum_partial_copy's first row and where it ends. The bounds are 0 until a plan is chosen,
- * so the first call takes the plan path, which chooses.
+ * Copies of the active plans' hot ranges where the entry points read them directly, one load
+ * each from a fixed address, with no plan pointer to follow first: the inline bounds, and for
+ * csum_partial_copy the row of the range the inline path ends in (or the first range) and
+ * where that range ends. The bounds are 0 until a plan is chosen, so the first call takes the
+ * plan path, which chooses.
  */
 static _Atomic size_t partial_inline_below;
-static _Atomic size_t copy_first_below;
-static _Atomic(csum_partial_copy_fn) copy_first_fn;
+static _Atomic size_t copy_inline_below;
+static _Atomic size_t copy_main_below;
+static _Atomic(csum_partial_copy_fn) copy_main_fn;
 
 /* Bring the copies up to date after active[op] changed. Racing publishers each store the values
  * of the plan they read and check it is still the active one afterwards, so the last stores are
@@ -386,8 +413,12 @@ static void plan_changed(enum csum_op op)
         if (op == CSUM_OP_PARTIAL) {
             atomic_store(&partial_inline_below, p->inline_below);
         } else if (op == CSUM_OP_COPY) {
-            atomic_store(&copy_first_fn, p->fn[0].copy);
-            atomic_store(&copy_first_below, p->from[1]);
+            unsigned k = 0; /* the range that holds inline_below */
+            while (k + 1 < p->n && p->from[k + 1] <= p->inline_below)
+                k++;
+            atomic_store(&copy_inline_below, p->inline_below);
+            atomic_store(&copy_main_fn, p->fn[k].copy);
+            atomic_store(&copy_main_below, k + 1 < CSUM_PLAN_MAX_RANGES ? p->from[k + 1] : SIZE_MAX);
         }
     } while (atomic_load(&active[op]) != p);
 }
@@ -513,10 +544,15 @@ csum_wsum csum_partial_copy(void *dst, const void *src, size_t len, csum_wsum su
     /* NULL buffers are a caller bug; copy nothing and never crash, as csum_partial does. */
     if (__builtin_expect((dst == NULL) | (src == NULL), 0))
         return sum;
-    /* The first range (normal stores, up to the streaming threshold) as the fall-through, its
-     * bound and row read from fixed addresses rather than through the plan pointer. */
-    if (__builtin_expect(len < atomic_load_explicit(&copy_first_below, memory_order_relaxed), 1))
-        return atomic_load_explicit(&copy_first_fn, memory_order_relaxed)(dst, src, len, sum);
+#ifdef CSUM_ARCH_SHORT_COPY_MAX
+    /* Short copies: the plan's first row's own code, in place (as in csum_partial). */
+    if (len < atomic_load_explicit(&copy_inline_below, memory_order_relaxed))
+        return csum_arch_short_copy(dst, src, len, sum);
+#endif
+    /* Then the range that follows (normal stores, up to the streaming threshold) as the
+     * fall-through, its bound and row read from fixed addresses, not through the plan pointer. */
+    if (__builtin_expect(len < atomic_load_explicit(&copy_main_below, memory_order_relaxed), 1))
+        return atomic_load_explicit(&copy_main_fn, memory_order_relaxed)(dst, src, len, sum);
     const struct csum_plan *p = atomic_load_explicit(&active[CSUM_OP_COPY], memory_order_acquire);
     return copy_fn(p, len)(dst, src, len, sum);
 }

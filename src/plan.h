@@ -36,7 +36,7 @@ struct csum_plan {
      * SIZE_MAX and repeat the last function, so a dispatcher can compare without a count. */
     size_t from[CSUM_PLAN_MAX_RANGES];
     union csum_op_fn fn[CSUM_PLAN_MAX_RANGES];
-    size_t inline_below;    /* csum_partial: lengths below this take the arch's inline path */
+    size_t inline_below;    /* lengths below this take the arch's inline path (csum_partial, copy) */
     struct csum_op_entry entry[CSUM_PLAN_MAX_RANGES];
     unsigned n;             /* ranges in use, 1..CSUM_PLAN_MAX_RANGES */
     enum csum_op op;

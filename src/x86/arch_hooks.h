@@ -17,5 +17,9 @@
 #define CSUM_ARCH_SHORT_KERNEL csum_kernel_x86_scalar
 #define CSUM_ARCH_SHORT_MAX 256
 #define csum_arch_short_partial x86_scalar_partial_short
+/* The same for copies shorter than 64 bytes (x86_scalar_copy_short: the short sum and
+ * overlapping moves), which the automatic copy plan gives to x86-scalar on every x86-64 CPU. */
+#define CSUM_ARCH_SHORT_COPY_MAX 63
+#define csum_arch_short_copy x86_scalar_copy_short
 
 #endif /* CSUM_ARCH_HOOKS_H */

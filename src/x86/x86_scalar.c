@@ -31,13 +31,12 @@
  * adc, so every carry goes straight back in. The loop counter is decremented with dec, which
  * leaves the carry flag alone: the chain runs across iterations and the pending carry is added
  * once at the end. For CPUs without AVX2, and as the scalar reference for the vector rows.
- * The last 0..63 bytes go through the generic copy loop (sum_generic.h), continuing the sum:
- * it copies exactly the bytes that are left.
+ * The last 0..63 bytes, and copies shorter than 64 bytes, are summed by the short path and
+ * copied with overlapping moves that cover exactly the bytes left (x86_scalar_copy_short).
  */
 #define CSUM_KERNEL_ISA baseline
 #include "kernel.h"
 #include "x86_scalar.h"
-#include "../generic/sum_generic.h"
 
 /* More than 256 bytes (declared in x86_scalar.h): four independent chains. */
 __attribute__((noinline)) uint64_t csum_x86_scalar_sum_256_and_up(uint64_t acc,
@@ -71,11 +70,11 @@ X86_ROW_ENTRY static csum_wsum csum_partial_scalar(const void *buf, size_t len, 
     return x86_scalar_partial(buf, len, sum);
 }
 
-static csum_wsum csum_partial_copy_adc(void *dst, const void *src, size_t len, csum_wsum sum)
+X86_ROW_ENTRY static csum_wsum csum_partial_copy_adc(void *dst, const void *src, size_t len, csum_wsum sum)
 {
     size_t blocks = len / 64;
     if (blocks == 0)
-        return csum_generic_sum(dst, src, len, sum);
+        return x86_scalar_copy_short(dst, src, len, sum);
     uint64_t acc = sum;
     const unsigned char *s = src;
     unsigned char *d = dst;
@@ -115,8 +114,8 @@ static csum_wsum csum_partial_copy_adc(void *dst, const void *src, size_t len, c
               [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
             :
             : "memory", "cc");
-    /* s and d now point just past the blocks. */
-    return csum_generic_sum(d, s, len & 63, csum_fold64(acc));
+    /* s and d now point just past the blocks (an even offset: words stay words). */
+    return x86_scalar_copy_short(d, s, len & 63, csum_fold64(acc));
 }
 
 const struct csum_kernel csum_kernel_x86_scalar = {
@@ -126,5 +125,6 @@ const struct csum_kernel csum_kernel_x86_scalar = {
                        "bytes, in-bounds backward tail load, up to four adc chains",
     .copy.copy = csum_partial_copy_adc,
     .copy.description = "64-byte blocks through registers, one adc chain kept across "
-                        "iterations by dec/jnz (Linux csum-copy shape); generic tail",
+                        "iterations by dec/jnz (Linux csum-copy shape); below 64 bytes (and "
+                        "the last 0..63) the short sum and overlapping moves",
 };

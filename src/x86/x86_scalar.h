@@ -6,6 +6,8 @@
 #ifndef CSUM_X86_SCALAR_H
 #define CSUM_X86_SCALAR_H
 
+#include <emmintrin.h> /* SSE2: the x86-64 baseline */
+
 #include "x86_adc.h"
 
 /* The 0..7 bytes at p. 4..7: two 4-byte loads, the second overlapping the first and shifted
@@ -139,6 +141,53 @@ static inline __attribute__((always_inline)) csum_wsum x86_scalar_partial_short(
     if (len <= 32)
         return x86_fold64_add(sum_17to32(p, len), sum);
     return x86_fold64_add(sum_33to63(p, len), sum);
+}
+
+/* The 0..63 bytes at src copied to dst as at most four loads, then as many stores, each piece
+ * of the largest size that fits, the last one ending at the last byte and overlapping the one
+ * before (what memcpy implementations do for short copies; no loop, at most three branches). */
+static inline void x86_copy_under64(unsigned char *dst, const unsigned char *src, size_t len)
+{
+    if (len >= 16) {
+        const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)src);
+        const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(src + len - 16));
+        if (len > 32) {
+            const __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(src + 16));
+            const __m128i d = _mm_loadu_si128((const __m128i *)(const void *)(src + len - 32));
+            _mm_storeu_si128((__m128i *)(void *)(dst + 16), c);
+            _mm_storeu_si128((__m128i *)(void *)(dst + len - 32), d);
+        }
+        _mm_storeu_si128((__m128i *)(void *)dst, a);
+        _mm_storeu_si128((__m128i *)(void *)(dst + len - 16), b);
+    } else if (len >= 8) {
+        const uint64_t a = csum_load64(src), b = csum_load64(src + len - 8);
+        csum_store64(dst, a);
+        csum_store64(dst + len - 8, b);
+    } else if (len >= 4) {
+        const uint32_t a = csum_load32(src), b = csum_load32(src + len - 4);
+        csum_store32(dst, a);
+        csum_store32(dst + len - 4, b);
+    } else if (len >= 2) {
+        const uint16_t a = csum_load16(src), b = csum_load16(src + len - 2);
+        csum_store16(dst, a);
+        csum_store16(dst + len - 2, b);
+    } else if (len) {
+        dst[0] = src[0];
+    }
+}
+
+/* Copy and checksum fewer than 64 bytes: the short path's sum of src, then the copy. Summing
+ * from src rather than from registers costs loads, which are cheap here, and keeps both halves
+ * as short as they are alone; measured against the vector rows' short copies on the Zen 5 VM
+ * (docs/METHOD.md). */
+static inline __attribute__((always_inline)) csum_wsum x86_scalar_copy_short(void *dst, const void *src,
+                                                                            size_t len, csum_wsum sum)
+{
+    if (len >= 64) /* what the callers guarantee: the sum's 64..256 path is not compiled in */
+        __builtin_unreachable();
+    const csum_wsum r = x86_scalar_partial_short(src, len, sum);
+    x86_copy_under64(dst, src, len);
+    return r;
 }
 
 /* Any length: above 256 bytes the four-chain loop, out of line. */

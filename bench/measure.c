@@ -115,18 +115,15 @@ struct subject_run {
     struct lab_stats st;
 };
 
-/* Keep the attempt just timed if it is the first or has a smaller spread than the best. */
-static void keep_attempt(struct subject_run *r, int n, int attempt)
+/* This attempt's statistics for one subject (sorts its batch times). */
+static struct lab_stats attempt_stats(struct subject_run *r, int n, int attempt)
 {
     struct lab_stats st;
     memset(&st, 0, sizeof st);
     lab_stats_from_batches(r->per_op, n, &st);
     st.preempted = r->preempted;
     st.attempts = attempt;
-    if (attempt == 1 || st.spread < r->st.spread)
-        r->st = st;
-    else
-        r->st.attempts = attempt;
+    return st;
 }
 
 static void finish_stats(const struct lab_clock *clk, int n, struct subject_run *r, double limit)
@@ -154,8 +151,8 @@ static void finish_stats(const struct lab_clock *clk, int n, struct subject_run 
  * later (A B C, B C A, C A B, ...), so that a slow phase of this shared machine (a busy SMT
  * sibling on the host, a frequency step) falls on every subject alike instead of on whichever
  * happened to be timed then. An attempt whose spread exceeds the noise limit for any subject
- * is repeated (o->repeats times at most); each subject keeps its attempt with the smallest
- * spread.
+ * is repeated (o->repeats times at most); the group keeps the attempt whose widest spread
+ * is the smallest, every subject's numbers from that same attempt.
  */
 static void measure_runs(const struct lab_options *o, const struct lab_clock *clk, int m,
                          struct subject_run *run)
@@ -167,6 +164,7 @@ static void measure_runs(const struct lab_options *o, const struct lab_clock *cl
             lab_counters_open(&run[j].ctr);
     }
     const double limit = o->noise_limit > 0 ? o->noise_limit : LAB_NOISE_LIMIT;
+    double best_widest = 0;
     for (int attempt = 1;; attempt++) {
         for (int j = 0; j < m; j++)
             run[j].preempted = 0;
@@ -176,12 +174,23 @@ static void measure_runs(const struct lab_options *o, const struct lab_clock *cl
                 r->per_op[b] = time_one_batch(clk, r->body, r->ctx, r->iters, &r->ctr,
                                               &r->preempted);
             }
-        int noisy = 0;
+        /* The group keeps one attempt, the one whose widest spread is the smallest, so
+         * that its subjects' numbers still come from the same interleaved rounds. */
+        struct lab_stats st[LAB_GROUP_MAX];
+        double widest = 0;
         for (int j = 0; j < m; j++) {
-            keep_attempt(&run[j], n, attempt);
-            noisy |= run[j].st.spread > limit;
+            st[j] = attempt_stats(&run[j], n, attempt);
+            if (st[j].spread > widest)
+                widest = st[j].spread;
         }
-        if (!noisy || attempt > o->repeats)
+        if (attempt == 1 || widest < best_widest) {
+            best_widest = widest;
+            for (int j = 0; j < m; j++)
+                run[j].st = st[j];
+        }
+        for (int j = 0; j < m; j++)
+            run[j].st.attempts = attempt;
+        if (best_widest <= limit || attempt > o->repeats)
             break;
     }
     for (int j = 0; j < m; j++)

@@ -92,10 +92,16 @@ int capture_walk(struct reader *r, enum csum_pcap_format *format, capture_packet
     int rc = reader_need(r, 4);
     if (rc < 0)
         return -1;
-    if (rc == 0)
+    const unsigned char *p = reader_at(r);
+    const char *other; /* compressed again inside: say so, as for the outer layer */
+    if (rc == 0) {
+        /* Even 3 bytes can say "bzip2": the same message as when they come uncompressed. */
+        codec_detect(p, reader_avail(r), &other);
+        if (other)
+            return input_not_read(r->err, other);
         return stream_error(r->err, 0, "file of %zu bytes is too short to be a capture",
                             reader_avail(r));
-    const unsigned char *p = reader_at(r);
+    }
     switch (le32(p)) {
     case 0xa1b2c3d4: case 0xd4c3b2a1: /* pcap, microseconds, either byte order */
     case 0xa1b23c4d: case 0x4d3cb2a1: /* pcap, nanoseconds */
@@ -104,13 +110,11 @@ int capture_walk(struct reader *r, enum csum_pcap_format *format, capture_packet
     case 0x0a0d0d0a:                  /* pcapng section header (a palindrome) */
         *format = CSUM_PCAP_FORMAT_PCAPNG;
         return capture_walk_pcapng(r, fn, ctx);
-    default: {
-        const char *other; /* compressed again inside: say so, as for the outer layer */
+    default:
         codec_detect(p, 4, &other);
         if (other)
             return input_not_read(r->err, other);
         return stream_error(r->err, 0, "not a pcap or pcapng file (magic number %02x %02x %02x "
                             "%02x)", p[0], p[1], p[2], p[3]);
-    }
     }
 }

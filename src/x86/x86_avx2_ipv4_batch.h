@@ -27,6 +27,7 @@
 #define CSUM_X86_AVX2_IPV4_BATCH_H
 
 #include "proto/proto_internal.h"
+#include "x86_ipv4_pieces.h"
 
 #include <immintrin.h>
 
@@ -59,22 +60,10 @@ static const struct avx2_ipv4_layout avx2_ipv4_layout[16] = {
     AVX2_ROW_(48), AVX2_ROW_(52), AVX2_ROW_(56), AVX2_ROW_(60),
 };
 
-/* What an invalid header is read as (all of its pieces are masked off anyway), and what pads
- * the last group: a valid 20-byte header, so a short group of ihl-5 headers stays on the fast
- * path. */
+/* What an invalid header is read as (all of its pieces are masked off anyway). */
 static const unsigned char avx2_ipv4_zeros[64] __attribute__((aligned(64))) = { 0 };
-static const unsigned char avx2_ipv4_pad[20] = { 0x45 };
 
 /* ---- building blocks --------------------------------------------------------------------- */
-
-/* 16 bytes at a + off in the low half, at b + off in the high half. */
-static inline __m256i avx2_two_pieces(const unsigned char *a, size_t off_a, const unsigned char *b,
-                                      size_t off_b)
-{
-    return _mm256_inserti128_si256(
-        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(a + off_a))),
-        _mm_loadu_si128((const __m128i *)(const void *)(b + off_b)), 1);
-}
 
 /* The two constants of the widening, made once per group and kept in registers: an empty asm
  * hides their value, or GCC rebuilds them (movabs, vmovq, vpbroadcast) for every header. */
@@ -153,8 +142,8 @@ avx2_ipv4_finish(__m256i u0, __m256i u1, __m256i u2, __m256i u3, int32_t bias, s
 static inline __m256i avx2_ipv4_two5(const unsigned char *a, const unsigned char *b,
                                      struct avx2_ipv4_k k, __m256i last4)
 {
-    return _mm256_add_epi32(avx2_pair_sums(avx2_two_pieces(a, 0, b, 0), k.flip, k.ones),
-                            avx2_pair_sums(avx2_two_pieces(a, 4, b, 4), k.flip, last4));
+    return _mm256_add_epi32(avx2_pair_sums(x86_ipv4_two_pieces(a, 0, b, 0), k.flip, k.ones),
+                            avx2_pair_sums(x86_ipv4_two_pieces(a, 4, b, 4), k.flip, last4));
 }
 
 /*
@@ -220,7 +209,7 @@ static __attribute__((noinline)) void avx2_ipv4_tail(const void *const *hdrs, si
 {
     const unsigned char *h[8];
     for (size_t j = 0; j < 8; j++)
-        h[j] = j < m ? hdrs[j] : avx2_ipv4_pad;
+        h[j] = j < m ? hdrs[j] : x86_ipv4_pad;
     avx2_ipv4_eight(h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], m, out);
 }
 

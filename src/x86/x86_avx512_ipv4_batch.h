@@ -21,6 +21,7 @@
 #define CSUM_X86_AVX512_IPV4_BATCH_H
 
 #include "proto/proto_internal.h"
+#include "x86_ipv4_pieces.h"
 
 #include <immintrin.h>
 #include <stdbool.h>
@@ -123,13 +124,8 @@ static inline __attribute__((always_inline)) void finish16(__m512i s, int words_
 static inline __m512i four_pieces(const unsigned char *a, const unsigned char *b,
                                   const unsigned char *c, const unsigned char *d, size_t off)
 {
-    __m256i ab = _mm256_inserti128_si256(
-        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(a + off))),
-        _mm_loadu_si128((const __m128i *)(const void *)(b + off)), 1);
-    __m256i cd = _mm256_inserti128_si256(
-        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(c + off))),
-        _mm_loadu_si128((const __m128i *)(const void *)(d + off)), 1);
-    return _mm512_inserti64x4(_mm512_castsi256_si512(ab), cd, 1);
+    return _mm512_inserti64x4(_mm512_castsi256_si512(x86_ipv4_two_pieces(a, off, b, off)),
+                              x86_ipv4_two_pieces(c, off, d, off), 1);
 }
 
 /*
@@ -246,10 +242,9 @@ static __attribute__((noinline)) size_t masked_run(const void *const *hdrs, size
 static __attribute__((noinline)) void batch_tail(const void *const *hdrs, size_t m,
                                                  csum_sum16 *out)
 {
-    static const unsigned char pad_header[20] = { 0x45 };
     const void *group[16];
     for (size_t j = 0; j < 16; j++)
-        group[j] = j < m ? hdrs[j] : pad_header;
+        group[j] = j < m ? hdrs[j] : x86_ipv4_pad;
     if (all_ihl5(group))
         ihl5_16(group, m, out);
     else

@@ -5,9 +5,12 @@
  * A plan (src/plan.h) maps size ranges to kernel entry points: e.g. x86-scalar below 128 bytes
  * (no vector set-up to pay for), avx512-vnni from 128 on. Plans are immutable once published
  * through one atomic pointer per operation, so a call is one load, at most three
- * well-predicted compares and a tail call: no lock, no reference counting. Published plans are
- * kept for the life of the process (another thread may still be using one); publishing a plan
- * equal to one kept before reuses it, so re-setting a configuration allocates nothing.
+ * well-predicted compares and a tail call: no lock, no reference counting. The hottest ranges
+ * (the inline short path, csum_partial's last range, csum_partial_copy's main range) are also
+ * copied to fixed addresses, so those calls take one compare and no plan pointer. Published
+ * plans are kept for the life of the process (another thread may still be using one);
+ * publishing a plan equal to one kept before reuses it, so re-setting a configuration
+ * allocates nothing.
  *
  * Each operation starts at a private "first use" plan whose functions choose the real plan —
  * the operation's force variable (CSUM_IMPL, CSUM_COPY_IMPL, CSUM_BATCH_IMPL: one entry for
@@ -390,12 +393,15 @@ static const struct csum_plan *plan_for_name(enum csum_op op, const char *name, 
 
 /*
  * Copies of the active plans' hot ranges where the entry points read them directly, one load
- * each from a fixed address, with no plan pointer to follow first: the inline bounds, and for
+ * each from a fixed address, with no plan pointer to follow first: the inline bounds; for
+ * csum_partial the last range (the longest buffers) and where it starts; for
  * csum_partial_copy the row of the range the inline path ends in (or the first range) and
- * where that range ends. The bounds are 0 until a plan is chosen, so the first call takes the
- * plan path, which chooses.
+ * where that range ends. Until a plan is chosen the bounds send every call to the plan path
+ * (inline bounds 0, csum_partial's last range from SIZE_MAX), which chooses.
  */
 static _Atomic size_t partial_inline_below;
+static _Atomic size_t partial_top_from = SIZE_MAX;
+static _Atomic(csum_partial_fn) partial_top_fn;
 static _Atomic size_t copy_inline_below;
 static _Atomic size_t copy_main_below;
 static _Atomic(csum_partial_copy_fn) copy_main_fn;
@@ -412,6 +418,8 @@ static void plan_changed(enum csum_op op)
         p = atomic_load(&active[op]);
         if (op == CSUM_OP_PARTIAL) {
             atomic_store(&partial_inline_below, p->inline_below);
+            atomic_store(&partial_top_fn, p->fn[p->n - 1].partial);
+            atomic_store(&partial_top_from, p->from[p->n - 1]);
         } else if (op == CSUM_OP_COPY) {
             unsigned k = 0; /* the range that holds inline_below */
             while (k + 1 < p->n && p->from[k + 1] <= p->inline_below)
@@ -475,9 +483,13 @@ __attribute__((aligned(64))) csum_wsum csum_partial(const void *buf, size_t len,
         return csum_arch_short_partial(buf, len, sum);
     }
 #endif
-    const struct csum_plan *p = atomic_load_explicit(&active[CSUM_OP_PARTIAL], memory_order_acquire);
     if (__builtin_expect(buf == NULL, 0))
         return sum;
+    /* Then the longest buffers: one compare and a jump to the last range's row, not the plan's
+     * compare chain behind a pointer (acquire: the row is stored before its bound). */
+    if (__builtin_expect(len >= atomic_load_explicit(&partial_top_from, memory_order_acquire), 1))
+        return atomic_load_explicit(&partial_top_fn, memory_order_relaxed)(buf, len, sum);
+    const struct csum_plan *p = atomic_load_explicit(&active[CSUM_OP_PARTIAL], memory_order_acquire);
     if (len < p->from[1])
         return p->fn[0].partial(buf, len, sum);
     if (len < p->from[2])
@@ -551,7 +563,7 @@ csum_wsum csum_partial_copy(void *dst, const void *src, size_t len, csum_wsum su
 #endif
     /* Then the range that follows (normal stores, up to the streaming threshold) as the
      * fall-through, its bound and row read from fixed addresses, not through the plan pointer. */
-    if (__builtin_expect(len < atomic_load_explicit(&copy_main_below, memory_order_relaxed), 1))
+    if (__builtin_expect(len < atomic_load_explicit(&copy_main_below, memory_order_acquire), 1))
         return atomic_load_explicit(&copy_main_fn, memory_order_relaxed)(dst, src, len, sum);
     const struct csum_plan *p = atomic_load_explicit(&active[CSUM_OP_COPY], memory_order_acquire);
     return copy_fn(p, len)(dst, src, len, sum);

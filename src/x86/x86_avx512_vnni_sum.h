@@ -55,6 +55,13 @@ static inline __m512i dot_flipped(__m512i acc, __m512i v)
     return acc;
 }
 
+/* The same dot product with nothing to add to (vpmaddwd): the first vector of an accumulator. */
+static inline __m512i dot_flipped_first(__m512i v)
+{
+    return _mm512_madd_epi16(_mm512_xor_si512(v, _mm512_set1_epi16((short)0x8000)),
+                             _mm512_set1_epi16(1));
+}
+
 /* Widen the sum of eight accumulators into 8 64-bit lanes. */
 static inline __m512i sum8_wide(__m512i a0, __m512i a1, __m512i a2, __m512i a3, __m512i a4,
                                 __m512i a5, __m512i a6, __m512i a7)
@@ -74,34 +81,45 @@ CSUM_ALWAYS_INLINE csum_wsum avx512_vnni_sum(unsigned char *dst, const unsigned 
             a7 = a0;
     size_t i = 0;
 
-    /* One step: a vector into each accumulator. */
-#define AVX512_VNNI_STEP()                                                                     \
+    /* One step: a vector into each accumulator (DOT(a0, v) is dot_flipped(a0, v), or for the
+     * first step dot_flipped_first(v)). */
+#define AVX512_VNNI_STEP(DOT)                                                                  \
     do {                                                                                       \
-        a0 = dot_flipped(a0, avx512_move(dst, p, i + 0, store));                               \
-        a1 = dot_flipped(a1, avx512_move(dst, p, i + 64, store));                              \
-        a2 = dot_flipped(a2, avx512_move(dst, p, i + 128, store));                             \
-        a3 = dot_flipped(a3, avx512_move(dst, p, i + 192, store));                             \
+        a0 = DOT(a0, avx512_move(dst, p, i + 0, store));                                       \
+        a1 = DOT(a1, avx512_move(dst, p, i + 64, store));                                      \
+        a2 = DOT(a2, avx512_move(dst, p, i + 128, store));                                     \
+        a3 = DOT(a3, avx512_move(dst, p, i + 192, store));                                     \
         if (unroll == 8) {                                                                     \
-            a4 = dot_flipped(a4, avx512_move(dst, p, i + 256, store));                         \
-            a5 = dot_flipped(a5, avx512_move(dst, p, i + 320, store));                         \
-            a6 = dot_flipped(a6, avx512_move(dst, p, i + 384, store));                         \
-            a7 = dot_flipped(a7, avx512_move(dst, p, i + 448, store));                         \
+            a4 = DOT(a4, avx512_move(dst, p, i + 256, store));                                 \
+            a5 = DOT(a5, avx512_move(dst, p, i + 320, store));                                 \
+            a6 = DOT(a6, avx512_move(dst, p, i + 384, store));                                 \
+            a7 = DOT(a7, avx512_move(dst, p, i + 448, store));                                 \
         }                                                                                      \
     } while (0)
+#define ADD_TO(acc, v) dot_flipped(acc, v)
+#define START(acc, v) dot_flipped_first(v)
 
     /* Above AVX512_VNNI_FLUSH_BYTES: whole chunks of that size, each flushed into `wide`,
      * until at most that much is left, so the lanes never take more than the bound allows.
-     * Shorter buffers skip this and go straight to the loop below. */
+     * Shorter buffers of a step or more start the accumulators with their first step, not
+     * from zero: from 512 bytes on the sum takes 0.3-1 tick less (Zen 5 VM, throughput mode;
+     * the copy is unchanged within noise). Below a step only the rest code runs. */
     if (__builtin_expect(len > AVX512_VNNI_FLUSH_BYTES, 0)) {
         do {
             for (const size_t end = i + AVX512_VNNI_FLUSH_BYTES; i < end; i += step)
-                AVX512_VNNI_STEP();
+                AVX512_VNNI_STEP(ADD_TO);
             wide = _mm512_add_epi64(wide, sum8_wide(a0, a1, a2, a3, a4, a5, a6, a7));
             a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = _mm512_setzero_si512();
         } while (len - i > AVX512_VNNI_FLUSH_BYTES);
+        for (; len - i >= step; i += step)
+            AVX512_VNNI_STEP(ADD_TO);
+    } else if (len >= step) {
+        AVX512_VNNI_STEP(START);
+        for (i = step; len - i >= step; i += step)
+            AVX512_VNNI_STEP(ADD_TO);
     }
-    for (; len - i >= step; i += step)
-        AVX512_VNNI_STEP();
+#undef START
+#undef ADD_TO
 #undef AVX512_VNNI_STEP
 
     /* The rest (less than a step): its whole vectors one per accumulator, then the tail, so

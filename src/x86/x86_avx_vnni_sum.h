@@ -46,6 +46,13 @@ static inline __m256i avx_vnni_dot(__m256i acc, __m256i v)
     return acc;
 }
 
+/* The same with nothing to add to (vpmaddwd): the first vector of an accumulator. */
+static inline __m256i avx_vnni_dot_first(__m256i v)
+{
+    return _mm256_madd_epi16(_mm256_xor_si256(v, _mm256_set1_epi16((short)0x8000)),
+                             _mm256_set1_epi16(1));
+}
+
 /* At least 32 bytes, at most AVX_VNNI_CHUNK_BYTES: the sum of the 16-bit words, unfolded. */
 CSUM_ALWAYS_INLINE uint64_t avx_vnni_chunk(unsigned char *dst, const unsigned char *p, size_t len,
                                            enum csum_store store)
@@ -56,16 +63,27 @@ CSUM_ALWAYS_INLINE uint64_t avx_vnni_chunk(unsigned char *dst, const unsigned ch
     const __m256i zero = _mm256_setzero_si256();
     __m256i a0 = zero, a1 = zero, a2 = zero, a3 = zero, a4 = zero, a5 = zero, a6 = zero, a7 = zero;
     size_t i = 0;
-    for (; len - i >= 256; i += 256) {
-        a0 = avx_vnni_dot(a0, avx2_move(dst, p, i + 0, store));
-        a1 = avx_vnni_dot(a1, avx2_move(dst, p, i + 32, store));
-        a2 = avx_vnni_dot(a2, avx2_move(dst, p, i + 64, store));
-        a3 = avx_vnni_dot(a3, avx2_move(dst, p, i + 96, store));
-        a4 = avx_vnni_dot(a4, avx2_move(dst, p, i + 128, store));
-        a5 = avx_vnni_dot(a5, avx2_move(dst, p, i + 160, store));
-        a6 = avx_vnni_dot(a6, avx2_move(dst, p, i + 192, store));
-        a7 = avx_vnni_dot(a7, avx2_move(dst, p, i + 224, store));
+    /* A first whole step starts the accumulators instead of adding to zero (as in
+     * x86_avx512_vnni_sum.h). */
+#define AVX_VNNI_STEP(DOT)                                                                     \
+    do {                                                                                       \
+        a0 = DOT(a0, avx2_move(dst, p, i + 0, store));                                         \
+        a1 = DOT(a1, avx2_move(dst, p, i + 32, store));                                        \
+        a2 = DOT(a2, avx2_move(dst, p, i + 64, store));                                        \
+        a3 = DOT(a3, avx2_move(dst, p, i + 96, store));                                        \
+        a4 = DOT(a4, avx2_move(dst, p, i + 128, store));                                       \
+        a5 = DOT(a5, avx2_move(dst, p, i + 160, store));                                       \
+        a6 = DOT(a6, avx2_move(dst, p, i + 192, store));                                       \
+        a7 = DOT(a7, avx2_move(dst, p, i + 224, store));                                       \
+    } while (0)
+#define START(acc, v) avx_vnni_dot_first(v)
+    if (len >= 256) {
+        AVX_VNNI_STEP(START);
+        for (i = 256; len - i >= 256; i += 256)
+            AVX_VNNI_STEP(avx_vnni_dot);
     }
+#undef START
+#undef AVX_VNNI_STEP
     /* The whole vectors left (fewer than eight), one per accumulator, then the tail into the
      * last one, so no accumulator takes more than one more vector. */
     const size_t rest = len - i;

@@ -127,6 +127,17 @@ void test_api_table(struct test_ctx *t)
     /* NULL is allowed with length 0; with a nonzero length it is treated as empty. */
     CHECK(t, csum_partial(NULL, 0, 0x1234) == 0x1234, "csum_partial(NULL, 0, s)");
     CHECK(t, csum_partial(NULL, 99, 0x1234) == 0x1234, "csum_partial(NULL, 99, s)");
+    /* Every range checks (the plan's last one on a path of its own): under the automatic
+     * plan (index n) and under each row alone. */
+    static const size_t null_lens[] = { 1, 200, 256, 1500, 1u << 20 };
+    for (size_t i = 0; i <= n; i++) {
+        const char *name = i < n ? csum_impl_get(i)->name : "auto";
+        if (csum_impl_select(name) != 0)
+            continue; /* unsupported here */
+        for (size_t k = 0; k < sizeof null_lens / sizeof null_lens[0]; k++)
+            CHECK(t, csum_partial(NULL, null_lens[k], 0x1234) == 0x1234,
+                  "csum_partial(NULL, %zu, s) under %s", null_lens[k], name);
+    }
     for (size_t i = 0; i < n; i++) {
         const struct csum_impl *impl = csum_impl_get(i);
         if (csum_impl_supported(impl))

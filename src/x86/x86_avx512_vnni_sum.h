@@ -81,8 +81,8 @@ CSUM_ALWAYS_INLINE csum_wsum avx512_vnni_sum(unsigned char *dst, const unsigned 
             a7 = a0;
     size_t i = 0;
 
-    /* One step: a vector into each accumulator (DOT(a0, v) is dot_flipped(a0, v), or for the
-     * first step dot_flipped_first(v)). */
+    /* One step: a vector into each accumulator with DOT: dot_flipped, or START for the first
+     * step, which begins each accumulator with its vector (dot_flipped_first). */
 #define AVX512_VNNI_STEP(DOT)                                                                  \
     do {                                                                                       \
         a0 = DOT(a0, avx512_move(dst, p, i + 0, store));                                       \
@@ -96,7 +96,6 @@ CSUM_ALWAYS_INLINE csum_wsum avx512_vnni_sum(unsigned char *dst, const unsigned 
             a7 = DOT(a7, avx512_move(dst, p, i + 448, store));                                 \
         }                                                                                      \
     } while (0)
-#define ADD_TO(acc, v) dot_flipped(acc, v)
 #define START(acc, v) dot_flipped_first(v)
 
     /* Above AVX512_VNNI_FLUSH_BYTES: whole chunks of that size, each flushed into `wide`,
@@ -107,19 +106,18 @@ CSUM_ALWAYS_INLINE csum_wsum avx512_vnni_sum(unsigned char *dst, const unsigned 
     if (__builtin_expect(len > AVX512_VNNI_FLUSH_BYTES, 0)) {
         do {
             for (const size_t end = i + AVX512_VNNI_FLUSH_BYTES; i < end; i += step)
-                AVX512_VNNI_STEP(ADD_TO);
+                AVX512_VNNI_STEP(dot_flipped);
             wide = _mm512_add_epi64(wide, sum8_wide(a0, a1, a2, a3, a4, a5, a6, a7));
             a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = _mm512_setzero_si512();
         } while (len - i > AVX512_VNNI_FLUSH_BYTES);
         for (; len - i >= step; i += step)
-            AVX512_VNNI_STEP(ADD_TO);
+            AVX512_VNNI_STEP(dot_flipped);
     } else if (len >= step) {
         AVX512_VNNI_STEP(START);
         for (i = step; len - i >= step; i += step)
-            AVX512_VNNI_STEP(ADD_TO);
+            AVX512_VNNI_STEP(dot_flipped);
     }
 #undef START
-#undef ADD_TO
 #undef AVX512_VNNI_STEP
 
     /* The rest (less than a step): its whole vectors one per accumulator, then the tail, so

@@ -562,7 +562,8 @@ csum_wsum csum_partial_copy(void *dst, const void *src, size_t len, csum_wsum su
         return csum_arch_short_copy(dst, src, len, sum);
 #endif
     /* Then the range that follows (normal stores, up to the streaming threshold) as the
-     * fall-through, its bound and row read from fixed addresses, not through the plan pointer. */
+     * fall-through, its bound and row read from fixed addresses, not through the plan pointer
+     * (acquire, as for csum_partial's last range: the row is stored before its bound). */
     if (__builtin_expect(len < atomic_load_explicit(&copy_main_below, memory_order_acquire), 1))
         return atomic_load_explicit(&copy_main_fn, memory_order_relaxed)(dst, src, len, sum);
     const struct csum_plan *p = atomic_load_explicit(&active[CSUM_OP_COPY], memory_order_acquire);

@@ -101,7 +101,7 @@ CSUM_ALWAYS_INLINE csum_wsum avx512_vnni_sum(unsigned char *dst, const unsigned 
     /* Above AVX512_VNNI_FLUSH_BYTES: whole chunks of that size, each flushed into `wide`,
      * until at most that much is left, so the lanes never take more than the bound allows.
      * Shorter buffers of a step or more start the accumulators with their first step, not
-     * from zero: from 512 bytes on the sum takes 0.3-1 tick less (Zen 5 VM, throughput mode;
+     * from zero: from 512 bytes on the sum takes 0.3-1.2 ticks less (Zen 5 VM, throughput mode;
      * the copy is unchanged within noise). Below a step only the rest code runs. */
     if (__builtin_expect(len > AVX512_VNNI_FLUSH_BYTES, 0)) {
         do {

@@ -40,9 +40,11 @@ static const struct default_plan plans[] = {
     /* AMD Zen 4 (EPYC 9004, Ryzen 7000: family 25 with AVX-512; Zen 3, also family 25, has no
      * AVX-512 and never matches): `csum tune`, twice, and the lab's `short` table, 2026-11-25
      * on a 2-vCPU KVM guest (family 25 model 17). Zen 4 runs 512-bit operations as two 256-bit
-     * halves, so the avx512 row's extra set-up never pays: at 192..255 bytes it is 0.5-1.5 ticks
-     * slower than x86-scalar in both modes, and tune chose x86-scalar to 255 both times; from
-     * 256 avx512-vnni. Raw results: docs/results/amd-epyc-family-25-model-17/tune/. */
+     * halves, and the avx512 row's set-up does not pay: at 192..255 bytes it measured a median
+     * 0.2-0.3 ticks slower than x86-scalar (the short table, both modes; up to 7 at single
+     * lengths), its worst throughput ratio to linux-6.8 there 1.29 against 1.09, and tune chose
+     * x86-scalar to 255 both times; from 256 avx512-vnni. Raw results:
+     * docs/results/amd-epyc-family-25-model-17/tune/. */
     { "AuthenticAMD", 25, 0x00, 0xff,
       CSUM_CPU_avx512f | CSUM_CPU_avx512bw | CSUM_CPU_avx512vl | CSUM_CPU_avx512vnni | CSUM_CPU_bmi2,
       "x86-scalar@0,avx512-vnni@256",

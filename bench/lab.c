@@ -29,6 +29,8 @@ static const struct lab_table tables[] = {
       TAKES_LEN | TAKES_ALIGN },
     { "thrash", table_thrash, "Herbert 2016's branch-prediction experiment: grouped vs interleaved calls",
       TAKES_LEN | TAKES_ALIGN },
+    { "mixed", table_mixed, "lengths drawn at random every call (1..64, 1..256, 64..1518) vs the mean",
+      0 },
     { "sizes", table_sizes, "every length 1..64, powers of two, packet sizes, L2/L3/DRAM; roofline",
       TAKES_LEN | TAKES_ALIGN },
     { "short", table_short, "every length 1..256 B: csum_partial vs linux-6.8 (and the short-path row)",

@@ -344,6 +344,7 @@ typedef void (*lab_table_fn)(const struct lab_env *env);
 void table_lenalign(const struct lab_env *env);
 size_t table_lenalign_cases(long len, long align); /* rows left by -l/-a (-1: any) */
 void table_thrash(const struct lab_env *env);
+void table_mixed(const struct lab_env *env);
 void table_sizes(const struct lab_env *env);
 void table_short(const struct lab_env *env);
 void table_h40(const struct lab_env *env);

@@ -79,6 +79,20 @@ assert {r["mode"] for r in s["rows"]} == {"latency", "throughput"}, s["rows"]
 assert doc["machine"]["build_type"] and doc["machine"]["dispatch"], doc["machine"]
 PY
 fi
+# mixed: every range, both modes, random and fixed rows for each subject, no bytes per tick.
+if command -v python3 >/dev/null; then
+    check "lab: a --quick mixed run gives each subject's random and fixed rows, every range" -- \
+        sh -c '"$1" bench --quick mixed -M csum_partial,generic --json 2>/dev/null | python3 -c "
+import json, sys
+rows = [r for r in json.load(sys.stdin)[\"results\"] if r[\"table\"] == \"mixed\"]
+got = {(r[\"impl\"], r[\"mode\"], r[\"variant\"].split()[0], r[\"variant\"].split()[1]) for r in rows}
+want = {(i, m, g, k) for i in (\"csum_partial\", \"generic\") for m in (\"latency\", \"throughput\")
+        for g in (\"1..64\", \"1..256\", \"64..1518\") for k in (\"random\", \"fixed\")}
+assert got == want, sorted(want - got)
+assert all(r[\"ticks_median\"] > 0 and r[\"bytes_per_tick\"] is None for r in rows), rows
+"' _ "$csum"
+fi
+
 first=$(grep -m1 -n '^| length | mode | csum_partial |' "$out/report.md" | cut -d: -f1)
 machine=$(grep -m1 -n '^\*\*Machine:\*\*' "$out/report.md" | cut -d: -f1)
 tables=$(grep -m1 -n '^## Tables' "$out/report.md" | cut -d: -f1)

@@ -377,6 +377,14 @@ def main():
         doc, out_dir, "thrash.png", "thrash (Herbert 2016): two (length, alignment) cases", thrash,
         ordered(r["impl"] for r in thrash), lambda r: r["impl"], ["grouped", "interleaved", "random"],
         lambda r: r["variant"], lambda r: r["ticks_median"], "%s per call (median)" % doc["machine"]["tick"]))
+    mixed = rows(doc, "mixed", mode="throughput")
+    kind = lambda r: " ".join(r["variant"].split()[:2])  # "1..64 random", "1..64 fixed"
+    made.append(plot_bars(
+        doc, out_dir, "mixed.png", "mixed: lengths drawn at random every call vs the mean length "
+        "alone, throughput mode", mixed, ordered(kind(r) for r in mixed), kind,
+        ["csum_partial", "linux-6.8", "dpdk-native", "x86-scalar", "x86-herbert", "avx512-vnni",
+         "avx2", "neon", "generic"],
+        lambda r: r["impl"], lambda r: r["ticks_median"], "%s per call (median)" % doc["machine"]["tick"]))
     made.append(plot_copy(doc, out_dir))
     memops = rows(doc, "memops")
     op = lambda r: "%s %s" % (r["variant"].split(",")[0], r["impl"])  # e.g. "zero avx512-nt"

@@ -5,10 +5,11 @@
  * same question as Herbert 2016's thrash experiment, asked of whole ranges of lengths).
  *
  * Lengths are drawn uniformly from a range, 2^20 of them with a fixed seed, and replayed in
- * that order: far more than a branch predictor learns as a sequence (the Zen 4 VM learned a
- * 4096-long one: random lengths of 1024..2047 bytes took 31 ticks a call replayed from 4096
- * lengths and 39 from 2^20). Every subject is timed over the sequence, then at the mean length
- * alone, in latency and throughput mode; the last column is the price of mixing (random over
+ * that order: far more than a branch predictor learns as a sequence (AMD EPYC family 25 model
+ * 17, a Zen 4 VM, learned a 4096-long one: random lengths of 1024..2047 bytes took 31 ticks a
+ * call replayed from 4096 lengths and 39 from 2^20). Every subject is timed over the sequence,
+ * then over a sequence holding only the mean length, through the same loop (so the two differ
+ * in the lengths alone), in latency and throughput mode; the last column is the price of mixing (random over
  * fixed, throughput). One buffer, 64-byte aligned: `thrash` and `lenalign` cover alignments.
  */
 #include "lab.h"
@@ -31,37 +32,31 @@ struct mixed_ctx {
     size_t *next;      /* where the next batch continues in the sequence */
 };
 
-static uint64_t body_latency(const void *vctx, uint64_t iters)
+/* iters calls over the sequence from where the last batch stopped; chain: each result is the
+ * next call's seed (latency mode), else independent calls (throughput mode). Inlined into the
+ * two bodies with chain a constant, so each times only its own loop. */
+static inline __attribute__((always_inline)) uint64_t run(const struct mixed_ctx *c, uint64_t iters,
+                                                          int chain)
 {
-    const struct mixed_ctx *c = vctx;
     const csum_partial_fn fn = c->fn;
     const unsigned char *const p = c->p;
     const size_t *const len = c->len;
     size_t k = *c->next;
     csum_wsum s = 0;
     for (uint64_t i = 0; i < iters; i++) {
-        s = fn(p, len[k], s);
+        csum_wsum r = fn(p, len[k], chain ? s : 0);
+        if (chain)
+            s = r;
+        else
+            __asm__ volatile("" ::"r"(r)); /* used: the call cannot be dropped */
         k = (k + 1) & (SEQUENCE - 1);
     }
     *c->next = k;
     return s;
 }
 
-static uint64_t body_throughput(const void *vctx, uint64_t iters)
-{
-    const struct mixed_ctx *c = vctx;
-    const csum_partial_fn fn = c->fn;
-    const unsigned char *const p = c->p;
-    const size_t *const len = c->len;
-    size_t k = *c->next;
-    for (uint64_t i = 0; i < iters; i++) {
-        csum_wsum r = fn(p, len[k], 0);
-        __asm__ volatile("" ::"r"(r)); /* used: the call cannot be dropped */
-        k = (k + 1) & (SEQUENCE - 1);
-    }
-    *c->next = k;
-    return 0;
-}
+static uint64_t body_latency(const void *ctx, uint64_t iters) { return run(ctx, iters, 1); }
+static uint64_t body_throughput(const void *ctx, uint64_t iters) { return run(ctx, iters, 0); }
 
 /* Ticks per call of subject s over the sequence `len` in this mode, also written to `cell`
  * (with * when noisy). */

@@ -12,8 +12,9 @@
 #include "csum_oracle.h"
 
 /* Calls per pass over the schedule: 2^20, far more than a branch predictor learns as a
- * sequence. With 4096 the Zen 4 VM learned the random order in part: x86-scalar's random calls
- * cost 1.12x its grouped ones, against 1.84x with 2^20 (2026-11-25). */
+ * sequence. With 4096, AMD EPYC family 25 model 17 (a Zen 4 VM) learned the random order in
+ * part: x86-scalar's random calls cost 1.12x its grouped ones, against 1.84x with 2^20
+ * (2026-11-25). */
 enum { SCHEDULE = 1 << 20 };
 
 struct thrash_ctx {

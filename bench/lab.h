@@ -75,6 +75,10 @@ void lab_refuse_option(const char *fmt, ...) __attribute__((format(printf, 1, 2)
 
 /* A table that could not run (allocation failed): noted, and the run exits with status 1. */
 void lab_fail(const char *table, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A subject disagreed with the oracle and gets no number. A peer's wrong sum is a note (its
+ * project's own limit, such as DPDK's 32-bit accumulator on large buffers); libcsum's is a
+ * bug, reported on stderr too, and the run exits 1. */
+void lab_wrong_sum(const char *table, int peer, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int lab_failed(void);
 
 /* ---- options ------------------------------------------------------------------------------ */
@@ -122,6 +126,7 @@ struct lab_subject {
     csum_partial_fn fn;
     const char *flags;    /* how it was compiled (the report lists every subject's flags) */
     const char *needs;    /* peers: extensions its object may use (peer_needs.h); else NULL */
+    int peer;             /* from another project (DPDK): its wrong sums are its own limits */
     int refused;          /* the CPU lacks what it needs, or it failed the oracle self-check */
     char why[160];        /* which, when refused */
 };

@@ -359,8 +359,9 @@ int lab_time_csum_group(const struct lab_env *env, const struct lab_subject *con
             continue;
         if (lab_check_case(s->fn, p, len, e) != 0) {
             lab_refusal_add(table, s->name, mode, len);
-            lab_note(table, "%s refused at len %zu align %zu: disagrees with the oracle on this buffer",
-                     s->name, len, (size_t)((uintptr_t)p & 63));
+            lab_wrong_sum(table, s->peer,
+                          "%s refused at len %zu align %zu: disagrees with the oracle on this buffer",
+                          s->name, len, (size_t)((uintptr_t)p & 63));
             continue;
         }
         cases[k] = (struct lab_csum_case){ s->fn, p, len, sum };

@@ -90,10 +90,12 @@ static void add_peer(struct lab_subject *list, size_t *n, const struct lab_subje
     char missing[120];
     if (!lab_cpu_lacks(peer->needs, missing, sizeof missing)) {
         add(list, n, peer->name, peer->origin, peer->fn, peer->flags);
+        list[*n - 1].peer = 1;
         return;
     }
     struct lab_subject *s = &list[(*n)++];
     *s = *peer;
+    s->peer = 1;
     s->refused = 1;
     snprintf(s->why, sizeof s->why, "compiled for %s, which this CPU lacks", missing);
 }

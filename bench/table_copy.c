@@ -105,7 +105,7 @@ static void run_pass(const struct lab_env *env, const char *variant, unsigned ch
         for (size_t i = 0; lab_copy_subjects[i]; i++) {
             const struct lab_copy_subject *s = lab_copy_subjects[i];
             if (!fused_is_correct(s, dst, src, len)) {
-                lab_note("copy", "%s refused at len %zu: wrong sum or wrong copy", s->name, len);
+                lab_wrong_sum("copy", 0, "%s refused at len %zu: wrong sum or wrong copy", s->name, len);
                 continue;
             }
             c.kind = COPY_FUSED;

@@ -95,6 +95,7 @@ struct h40_entry {
     csum_partial_fn fn; /* NULL: the inline path */
     int zero_sum_only;
     const char *seed;   /* "first"/"last" for the kernels, "-" when not known */
+    int peer;           /* a lab subject from another project */
 };
 
 static int entry_is_correct(const struct h40_entry *e, const unsigned char *p, csum_wsum sum)
@@ -129,7 +130,7 @@ static void run_entry(const struct lab_env *env, const struct h40_entry *e, unsi
             lab_body_fn body = body_for(e->fn, (enum h40_column)col, zero);
             char cell[32] = "-";
             if (!entry_is_correct(e, p, sum) || !entry_is_correct(e, p, zero ? 0 : 0xffffffffu)) {
-                lab_note("h40", "%s refused: disagrees with the oracle at 40 bytes", e->name);
+                lab_wrong_sum("h40", e->peer, "%s refused: disagrees with the oracle at 40 bytes", e->name);
                 lab_refusal_add("h40", e->name, column_mode[col], 40);
                 snprintf(cell, sizeof cell, "refused");
             } else if (body) {
@@ -176,17 +177,17 @@ void table_h40(const struct lab_env *env)
     /* van de Ven 2021's steps, in its order. */
     const struct lab_subject *baseline = lab_subject_find(env->subjects, env->n_subjects, "x86-dumazet");
     if (baseline && !baseline->refused) {
-        struct h40_entry e = { "x86-dumazet", baseline->fn, 0, "-" };
+        struct h40_entry e = { "x86-dumazet", baseline->fn, 0, "-", 0 };
         run_entry(env, &e, cols, even, odd);
     }
     for (size_t k = 0; lab_h40_kernels[k].name; k++) {
         struct h40_entry e = { lab_h40_kernels[k].name, lab_h40_kernels[k].fn,
-                               lab_h40_kernels[k].zero_sum_only, lab_h40_kernels[k].seed };
+                               lab_h40_kernels[k].zero_sum_only, lab_h40_kernels[k].seed, 0 };
         if (lab_wanted(o, e.name))
             run_entry(env, &e, cols, even, odd);
     }
     if (lab_wanted(o, "inline-40")) {
-        struct h40_entry e = { "inline-40", NULL, 0, "-" };
+        struct h40_entry e = { "inline-40", NULL, 0, "-", 0 };
         run_entry(env, &e, cols, even, odd);
     }
     /* Everything else. */
@@ -194,7 +195,7 @@ void table_h40(const struct lab_env *env)
         const struct lab_subject *s = &env->subjects[i];
         if (s->refused || s == baseline)
             continue;
-        struct h40_entry e = { s->name, s->fn, 0, "-" };
+        struct h40_entry e = { s->name, s->fn, 0, "-", s->peer };
         run_entry(env, &e, cols, even, odd);
     }
     lab_note("h40", "van de Ven 2021's steps: x86-dumazet = baseline; 40:no-odd = unaligned removed; "

@@ -58,7 +58,8 @@ void table_iov(const struct lab_env *env)
         for (size_t i = 0; lab_iov_subjects[i]; i++) {
             c.s = lab_iov_subjects[i];
             if (csum16_network_value(csum_fold(c.s->fn(c.iov, SEGMENTS, 0))) != want) {
-                lab_note("iov", "%s refused at segment size %zu: disagrees with the oracle", c.s->name, seg);
+                lab_wrong_sum("iov", 0, "%s refused at segment size %zu: disagrees with the oracle",
+                              c.s->name, seg);
                 lab_out(" %22s", "refused");
                 continue;
             }

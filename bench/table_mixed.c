@@ -112,7 +112,7 @@ void table_mixed(const struct lab_env *env)
                 continue;
             if (lab_check_case(s->fn, buf, lo, NULL) || lab_check_case(s->fn, buf, mean, NULL) ||
                 lab_check_case(s->fn, buf, hi, NULL)) {
-                lab_note("mixed", "%s refused: disagrees with the oracle on this buffer", s->name);
+                lab_wrong_sum("mixed", s->peer, "%s refused: disagrees with the oracle on this buffer", s->name);
                 continue;
             }
             /* [latency random, latency fixed, throughput random, throughput fixed] */

@@ -95,11 +95,11 @@ static void in_memory(const struct lab_env *env, const char *path, uint64_t byte
     struct pcap_ctx c = { data, len, { 0 } };
     struct csum_pcap_error err;
     if (csum_pcap_verify_buffer(data, len, NULL, &c.summary, &err) != 0) {
-        lab_note("pcap", "the generated capture does not parse (offset %llu: %s): refused",
-                 (unsigned long long)err.offset, err.message);
+        lab_wrong_sum("pcap", 0, "the generated capture does not parse (offset %llu: %s): refused",
+                      (unsigned long long)err.offset, err.message);
     } else if (bad_total(&c.summary)) {
-        lab_note("pcap", "%llu checksums reported bad in a clean capture: refused",
-                 (unsigned long long)bad_total(&c.summary));
+        lab_wrong_sum("pcap", 0, "%llu checksums reported bad in a clean capture: refused",
+                      (unsigned long long)bad_total(&c.summary));
     } else {
         struct lab_stats st;
         lab_measure(env->o, env->clk, body_verify, &c, &st);

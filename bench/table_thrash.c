@@ -63,7 +63,7 @@ void table_thrash(const struct lab_env *env)
         if (s->refused)
             continue;
         if (lab_check_case(s->fn, pa, len_a, NULL) || lab_check_case(s->fn, pb, len_b, NULL)) {
-            lab_note("thrash", "%s refused: disagrees with the oracle on these buffers", s->name);
+            lab_wrong_sum("thrash", s->peer, "%s refused: disagrees with the oracle on these buffers", s->name);
             continue;
         }
         double t[3] = { -1, -1, -1 }, miss[3] = { -1, -1, -1 };

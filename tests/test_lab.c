@@ -1,12 +1,15 @@
 /*
  * The lab's gatekeeping: an implementation that disagrees with the oracle is refused, with no
  * number printed or recorded for it — whether the quick self-check catches it, or only the
- * check on a table case's exact buffer does.
+ * check on a table case's exact buffer does — and when it is libcsum's own code rather than a
+ * peer's, the run fails.
  */
 #include "test.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lab.h"
 
@@ -59,14 +62,36 @@ void test_lab_refuses_wrong(struct test_ctx *t)
     lab_clock_init(&clk, 1);
     struct lab_env env = { .o = &o, .clk = &clk, .subjects = subjects, .n_subjects = 3 };
     lab_machine_describe(&env.machine, &o);
+
+    /* First as a peer's (another project's) limit: a note, and the run still succeeds. */
+    subjects[1].peer = 1;
     table_lenalign(&env);
     lab_flush_notes();
-
     CHECK(t, results_for("broken-everywhere", 0) == 0, "numbers recorded for a refused subject");
     CHECK(t, results_for("broken-at-32766", 32766) == 0,
           "numbers recorded for a subject that is wrong on the case's buffer");
     CHECK(t, results_for("generic", 32766) == 1, "generic was not timed (%zu rows)",
           results_for("generic", 32766));
+    CHECK(t, !lab_failed(), "a peer's wrong sum failed the run");
+
+    /* Then as libcsum's own: a bug, and the run fails (csum bench exits 1). Its message to
+     * stderr is expected here and kept out of the test log. */
+    subjects[1].peer = 0;
+    fflush(stderr);
+    int saved = dup(2), null = open("/dev/null", O_WRONLY);
+    if (saved >= 0 && null >= 0)
+        dup2(null, 2);
+    table_lenalign(&env);
+    lab_flush_notes();
+    fflush(stderr);
+    if (saved >= 0 && null >= 0)
+        dup2(saved, 2);
+    if (saved >= 0)
+        close(saved);
+    if (null >= 0)
+        close(null);
+    CHECK(t, results_for("broken-at-32766", 32766) == 0, "numbers recorded for a wrong own subject");
+    CHECK(t, lab_failed(), "a wrong sum from libcsum's own code did not fail the run");
 }
 
 /* The spread statistics every result carries: p10, median, p90 over the batches. */

@@ -242,16 +242,19 @@ int lab_tune_main(int argc, char **argv)
 
     /* The candidates: supported product rows that pass the oracle self-check. */
     struct lab_subject rows[MAX_ROWS];
-    size_t n_rows = 0;
+    size_t n_rows = 0, n_wrong = 0;
     for (size_t i = 0; i < csum_impl_count() && n_rows < MAX_ROWS; i++) {
         const struct csum_impl *impl = csum_impl_get(i);
         if (impl->reference || !csum_impl_supported(impl) || !lab_wanted(&o, impl->name))
             continue;
         lab_subject_init(&rows[n_rows], impl->name, impl->description, impl->partial);
-        if (rows[n_rows].refused)
-            fprintf(stderr, "csum: tune: %s refused: %s\n", impl->name, rows[n_rows].why);
-        else
+        if (rows[n_rows].refused) {
+            fprintf(stderr, "csum: tune: %s refused: %s (a wrong checksum from libcsum: a bug, "
+                            "please report it)\n", impl->name, rows[n_rows].why);
+            n_wrong++;
+        } else {
             n_rows++;
+        }
     }
     unsigned char *buf = lab_buffer(65536);
     if (!buf || n_rows == 0) {
@@ -390,11 +393,20 @@ int lab_tune_main(int argc, char **argv)
     }
     lab_buffer_free(buf, 65536);
 
+    if (n_wrong)
+        fprintf(stderr, "csum: tune: %zu product implementation%s gave wrong checksums on this CPU "
+                        "and %s left out of the plan (see above)\n",
+                n_wrong, n_wrong == 1 ? "" : "s", n_wrong == 1 ? "is" : "are");
     if (!write_to) {
         printf("%s(use it now with CSUM_DISPATCH='%s', or store it with 'csum tune --write')\n",
                worse ? "the new plan is slower than the current one somewhere (SLOWER above)\n" : "",
                plan);
-        return 0;
+        return n_wrong ? 1 : 0;
+    }
+    if (n_wrong && !force) {
+        fprintf(stderr, "csum: tune: not writing %s: an implementation gave wrong checksums (above); "
+                        "--force writes the plan without it anyway\n", write_to);
+        return 1;
     }
     if (worse && !force) {
         fprintf(stderr, "csum: tune: not writing %s: the new plan is slower than the plan in force "

@@ -207,9 +207,8 @@ avx2_ipv4_eight(const unsigned char *h0, const unsigned char *h1, const unsigned
 static __attribute__((noinline)) void avx2_ipv4_tail(const void *const *hdrs, size_t m,
                                                      csum_sum16 *out)
 {
-    const unsigned char *h[8];
-    for (size_t j = 0; j < 8; j++)
-        h[j] = j < m ? hdrs[j] : x86_ipv4_pad;
+    const void *h[8];
+    x86_ipv4_pad_group(h, 8, hdrs, m);
     avx2_ipv4_eight(h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], m, out);
 }
 

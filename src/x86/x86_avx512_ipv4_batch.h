@@ -243,8 +243,7 @@ static __attribute__((noinline)) void batch_tail(const void *const *hdrs, size_t
                                                  csum_sum16 *out)
 {
     const void *group[16];
-    for (size_t j = 0; j < 16; j++)
-        group[j] = j < m ? hdrs[j] : x86_ipv4_pad;
+    x86_ipv4_pad_group(group, 16, hdrs, m);
     if (all_ihl5(group))
         ihl5_16(group, m, out);
     else

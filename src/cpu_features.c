@@ -67,6 +67,7 @@ static uint32_t detect(void)
     }
     if (os_avx512) {
         if (b & (1u << 16)) f |= CSUM_CPU_avx512f;
+        if (b & (1u << 17)) f |= CSUM_CPU_avx512dq;
         if (b & (1u << 30)) f |= CSUM_CPU_avx512bw;
         if (b & (1u << 31)) f |= CSUM_CPU_avx512vl;
         if (c & (1u << 11)) f |= CSUM_CPU_avx512vnni;

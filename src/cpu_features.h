@@ -20,6 +20,7 @@
     X(fsrm)                      \
     X(avx2)                      \
     X(avx512f)                   \
+    X(avx512dq)                  \
     X(avx512bw)                  \
     X(avx512vl)                  \
     X(avx512vnni)                \

@@ -11,6 +11,7 @@
  * The arm64 plan is not measured on hardware (the arm64 suite runs under qemu): NEON handles
  * every length, with scalar loads for short tails.
  */
+#include "isa.h"
 #include "plan.h"
 
 #include <stdio.h>
@@ -19,7 +20,9 @@ struct default_plan {
     const char *vendor;     /* CPUID vendor string; NULL: any CPU */
     unsigned family;        /* display family; 0: any */
     unsigned model_lo, model_hi; /* display model range (inclusive), when family is set */
-    uint32_t features;      /* CSUM_CPU_* bits that must all be present */
+    uint32_t features;      /* CSUM_CPU_* bits that must all be present: the gate of the
+                             * plan's rows (src/isa.h), so a plan never names a row the CPU
+                             * cannot run */
     const char *plan;       /* CSUM_DISPATCH syntax */
     const char *why;        /* the class and how it was measured, or why this plan */
 };
@@ -34,7 +37,7 @@ static const struct default_plan plans[] = {
      * csum_partial avx512 at 192..255 keeps the throughput median at 0.84 of linux-6.8 against
      * 0.99 without it. Raw results: docs/results/amd-epyc-family-26-model-2/tune/. */
     { "AuthenticAMD", 26, 0x00, 0xff,
-      CSUM_CPU_avx512f | CSUM_CPU_avx512bw | CSUM_CPU_avx512vl | CSUM_CPU_avx512vnni | CSUM_CPU_bmi2,
+      CSUM_ISA_MASK(avx512_vnni),
       "x86-scalar@0,avx512@192,avx512-vnni@256",
       "AMD Zen 5 (family 26), measured 2026-11-23 with csum tune and csum bench short" },
     /* AMD Zen 4 (EPYC 9004, Ryzen 7000: family 25 with AVX-512; Zen 3, also family 25, has no
@@ -46,15 +49,15 @@ static const struct default_plan plans[] = {
      * x86-scalar to 255 both times; from 256 avx512-vnni. Raw results:
      * docs/results/amd-epyc-family-25-model-17/tune/. */
     { "AuthenticAMD", 25, 0x00, 0xff,
-      CSUM_CPU_avx512f | CSUM_CPU_avx512bw | CSUM_CPU_avx512vl | CSUM_CPU_avx512vnni | CSUM_CPU_bmi2,
+      CSUM_ISA_MASK(avx512_vnni),
       "x86-scalar@0,avx512-vnni@256",
       "AMD Zen 4 (family 25 with AVX-512), measured 2026-11-25 with csum tune and csum bench short" },
     /* Never measured: the Zen 5 thresholds, for any other CPU with AVX-512 VNNI. */
     { NULL, 0, 0, 0,
-      CSUM_CPU_avx512f | CSUM_CPU_avx512bw | CSUM_CPU_avx512vl | CSUM_CPU_avx512vnni | CSUM_CPU_bmi2,
+      CSUM_ISA_MASK(avx512_vnni),
       "x86-scalar@0,avx512@192,avx512-vnni@256",
       "by features (AVX-512 VNNI): the thresholds measured on AMD Zen 5" },
-    { NULL, 0, 0, 0, CSUM_CPU_avx512f | CSUM_CPU_avx512bw | CSUM_CPU_avx512vl | CSUM_CPU_bmi2,
+    { NULL, 0, 0, 0, CSUM_ISA_MASK(avx512),
       "x86-scalar@0,avx512@192", "by features (AVX-512BW without VNNI): the Zen 5 threshold" },
     /* AVX-VNNI without AVX-512 (Intel Alder Lake and later client cores, Sierra Forest): no
      * such CPU measured yet. `csum tune` on Zen 5 with AVX-512 hidden (CSUM_CPU_DISABLE=avx512f),
@@ -62,18 +65,18 @@ static const struct default_plan plans[] = {
      * dot product's 4-cycle latency by 0.5-0.8 ticks in throughput mode. A second run chose
      * avx-vnni from 256 and its check against this plan found it slower at 320 and 384. Raw
      * results: docs/results/amd-epyc-family-26-model-2/tune/tune-avx-vnni-2026-11-23*.txt. */
-    { NULL, 0, 0, 0, CSUM_CPU_avx2 | CSUM_CPU_avxvnni, "x86-scalar@0,avx2@320,avx-vnni@512",
+    { NULL, 0, 0, 0, CSUM_ISA_MASK(avx_vnni), "x86-scalar@0,avx2@320,avx-vnni@512",
       "by features (AVX-VNNI, no AVX-512): measured on AMD Zen 5 with AVX-512 hidden; no such CPU "
       "measured" },
     /* No AVX2-only machine measured yet: `csum tune` on Zen 5 with AVX-512 hidden
      * (CSUM_CPU_DISABLE=avx512f, before the avx-vnni row existed; =avx512f,avxvnni hides both now),
      * 2026-11-23, docs/results/amd-epyc-family-26-model-2/tune/. */
-    { NULL, 0, 0, 0, CSUM_CPU_avx2, "x86-scalar@0,avx2@256",
+    { NULL, 0, 0, 0, CSUM_ISA_MASK(avx2), "x86-scalar@0,avx2@256",
       "by features (AVX2): measured on AMD Zen 5 with AVX-512 hidden; no AVX2-only CPU measured" },
     { NULL, 0, 0, 0, 0, "x86-scalar@0", "by features (x86-64 baseline)" },
 #endif
 #if defined(__aarch64__)
-    { NULL, 0, 0, 0, CSUM_CPU_neon, "neon@0", "by features (arm64 NEON), not measured on hardware" },
+    { NULL, 0, 0, 0, CSUM_ISA_MASK(neon), "neon@0", "by features (arm64 NEON), not measured on hardware" },
 #endif
     { NULL, 0, 0, 0, 0, "generic@0", "portable C" },
 };
@@ -105,7 +108,11 @@ size_t csum_dispatch_default_count(void)
     return sizeof plans / sizeof plans[0];
 }
 
-const char *csum_dispatch_default_at(size_t i)
+const char *csum_dispatch_default_at(size_t i, uint32_t *features)
 {
-    return i < csum_dispatch_default_count() ? plans[i].plan : NULL;
+    if (i >= csum_dispatch_default_count())
+        return NULL;
+    if (features)
+        *features = plans[i].features;
+    return plans[i].plan;
 }

@@ -5,8 +5,11 @@
  *
  *  - the compiler target of the kernel's code: a kernel file names its ISA and wraps its code
  *    in CSUM_TARGET_BEGIN / CSUM_TARGET_END, a target region (`#pragma GCC target`, or clang's
- *    `#pragma clang attribute`) whose options are exactly these features. The compiler then
- *    refuses an intrinsic outside them and never emits such an instruction on its own;
+ *    `#pragma clang attribute`) whose options are these features. The compiler refuses an
+ *    intrinsic outside them, but it also turns on what an option implies and may emit that on
+ *    its own: with avx512f it writes VEX AVX2 instructions, and GCC 12 with avx512vl writes
+ *    the DQ instruction vextracti64x2 (in the IPv4 batch). So an ISA lists every feature its
+ *    object code was seen to use (objdump), implied or not, and the gate checks them all;
  *  - the run-time gate (CSUM_ISA_MASK): the row runs only on a CPU that has all of them;
  *  - the `requires` text that csum_impl and `csum impls` show (CSUM_ISA_REQUIRES).
  *
@@ -31,8 +34,9 @@
 #define CSUM_ISA_adx(F)         F(adx)
 #define CSUM_ISA_avx2(F)        F(avx2)
 #define CSUM_ISA_avx_vnni(F)    F(avx2) F(avxvnni)
-#define CSUM_ISA_avx512(F)      F(avx512f) F(avx512bw) F(avx512vl) F(bmi2)
-#define CSUM_ISA_avx512_vnni(F) F(avx512f) F(avx512bw) F(avx512vl) F(avx512vnni) F(bmi2)
+#define CSUM_ISA_avx512(F)      F(avx2) F(avx512f) F(avx512dq) F(avx512bw) F(avx512vl) F(bmi2)
+#define CSUM_ISA_avx512_vnni(F) F(avx2) F(avx512f) F(avx512dq) F(avx512bw) F(avx512vl) F(avx512vnni) \
+                                F(bmi2)
 #define CSUM_ISA_neon(F)        F(neon)
 
 /* ---- what is derived from them ------------------------------------------------------------- */

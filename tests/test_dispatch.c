@@ -107,9 +107,11 @@ void test_dispatch_plans(struct test_ctx *t)
           "the hermetic auto plan comes from '%s'", csum_dispatch_source());
 
     /* Every compiled-in plan names product rows of this architecture only, in at most four
-     * increasing ranges from 0 (those this CPU runs must also be accepted as they are). */
+     * increasing ranges from 0 (those this CPU runs must also be accepted as they are), and
+     * only rows whose gate its own key covers: a CPU it is chosen for runs every row in it. */
     for (size_t i = 0; i < csum_dispatch_default_count(); i++) {
-        const char *text = csum_dispatch_default_at(i);
+        uint32_t key;
+        const char *text = csum_dispatch_default_at(i, &key);
         char copy[256], *save = NULL;
         snprintf(copy, sizeof copy, "%s", text);
         int runs_here = 1;
@@ -118,6 +120,9 @@ void test_dispatch_plans(struct test_ctx *t)
             const struct csum_impl *impl = csum_impl_find(r);
             CHECK(t, impl && !impl->reference, "compiled-in plan '%s': '%s' is not a product row",
                   text, r);
+            const struct csum_kernel *k = impl ? csum_kernel_of_impl(impl) : NULL;
+            CHECK(t, k && (k->features & ~key) == 0,
+                  "compiled-in plan '%s': its key lacks features that '%s' needs", text, r);
             runs_here &= impl && csum_impl_supported(impl);
         }
         if (runs_here)

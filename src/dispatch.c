@@ -151,9 +151,13 @@ static const struct csum_plan *single_plan(enum csum_op op, const struct csum_op
     return keep(&p, source);
 }
 
-/* The supported entry of `op` called `name`, reference rows included (an explicit choice). */
+/* The supported entry of `op` called `name`, reference rows included (an explicit choice);
+ * for copies also by a 1.0 name that csum_copy_impl_find still knows. */
 static int supported_entry(enum csum_op op, const char *name, struct csum_op_entry *e)
 {
+    const struct csum_copy_impl *renamed = op == CSUM_OP_COPY ? csum_copy_impl_find(name) : NULL;
+    if (renamed)
+        name = renamed->name;
     for (size_t i = 0; name && csum_op_entry_at(op, i, e) == 0; i++)
         if (strcmp(e->name, name) == 0)
             return csum_kernel_supported(e->kernel) ? 0 : -1;
@@ -206,22 +210,30 @@ size_t csum_dispatch_file(char *buf, size_t size)
 }
 
 /* The first line of the file that is not a comment or blank, into text. 0, or -1 when the file
- * cannot be read (why says so) or holds no plan. */
+ * cannot be read, holds no plan or a plan line too long for text (why says so). Whole lines
+ * (getline): a long comment is skipped whole, never read on as a plan. */
 static int read_plan_file(const char *path, char *text, size_t size, char *why, size_t why_size)
 {
     FILE *f = fopen(path, "r");
     if (!f)
         return -1; /* no file is the normal case: nothing to report */
+    char *line = NULL;
+    size_t cap = 0;
     int ok = -1;
-    while (fgets(text, (int)size, f))
-        if (text[0] != '#' && text[strspn(text, " \t\r\n")] != '\0') {
-            text[strcspn(text, "\r\n")] = '\0';
-            ok = 0;
+    snprintf(why, why_size, "no plan in the file");
+    while (getline(&line, &cap, f) >= 0)
+        if (line[0] != '#' && line[strspn(line, " \t\r\n")] != '\0') {
+            line[strcspn(line, "\r\n")] = '\0';
+            if (strlen(line) < size) {
+                memcpy(text, line, strlen(line) + 1);
+                ok = 0;
+            } else {
+                snprintf(why, why_size, "its plan line is longer than %zu characters", size - 1);
+            }
             break;
         }
+    free(line);
     fclose(f);
-    if (ok != 0)
-        snprintf(why, why_size, "no plan in the file");
     return ok;
 }
 

@@ -119,6 +119,13 @@ static void check_select(struct test_ctx *t)
     CHECK(t, csum_copy_impl_select("no-such") == -1 && csum_copy_impl_select(NULL) == -1 &&
                  csum_copy_impl_select("") == -1, "select of unknown names must fail");
     CHECK(t, csum_copy_impl_active(0) == before, "a failed select changed the choice");
+    /* A 1.0 name: found, and selected, as the row it became. */
+    const struct csum_copy_impl *renamed = csum_copy_impl_find("x86-adc");
+    if (renamed && csum_copy_impl_supported(renamed)) {
+        CHECK(t, csum_copy_impl_select("x86-adc") == 0 && csum_copy_impl_active(0) == renamed,
+              "select(x86-adc) does not select %s", renamed->name);
+        csum_copy_impl_select("auto");
+    }
     for (size_t i = 0; i < csum_copy_impl_count(); i++) {
         const struct csum_copy_impl *impl = csum_copy_impl_get(i);
         int ok = csum_copy_impl_select(impl->name) == 0;

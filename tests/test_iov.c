@@ -2,13 +2,16 @@
  * Scatter-gather: csum_iov and csum_iov_copy over thousands of random segmentations (empty,
  * 1-byte, odd and long segments, each from its own place and alignment) against the oracle on
  * the concatenation; csum_iov_copy must write exactly the concatenation, under every copy row;
- * and one gather large enough for the non-temporal row.
+ * gathers whose segments, iovec array and dst lie flush against inaccessible pages; and one
+ * gather large enough for the non-temporal row.
  */
 #include "test.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 enum { POOL = 1 << 16, MAX_TOTAL = 3000, MAX_SEGMENTS = 700, AROUND = 64, CANARY = 0x5a };
 
@@ -55,6 +58,73 @@ static void random_gather(struct gather *g, const unsigned char *pool, uint64_t 
     g->init = below(rng, 2) ? inits[below(rng, 3)] : (csum_wsum)testdata_next(rng);
 }
 
+/*
+ * Guard pages: [readable page][PROT_NONE page] repeated, one pair per segment. Each segment ends
+ * at the end of its readable page or starts right after a guard page, the iovec array ends at a
+ * guard page, and so does dst (csum_iov_copy): a byte read or written outside what the caller
+ * gave crashes the test. `row` is the copy row (NULL: csum_iov).
+ */
+static void guarded_gathers(struct test_ctx *t, const char *row)
+{
+    enum { SEGS = 16 };
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    struct guarded_buffer iovs, dsts;
+    unsigned char *map = mmap(NULL, 2 * SEGS * page, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    unsigned char *flat = malloc(SEGS * page);
+    if (map == MAP_FAILED || !flat || guarded_buffer_map(&iovs, SEGS * sizeof(struct iovec)) != 0) {
+        CHECK(t, 0, "cannot map guard pages for the gathers");
+        if (map != MAP_FAILED)
+            munmap(map, 2 * SEGS * page);
+        free(flat);
+        return;
+    }
+    if (guarded_buffer_map(&dsts, SEGS * page) != 0) {
+        CHECK(t, 0, "cannot map a guarded dst");
+        guarded_buffer_unmap(&iovs);
+        munmap(map, 2 * SEGS * page);
+        free(flat);
+        return;
+    }
+    testdata_fill(map, 2 * SEGS * page, 0x3a11);
+    for (size_t i = 0; i < SEGS; i++)
+        mprotect(map + (2 * i + 1) * page, page, PROT_NONE);
+    const size_t lens[] = { 0, 1, 2, 3, 7, 8, 9, 39, 40, 63, 64, 65, 255, 256, 1500, page - 1, page };
+    const size_t n_lens = sizeof lens / sizeof lens[0];
+    uint64_t rng = 0x6a7d;
+    for (int round = 0; round < 96; round++) {
+        const size_t n = 1 + (size_t)round % SEGS;
+        struct iovec *iov = (struct iovec *)(void *)(iovs.data + iovs.data_len - n * sizeof *iov);
+        size_t total = 0;
+        for (size_t i = 0; i < n; i++) {
+            size_t len = below(&rng, 3) ? lens[below(&rng, n_lens)] : below(&rng, page + 1);
+            unsigned char *readable = map + 2 * i * page;
+            int at_start = (round & 1) && i > 0; /* page 0 has no guard in front */
+            iov[i].iov_base = at_start ? readable : readable + page - len;
+            iov[i].iov_len = len;
+            memcpy(flat + total, iov[i].iov_base, len);
+            total += len;
+        }
+        const csum_wsum init = (csum_wsum)testdata_next(&rng);
+        const uint16_t want = oracle_checksum(flat, total, init);
+        if (!row) {
+            check_value(t, csum_iov(iov, n, init), want, total, n, init,
+                        "csum_iov against guard pages (align = segment count)");
+            continue;
+        }
+        unsigned char *dst = dsts.data + dsts.data_len - total;
+        if (csum16_network_value(csum_fold(csum_iov_copy(dst, iov, n, init))) != want)
+            CHECK(t, 0, "csum_iov_copy (%s) against guard pages: wrong sum, %zu bytes in %zu "
+                  "segments", row, total, n);
+        CHECK(t, memcmp(dst, flat, total) == 0, "csum_iov_copy (%s) against guard pages: dst is "
+              "not the concatenation (%zu bytes in %zu segments)", row, total, n);
+    }
+    guarded_buffer_unmap(&dsts);
+    guarded_buffer_unmap(&iovs);
+    munmap(map, 2 * SEGS * page);
+    free(flat);
+}
+
 void test_iov(struct test_ctx *t)
 {
     unsigned char *pool = alloc_aligned(POOL);
@@ -69,6 +139,7 @@ void test_iov(struct test_ctx *t)
                     "csum_iov (align = segment count)");
         CHECK(t, g->init != 0xffffffffu || got != 0, "csum_iov seeded with 0xffffffff gave 0");
     }
+    guarded_gathers(t, NULL);
     free(g);
     free(pool);
 }
@@ -138,10 +209,13 @@ void test_iov_copy(struct test_ctx *t)
     uint64_t rng = 4005;
     const int rounds = t->quick ? 1000 : 10000;
     iov_copy_rounds(t, pool, g, dstbuf, rounds, &rng, "auto");
+    guarded_gathers(t, "auto");
     for (size_t i = 0; i < csum_copy_impl_count(); i++) {
         const struct csum_copy_impl *impl = csum_copy_impl_get(i);
-        if (csum_copy_impl_select(impl->name) == 0)
+        if (csum_copy_impl_select(impl->name) == 0) {
             iov_copy_rounds(t, pool, g, dstbuf, rounds / 4, &rng, impl->name);
+            guarded_gathers(t, impl->name);
+        }
     }
     csum_copy_impl_select("auto");
     large_gather(t);

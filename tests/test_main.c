@@ -45,7 +45,7 @@ static const struct test_def tests[] = {
     { "huge", 1, test_huge, "4 GiB + 13 bytes (32-bit overflow)" },
     { "composition", 1, test_composition, "split at every point, csum_block_add, streaming" },
     { "address-independence", 1, test_address_independence, "same bytes at 64 addresses" },
-    { "public-entry", 1, test_public_entry, "csum_partial through dispatch after select" },
+    { "public-entry", 1, test_public_entry, "csum_partial through dispatch after select, guard pages" },
     { "lab-refuses-wrong", 0, test_lab_refuses_wrong, "the lab times nothing that fails the oracle" },
     { "lab-spread", 0, test_lab_spread, "p10/median/p90 and the noise flag of every lab result" },
     { "proto-helpers", 0, test_proto_helpers, "IPv4 header, pseudo-headers, UDP zero, RFC 1624 vs oracle" },
@@ -57,8 +57,8 @@ static const struct test_def tests[] = {
     { "copy-large", PER_COPY, test_copy_large, "64 MiB of 0xff and of random bytes, odd offsets" },
     { "copy-address-independence", PER_COPY, test_copy_address_independence, "same bytes, any src/dst address" },
     { "copy-public-entry", PER_COPY, test_copy_public_entry, "csum_partial_copy through dispatch after select" },
-    { "iov", ONCE, test_iov, "csum_iov over random segmentations (empty, 1-byte, odd)" },
-    { "iov-copy", ONCE, test_iov_copy, "csum_iov_copy: concatenation written, sum, neighbours" },
+    { "iov", ONCE, test_iov, "csum_iov over random segmentations (empty, 1-byte, odd), guard pages" },
+    { "iov-copy", ONCE, test_iov_copy, "csum_iov_copy: concatenation written, sum, neighbours, guard pages" },
     { "memops", ONCE, test_memops, "the lab's zero/copy variants: exact bytes, nothing outside" },
 };
 

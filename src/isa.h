@@ -9,7 +9,8 @@
  *    intrinsic outside them, but it also turns on what an option implies and may emit that on
  *    its own: with avx512f it writes VEX AVX2 instructions, and GCC 12 with avx512vl writes
  *    the DQ instruction vextracti64x2 (in the IPv4 batch). So an ISA lists every feature its
- *    object code was seen to use (objdump), implied or not, and the gate checks them all;
+ *    object code uses, implied or not, and the gate checks them all (tests/isa_test.py reads
+ *    the disassembly of every object and fails on an instruction its file's ISA lacks);
  *  - the run-time gate (CSUM_ISA_MASK): the row runs only on a CPU that has all of them;
  *  - the `requires` text that csum_impl and `csum impls` show (CSUM_ISA_REQUIRES).
  *

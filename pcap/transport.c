@@ -11,7 +11,9 @@
  * Policy, as Wireshark's checksum validation decides (checked against tshark 4.0):
  *  - TCP: a stored 0xffff where 0x0000 is computed is bad, although the two are the same
  *    ones'-complement number (RFC 1624 section 3); CSUM_PCAP_ACCEPT_NEGATIVE_ZERO accepts it.
- *    ICMP, ICMPv6 and the IPv4 header accept it, as Wireshark does.
+ *    ICMP, ICMPv6 and the IPv4 header accept it, as Wireshark does. A TCP data offset past
+ *    the segment's end is still checked (the checksum covers the whole segment, whatever
+ *    the header says); one below 20 bytes is not checkable.
  *  - UDP: a computed 0 is sent as 0xffff; a stored 0 means "none" over IPv4 and is bad over
  *    IPv6 (RFC 8200 section 8.1).
  *  - Offload: a sending host whose NIC computes checksums leaves a placeholder in the field,
@@ -127,11 +129,11 @@ static size_t checkable_length(struct dissect *d, const struct ip_info *ip,
         why = "shorter than its header";
     else if (!have(d, off, k->min_len))
         why = ip->quoted ? "quoted in an ICMP error: header not all quoted" : "truncated";
-    if (!why && k->layer == CSUM_PCAP_TCP) {
-        const size_t doff = (size_t)(d->data[off + 12] >> 4) * 4;
-        if (doff < 20 || doff > len)
-            why = "bad TCP header length";
-    }
+    /* A data offset past the segment's end spoils the header, not the checksum, which covers
+     * the whole segment however it is cut (RFC 9293 section 3.1): checked, as by Wireshark,
+     * which gives up on one below the 20-byte minimum. */
+    if (!why && k->layer == CSUM_PCAP_TCP && d->data[off + 12] >> 4 < 5)
+        why = "bad TCP header length";
     if (!why && !have(d, off, len))
         why = ip->quoted ? "quoted in an ICMP error: not all quoted" : "truncated";
     if (why) {

@@ -345,6 +345,32 @@ static void truncated_pcapng(const char *dir, FILE *manifest, uint64_t seed)
     cf_close(&cf, manifest, NULL);
 }
 
+/* An Ethernet packet of `ip`. */
+static void add_one(struct capture_file *cf, const struct ip_spec *ip, uint64_t *rng)
+{
+    const struct pkt_spec s = { .link = LINK_ETHERNET, .ip = *ip, .pad_ethernet = 1 };
+    add_packet(cf, &s, rng, 0, PB_ENHANCED);
+}
+
+/* TCP data offsets the segment does not have: past its end the checksum is still checked
+ * (it covers the whole segment, however the header is cut), below 5 words it is not. */
+static void tcp_offset_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    cf_open(&cf, dir, "tcp-offset.pcap", FMT_PCAP, 0, 0, 1, 1);
+    static const int offsets[] = { 15, 6, 9, 4, 1 };
+    for (int i = 0; i < 20; i++) {
+        const int offset = offsets[i % 5];
+        struct ip_spec ip = { .ipv = i & 1 ? 6 : 4, .proto = 6, .tcp_offset = offset,
+                              .corrupt_l4 = (i / 5) & 1 };
+        /* a header longer than the segment: fewer payload bytes than the options it claims */
+        ip.payload = rnd(&rng) % (offset > 5 ? 4 * (size_t)offset - 20 : 100);
+        add_one(&cf, &ip, &rng);
+    }
+    cf_close(&cf, manifest, NULL);
+}
+
 static void clean_files(const char *dir, FILE *manifest, uint64_t seed)
 {
     struct capture_file cf;
@@ -417,6 +443,7 @@ int write_corpus(const char *dir)
     multi_pcapng(dir, manifest, "multi.pcapng", 1, seed++);
     truncated_pcapng(dir, manifest, seed++);
     clean_files(dir, manifest, seed++);
+    tcp_offset_file(dir, manifest, seed++);
     malformed_files(dir, manifest);
     return fclose(manifest) == 0 ? 0 : 2;
 }

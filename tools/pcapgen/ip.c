@@ -123,6 +123,8 @@ static size_t build_segment(const struct ip_spec *s, uint64_t *rng, unsigned cha
         be16put(seg + 2, (uint16_t)(50000 + rnd(rng) % 1000));
         fill(seg + 4, 8, rnd(rng)); /* sequence and acknowledgement numbers */
         seg[12] = (unsigned char)((hlen / 4) << 4);
+        if (s->tcp_offset) /* a header length the segment may not have */
+            seg[12] = (unsigned char)(s->tcp_offset << 4);
         seg[13] = 0x18; /* PSH, ACK */
         be16put(seg + 14, 0xfaf0);
         memset(seg + 20, 1, hlen - 20); /* NOP options */
@@ -314,6 +316,8 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
             v = EXPECT_GOOD;
         if (s->proto == 17 && stored == 0)
             v = s->ipv == 4 ? EXPECT_NONE : EXPECT_BAD;
+        if (s->proto == 6 && s->tcp_offset && s->tcp_offset < 5)
+            v = EXPECT_NOT_CHECKABLE; /* below 5 words the TCP header is no header */
         be16put(seg + field, stored);
         l4e.verdict = v;
         l4e.stored = stored;

@@ -101,6 +101,8 @@ struct ip_spec {
     int ip_option_words;  /* IPv4 options, in 32-bit words (0..10) */
     int ext;              /* IPv6 extension headers (EXT_*); EXT_AH also works over IPv4 */
     int tcp_option_words; /* TCP options, in 32-bit words */
+    int tcp_offset;       /* not 0: the TCP data offset stored, in words (1..15), whatever the
+                           * header's length (below 5: not checkable) */
     int fragments;        /* 0, or split the datagram into this many IP fragments (2..) */
     int corrupt_ip;       /* store a wrong IPv4 header checksum (in every fragment) */
     int corrupt_l4;       /* store a wrong transport checksum */

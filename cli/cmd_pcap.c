@@ -67,8 +67,8 @@ static void print_verify_help(void)
            "host with checksum or segmentation offload (the pseudo-header sum, or an IP\n"
            "length of 0), not corruption; not checkable: the bytes it covers were not all\n"
            "captured, an IP fragment, lengths that disagree; none: a UDP checksum of 0 over\n"
-           "IPv4. Packets on link types not dissected, and encrypted 802.11/MACsec frames, are\n"
-           "counted by kind in the summary.\n"
+           "IPv4, or in a packet quoted in an ICMP error. Packets on link types not dissected,\n"
+           "and encrypted 802.11/MACsec frames, are counted by kind in the summary.\n"
            "  --json              one JSON document: {\"file\", \"checks\": [{\"frame\", \"layer\",\n"
            "                      \"depth\", \"level\", \"via\", \"verdict\", \"stored\", \"computed\",\n"
            "                      \"offset\", \"note\"}], \"packets\", \"summary\", \"undissected\",\n"
@@ -258,7 +258,7 @@ static void print_check_text(const struct csum_pcap_check *c)
         print_tail(stdout, c, NULL);
         break;
     default:
-        printf("none: 0 over IPv4 means no checksum");
+        printf("none: a stored 0 means no checksum");
         print_tail(stdout, c, NULL);
         break;
     }

@@ -50,7 +50,8 @@ enum csum_pcap_verdict {
     CSUM_PCAP_OFFLOAD,       /* a placeholder left for the NIC by a sending host with checksum
                                 or segmentation offload: not corruption (see `note`) */
     CSUM_PCAP_NOT_CHECKABLE, /* bytes it covers are not all captured, fragment, bad lengths */
-    CSUM_PCAP_NO_CHECKSUM,   /* UDP over IPv4 with a stored 0: the sender computed none */
+    CSUM_PCAP_NO_CHECKSUM,   /* UDP with a stored 0 over IPv4, or in a packet quoted in an
+                                ICMP error (over IPv6 too): the sender computed none */
     CSUM_PCAP_VERDICT_COUNT
 };
 

@@ -15,7 +15,8 @@
  *    the segment's end is still checked (the checksum covers the whole segment, whatever
  *    the header says); one below 20 bytes is not checkable.
  *  - UDP: a computed 0 is sent as 0xffff; a stored 0 means "none" over IPv4 and is bad over
- *    IPv6 (RFC 8200 section 8.1).
+ *    IPv6 (RFC 8200 section 8.1), but in a packet quoted in an ICMP error, where it is "none"
+ *    over either.
  *  - Offload: a sending host whose NIC computes checksums leaves a placeholder in the field,
  *    which a capture on that host records: Linux stores the folded pseudo-header sum
  *    (CHECKSUM_PARTIAL), Windows' large send offload the same sum without the length. A bad
@@ -75,6 +76,18 @@ static csum_sum16 finish(const struct ip_info *ip, const struct kind *k, uint8_t
     return csum_tcpudp_magic(saddr, daddr, (uint32_t)len, proto, sum);
 }
 
+/*
+ * Whether a UDP checksum of 0 means none was computed: over IPv4 (RFC 768). Over IPv6 it is
+ * invalid (RFC 8200 section 8.1; the tunnels RFC 6936 lets skip it are not told apart by a
+ * capture, and Wireshark calls it illegal too), except in the packet an ICMP error quotes: a
+ * copy for the sender to read (RFC 4443 section 2.4), never delivered, in which Wireshark
+ * ignores a zero.
+ */
+static int udp_zero_is_none(const struct ip_info *ip)
+{
+    return ip->version == 4 || ip->quoted;
+}
+
 /* Check the segment [off, off + len), all captured, whose checksum sits at k->field. */
 static void check(struct dissect *d, const struct ip_info *ip, uint8_t proto,
                   const struct kind *k, size_t off, size_t len)
@@ -102,8 +115,8 @@ static void check(struct dissect *d, const struct ip_info *ip, uint8_t proto,
     if (k->layer == CSUM_PCAP_UDP) {
         if (value == 0)
             value = 0xffff; /* a computed 0 is sent as all ones (RFC 768) */
-        if (stored == 0) /* "no checksum": allowed over IPv4 only */
-            v = ip->version == 4 ? CSUM_PCAP_NO_CHECKSUM : CSUM_PCAP_BAD;
+        if (stored == 0)
+            v = udp_zero_is_none(ip) ? CSUM_PCAP_NO_CHECKSUM : CSUM_PCAP_BAD;
     }
     if (v == CSUM_PCAP_BAD && stored != 0 &&
         (k->layer == CSUM_PCAP_TCP || k->layer == CSUM_PCAP_UDP) &&
@@ -158,9 +171,9 @@ static void udp(struct dissect *d, const struct ip_info *ip, struct span s)
     static const struct kind k = { CSUM_PCAP_UDP, 6, 8 };
     const size_t len = s.end - s.off;
     const int header = len >= 8 && have(d, s.off, 8);
-    /* A stored 0 over IPv4 says "no checksum" whatever else is missing, as long as the field
-     * itself is there (as Wireshark says too). */
-    const int none = ip->version == 4 && !ip->later_fragment && header &&
+    /* A stored 0 that says "no checksum" says it whatever else is missing, as long as the
+     * field itself is there (as Wireshark says too). */
+    const int none = udp_zero_is_none(ip) && !ip->later_fragment && header &&
                      be16(d->data + s.off + 6) == 0;
     size_t ulen = len;
     if (!ip->problem && header) {

@@ -194,6 +194,15 @@ static void tunnel_file(const char *dir, FILE *manifest, enum encap encap, uint6
         s.tunnel.corrupt_outer_l4 = rnd(&rng) % 6 == 0;
         add_packet(&cf, &s, &rng, 0, PB_ENHANCED);
     }
+    for (int i = 0; i < 4 && (encap == ENCAP_ICMP_ERROR || encap == ENCAP_ICMP_ERROR_CUT); i++) {
+        /* a quoted UDP datagram without a checksum: "none", over IPv6 too */
+        struct pkt_spec s = { .link = LINK_ETHERNET, .pad_ethernet = 1 };
+        s.ip = (struct ip_spec){ .ipv = i & 1 ? 6 : 4, .proto = 17, .udp_zero = 1,
+                                 .payload = 10 + rnd(&rng) % 100 };
+        s.tunnel = (struct tunnel_spec){ .encap = encap, .outer_ipv = s.ip.ipv,
+                                         .corrupt_outer_l4 = i >= 2 };
+        add_packet(&cf, &s, &rng, 0, PB_ENHANCED);
+    }
     cf_close(&cf, manifest, encap_csum_option(encap));
 }
 

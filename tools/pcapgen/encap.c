@@ -219,9 +219,10 @@ void build_tunnel(const struct tunnel_spec *t, const struct datagram *inner, uin
 
     build_ip(&outer, 0, VIA_NONE, rng, out); /* outer expectations: IPv4 header, UDP/ICMP */
 
-    /* Quoted in an ICMP error: a transport cut short is not checkable (a zero UDP checksum
-     * over IPv4 still says "none"), and a quoted ICMP message is never checked, as in
-     * Wireshark. */
+    /* Quoted in an ICMP error: a zero UDP checksum says "none", over IPv6 too (a quote is not
+     * a datagram to deliver: RFC 8200 section 8.1's rule is for receivers, and Wireshark
+     * ignores the zero), even in a transport cut short, which is otherwise not checkable; a
+     * quoted ICMP message is never checked, as in Wireshark. */
     static struct datagram quoted_inner;
     const struct datagram *in = inner;
     if (via == VIA_ICMP || via == VIA_ICMPV6) {
@@ -230,6 +231,8 @@ void build_tunnel(const struct tunnel_spec *t, const struct datagram *inner, uin
             struct expectation e = inner->expect[i];
             const int icmp = !strcmp(e.layer, "icmp") || !strcmp(e.layer, "icmpv6");
             const int cut = quoted < inner->len && strcmp(e.layer, "ipv4") != 0;
+            if (!strcmp(e.layer, "udp") && e.stored == 0)
+                e.verdict = EXPECT_NONE;
             if (icmp || (cut && e.verdict != EXPECT_NONE))
                 e.verdict = EXPECT_NOT_CHECKABLE;
             expect_add(quoted_inner.expect, &quoted_inner.n_expect, &e);

@@ -123,6 +123,9 @@ struct ip_info {
     const unsigned char *src, *dst; /* as stored; dst is the final destination */
     const char *problem;            /* why its payload's checksums cannot be checked, or NULL */
     const char *offload;            /* the IP length is an offload placeholder (why), or NULL */
+    const char *dst_unknown;        /* why the final destination is not known (a malformed
+                                     * source route): the checksums over a pseudo-header
+                                     * cannot be checked, ICMP's still can; or NULL */
     int later_fragment;             /* a fragment other than the first: no transport header */
     unsigned level;
     uint8_t via, quoted, hops;

@@ -2,7 +2,7 @@
  * IPv4 (RFC 791): the header checksum, then the payload by protocol. Authentication Headers
  * (RFC 4302) in front of the transport are skipped. IP fragments: the header is checked, the
  * transport checksum of a fragmented datagram is not checkable (it covers bytes of other
- * packets).
+ * packets). A source route option moves the destination the pseudo-header holds.
  */
 #include "dissect.h"
 #include "bytes.h"
@@ -10,6 +10,65 @@
 #include "csum.h"
 
 #include <string.h>
+
+enum {
+    OPTION_EOL = 0,   /* End of Option List */
+    OPTION_NOP = 1,
+    OPTION_LSRR = 131, /* Loose Source and Record Route */
+    OPTION_SSRR = 137, /* Strict Source and Record Route */
+};
+
+/*
+ * Where a source route option (`opt`, `len` bytes, all inside the header) says the datagram
+ * goes (RFC 791 section 3.1): its pointer, counted from 1, is the next address to visit.
+ *  - past the option: the route is done, the header's destination is the final one;
+ *  - below 4 or between two addresses: not a route to follow, the header's destination, as
+ *    Wireshark says;
+ *  - otherwise the route's last address, the option's last four bytes (what Wireshark and
+ *    tcpdump take when the length is not 3 + 4n too).
+ * NULL when the option has no pointer, or no address while its route is not done: the final
+ * destination is not known.
+ */
+static const unsigned char *route_destination(const unsigned char *opt, size_t len,
+                                              const unsigned char *dst)
+{
+    if (len < 3)
+        return NULL;
+    const unsigned pointer = opt[2];
+    if (pointer > len || pointer < 4 || pointer % 4 != 0)
+        return dst;
+    if (len < 3 + 4)
+        return NULL;
+    return opt + len - 4;
+}
+
+/*
+ * The final destination, which the TCP and UDP pseudo-headers hold: while a datagram follows
+ * a source route, the header's destination is only the next hop (the same rule as RFC 8200
+ * section 8.1's for IPv6 Routing headers; Linux and Wireshark follow it for IPv4). The first
+ * LSRR or SSRR option decides (RFC 791 allows one). The options are walked until an End of
+ * Option List or an option whose length is impossible (below 2, past the header), beyond
+ * which nothing can be trusted, as Wireshark stops there too: the header's destination then.
+ * NULL when the final destination is not known (see route_destination()).
+ */
+static const unsigned char *ipv4_final_destination(const unsigned char *h, unsigned ihl)
+{
+    const unsigned char *dst = h + 16;
+    const size_t end = (size_t)ihl * 4;
+    size_t i = 20;
+    while (i < end && h[i] != OPTION_EOL) {
+        if (h[i] == OPTION_NOP) {
+            i++;
+            continue;
+        }
+        if (end - i < 2 || h[i + 1] < 2 || h[i + 1] > end - i)
+            break;
+        if (h[i] == OPTION_LSRR || h[i] == OPTION_SSRR)
+            return route_destination(h + i, h[i + 1], dst);
+        i += h[i + 1];
+    }
+    return dst;
+}
 
 
 static void check_header(struct dissect *d, const struct span *s, unsigned ihl, size_t total)
@@ -64,7 +123,11 @@ void dissect_ipv4(struct dissect *d, struct span s)
     }
     check_header(d, &s, ihl, total);
 
-    struct ip_info ip = { 4, h + 12, h + 16, NULL, NULL, 0, s.level, s.via, s.quoted, s.hops };
+    const unsigned char *final = ipv4_final_destination(h, ihl);
+    struct ip_info ip = { 4, h + 12, final ? final : h + 16, NULL, NULL, NULL, 0,
+                          s.level, s.via, s.quoted, s.hops };
+    if (!final)
+        ip.dst_unknown = "a source route option too short for its route";
     struct span payload = s;
     payload.off = s.off + ihl * 4;
     if (total == 0) {

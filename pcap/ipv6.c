@@ -60,7 +60,8 @@ void dissect_ipv6(struct dissect *d, struct span s)
         return; /* no header checksum, and the transport is not known */
     const unsigned char *h = d->data + s.off;
     const size_t plen = be16(h + 4);
-    struct ip_info ip = { 6, h + 8, h + 24, NULL, NULL, 0, s.level, s.via, s.quoted, s.hops };
+    struct ip_info ip = { 6, h + 8, h + 24, NULL, NULL, NULL, 0,
+                          s.level, s.via, s.quoted, s.hops };
     uint8_t next = h[6];
     size_t p = s.off + 40;
     size_t end = p + plen;

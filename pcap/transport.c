@@ -17,6 +17,8 @@
  *  - UDP: a computed 0 is sent as 0xffff; a stored 0 means "none" over IPv4 and is bad over
  *    IPv6 (RFC 8200 section 8.1), but in a packet quoted in an ICMP error, where it is "none"
  *    over either.
+ *  - The pseudo-header holds the final destination (ipv4.c, ipv6.c: source routes); when a
+ *    malformed route hides it, TCP, UDP and ICMPv6 are not checkable.
  *  - Offload: a sending host whose NIC computes checksums leaves a placeholder in the field,
  *    which a capture on that host records: Linux stores the folded pseudo-header sum
  *    (CHECKSUM_PARTIAL), Windows' large send offload the same sum without the length. A bad
@@ -138,6 +140,8 @@ static size_t checkable_length(struct dissect *d, const struct ip_info *ip,
     const char *why = NULL;
     if (ip->problem)
         why = ip->problem;
+    else if (ip->dst_unknown && k->layer != CSUM_PCAP_ICMP) /* no pseudo-header for ICMP */
+        why = ip->dst_unknown;
     else if (len < k->min_len)
         why = "shorter than its header";
     else if (!have(d, off, k->min_len))
@@ -207,7 +211,7 @@ static void udp(struct dissect *d, const struct ip_info *ip, struct span s)
             }
         }
     }
-    if (none && (ip->problem || !have(d, s.off, ulen)))
+    if (none && (ip->problem || ip->dst_unknown || !have(d, s.off, ulen)))
         dissect_report(d, ip->level, ip->via, CSUM_PCAP_UDP, CSUM_PCAP_NO_CHECKSUM, 0, 0,
                        s.off + 6, NULL);
     else if (checkable_length(d, ip, &k, s.off, ulen))

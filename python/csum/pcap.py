@@ -101,8 +101,9 @@ class Check(NamedTuple):
     verdict: str
     """``"good"``, ``"bad"``, ``"offload"`` (a placeholder left for the NIC by a sending host
     with checksum or segmentation offload: not corruption), ``"not_checkable"`` (the bytes it
-    covers were not all captured, an IP fragment, lengths that disagree) or ``"no_checksum"``
-    (a UDP checksum of 0 over IPv4, or in a packet quoted in an ICMP/ICMPv6 error)."""
+    covers were not all captured, an IP fragment, lengths that disagree, a source route too
+    short to say where it ends) or ``"no_checksum"`` (a UDP checksum of 0 over IPv4, or in a
+    packet quoted in an ICMP/ICMPv6 error)."""
     stored: Optional[int]
     """The checksum in the file, as a big-endian number (what Wireshark shows); None when not
     checkable."""

@@ -354,11 +354,70 @@ static void truncated_pcapng(const char *dir, FILE *manifest, uint64_t seed)
     cf_close(&cf, manifest, NULL);
 }
 
-/* An Ethernet packet of `ip`. */
-static void add_one(struct capture_file *cf, const struct ip_spec *ip, uint64_t *rng)
+/* An Ethernet packet of `ip`, quoted in an ICMP error of its IP version if `quoted`. */
+static void add_one(struct capture_file *cf, const struct ip_spec *ip, int quoted, uint64_t *rng)
 {
-    const struct pkt_spec s = { .link = LINK_ETHERNET, .ip = *ip, .pad_ethernet = 1 };
+    struct pkt_spec s = { .link = LINK_ETHERNET, .ip = *ip, .pad_ethernet = 1 };
+    if (quoted)
+        s.tunnel = (struct tunnel_spec){ .encap = ENCAP_ICMP_ERROR, .outer_ipv = ip->ipv };
     add_packet(cf, &s, rng, 0, PB_ENHANCED);
+}
+
+/* Source routes, where the pseudo-header holds the route's last address: IPv4 options (RFC
+ * 791) being followed, done, or not to be followed, alone and quoted in ICMP errors; TCP,
+ * UDP and ICMP, right and wrong. */
+static void routes_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    cf_open(&cf, dir, "routes.pcap", FMT_PCAP, 0, 0, 1, 1);
+    static const enum route v4[] = { ROUTE_LSRR, ROUTE_SSRR, ROUTE_ODD_LENGTH, ROUTE_DONE,
+                                     ROUTE_BAD_POINTER, ROUTE_AFTER_EOL };
+    static const uint8_t protos4[] = { 6, 17, 1 };
+    for (int i = 0; i < 6 * (int)(sizeof v4 / sizeof v4[0]); i++) {
+        const struct ip_spec ip = { .ipv = 4, .proto = protos4[i % 3], .route = v4[i / 6],
+                                    .payload = rnd(&rng) % 300, .corrupt_l4 = i % 6 >= 3 };
+        add_one(&cf, &ip, 0, &rng);
+    }
+    for (int i = 0; i < 4; i++) {
+        const struct ip_spec ip = { .ipv = 4, .proto = i & 1 ? 6 : 17, .route = ROUTE_SSRR,
+                                    .payload = rnd(&rng) % 100, .corrupt_l4 = i >= 2 };
+        add_one(&cf, &ip, 1, &rng);
+    }
+    /* An option too short for its pointer: the final destination is not known, so TCP and
+     * UDP are not checkable (Wireshark gives up on the packet: no ICMP here). */
+    for (int i = 0; i < 4; i++) {
+        const struct ip_spec ip = { .ipv = 4, .proto = i & 1 ? 6 : 17, .route = ROUTE_NO_POINTER,
+                                    .payload = rnd(&rng) % 100, .corrupt_l4 = i >= 2 };
+        add_one(&cf, &ip, 0, &rng);
+    }
+    cf_close(&cf, manifest, NULL);
+}
+
+/* Where tshark 4.0 differs. Source routes too short to tell the final destination: not
+ * checkable, where tshark reads an address out of the option's own type and length bytes or
+ * gives up on the packet (ICMP and a zero UDP checksum behind an option without a
+ * pointer). */
+static void routes_unlike_tshark_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    const char *name = "routes-unlike-tshark.pcap";
+    cf_open(&cf, dir, name, FMT_PCAP, 0, 0, 1, 1);
+    static const uint8_t protos4[] = { 6, 17, 1 };
+    for (int i = 0; i < 6; i++) {
+        const struct ip_spec v4 = { .ipv = 4, .proto = protos4[i % 3], .route = ROUTE_NO_ADDRESS,
+                                    .payload = rnd(&rng) % 100, .corrupt_l4 = i >= 3 };
+        add_one(&cf, &v4, 0, &rng);
+    }
+    const struct ip_spec icmp = { .ipv = 4, .proto = 1, .route = ROUTE_NO_POINTER, .payload = 30 };
+    const struct ip_spec none = { .ipv = 4, .proto = 17, .route = ROUTE_NO_POINTER, .payload = 30,
+                                  .udp_zero = 1 };
+    add_one(&cf, &icmp, 0, &rng);
+    add_one(&cf, &none, 0, &rng);
+    cf_close(&cf, manifest, NULL);
+    tshark_gap(manifest, name, "tshark 4.0 reads a final destination out of source routes too "
+                               "short for one");
 }
 
 /* TCP data offsets the segment does not have: past its end the checksum is still checked
@@ -375,7 +434,7 @@ static void tcp_offset_file(const char *dir, FILE *manifest, uint64_t seed)
                               .corrupt_l4 = (i / 5) & 1 };
         /* a header longer than the segment: fewer payload bytes than the options it claims */
         ip.payload = rnd(&rng) % (offset > 5 ? 4 * (size_t)offset - 20 : 100);
-        add_one(&cf, &ip, &rng);
+        add_one(&cf, &ip, 0, &rng);
     }
     cf_close(&cf, manifest, NULL);
 }
@@ -452,6 +511,8 @@ int write_corpus(const char *dir)
     multi_pcapng(dir, manifest, "multi.pcapng", 1, seed++);
     truncated_pcapng(dir, manifest, seed++);
     clean_files(dir, manifest, seed++);
+    routes_file(dir, manifest, seed++);
+    routes_unlike_tshark_file(dir, manifest, seed++);
     tcp_offset_file(dir, manifest, seed++);
     malformed_files(dir, manifest);
     return fclose(manifest) == 0 ? 0 : 2;

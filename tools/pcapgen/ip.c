@@ -258,6 +258,50 @@ static size_t build_v6_ext(const struct ip_spec *s, uint64_t *rng, unsigned char
     return len;
 }
 
+/* Whether the datagram is on its way along a source route: the header's destination is the
+ * next hop, the final destination the route's last address. */
+static int route_followed(enum route r)
+{
+    return r == ROUTE_LSRR || r == ROUTE_SSRR || r == ROUTE_ODD_LENGTH;
+}
+
+/* IPv4 options holding the source route `r` (RFC 791 section 3.1: type, length, pointer
+ * counted from 1, addresses), padded to whole words; `final_dst` is the route's last address
+ * while it is followed. Returns their length (at most 16 bytes). */
+static size_t source_route(unsigned char *p, enum route r, const unsigned char *final_dst,
+                           uint64_t *rng)
+{
+    static const unsigned char head[][4] = { /* bytes before the addresses, from type */
+        [ROUTE_LSRR] = { 131, 15, 8 },   [ROUTE_SSRR] = { 137, 11, 4 },
+        [ROUTE_ODD_LENGTH] = { 131, 10, 4 }, [ROUTE_DONE] = { 131, 11, 12 },
+        [ROUTE_BAD_POINTER] = { 131, 11, 6 }, [ROUTE_AFTER_EOL] = { 131, 11, 4 },
+        [ROUTE_NO_POINTER] = { 131, 2 }, [ROUTE_NO_ADDRESS] = { 131, 6, 4 },
+    };
+    size_t at = 0; /* where the option starts */
+    if (r == ROUTE_SSRR) { /* behind a router alert: the option walk must step over it */
+        memcpy(p, "\x94\x04\x00\x00", 4);
+        at = 4;
+    } else if (r == ROUTE_AFTER_EOL || r == ROUTE_ODD_LENGTH) {
+        p[at++] = r == ROUTE_AFTER_EOL ? 0 : 1; /* End of Option List, or a NOP */
+    }
+    unsigned char *o = p + at;
+    const size_t len = head[r][1];
+    memcpy(o, head[r], len < 3 ? len : 3);
+    if (len > 3)
+        fill(o + 3, len - 3, rnd(rng)); /* the addresses, and what there is of a last one */
+    for (size_t i = 3; i + 4 <= len; i += 4)
+        o[i] = 172; /* not the final destination, which starts with 192 */
+    if (route_followed(r))
+        memcpy(o + len - 4, final_dst, 4);
+    size_t end = at + len;
+    if (r == ROUTE_NO_POINTER) /* NOPs, which must not be read as its pointer */
+        while (end % 4)
+            p[end++] = 1;
+    while (end % 4)
+        p[end++] = 0; /* End of Option List, then padding */
+    return end;
+}
+
 int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rng,
              struct datagram *out)
 {
@@ -275,6 +319,16 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
     }
     if (s->ipv == 6 && (s->ext & (EXT_SRH | EXT_RT0_LEFT)))
         fill(dst + 1, 15, rnd(rng)); /* the segment being visited */
+    const int ipv4_route = s->ipv == 4 && s->route != ROUTE_NONE;
+    if (ipv4_route && route_followed(s->route))
+        fill(dst + 1, 3, rnd(rng)); /* the next hop */
+    if (ipv4_route && route_followed(s->route) && !memcmp(dst, final_dst, 4))
+        dst[3] ^= 1; /* a random next hop that is the final destination */
+    /* The pseudo-header needs the final destination, which a malformed route hides. */
+    const int dst_unknown = ipv4_route && (s->route == ROUTE_NO_POINTER ||
+                                           s->route == ROUTE_NO_ADDRESS);
+    unsigned char route_opts[16];
+    const size_t route_len = ipv4_route ? source_route(route_opts, s->route, final_dst, rng) : 0;
 
     /* The segment and its correct checksum (over the final destination). */
     const size_t seglen = build_segment(s, rng, seg);
@@ -316,8 +370,11 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
             v = EXPECT_GOOD;
         if (s->proto == 17 && stored == 0)
             v = s->ipv == 4 ? EXPECT_NONE : EXPECT_BAD;
-        if (s->proto == 6 && s->tcp_offset && s->tcp_offset < 5)
-            v = EXPECT_NOT_CHECKABLE; /* below 5 words the TCP header is no header */
+        /* Not checkable: without the final destination there is no pseudo-header (ICMP has
+         * none), and below 5 words the TCP header is no header. */
+        if ((dst_unknown && s->proto != 1 && v != EXPECT_NONE) ||
+            (s->proto == 6 && s->tcp_offset && s->tcp_offset < 5))
+            v = EXPECT_NOT_CHECKABLE;
         be16put(seg + field, stored);
         l4e.verdict = v;
         l4e.stored = stored;
@@ -343,7 +400,7 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
         memset(ip, 0, 60); /* the datagrams are reused: the checksum field must start at 0 */
         size_t iphl, ext_len = 0;
         if (s->ipv == 4) {
-            iphl = 20 + 4 * (size_t)s->ip_option_words;
+            iphl = 20 + (route_len ? route_len : 4 * (size_t)s->ip_option_words);
             ip[0] = (unsigned char)(0x40 | (iphl / 4));
             ip[1] = 0;
             fill(ip + 4, 2, rnd(rng)); /* identification */
@@ -357,7 +414,9 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
             ip[9] = ipv4_ah ? 51 : s->proto;
             memcpy(ip + 12, src, 4);
             memcpy(ip + 16, dst, 4);
-            if (s->ip_option_words) { /* router alert, then NOPs */
+            if (route_len) {
+                memcpy(ip + 20, route_opts, route_len);
+            } else if (s->ip_option_words) { /* router alert, then NOPs */
                 memcpy(ip + 20, "\x94\x04\x00\x00", 4);
                 memset(ip + 24, 1, iphl - 24);
             }

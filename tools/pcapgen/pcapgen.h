@@ -81,6 +81,21 @@ void expect_add(struct expectation *list, int *n, const struct expectation *e);
  * segments left, the pseudo-header holds the final destination, not the header's). */
 enum { EXT_HBH = 1, EXT_DSTOPTS = 2, EXT_RT0 = 4, EXT_SRH = 8, EXT_AH = 16, EXT_RT0_LEFT = 32 };
 
+/* An IPv4 source route option (RFC 791 section 3.1). While the route is followed (LSRR,
+ * SSRR, ODD_LENGTH) the header holds the next hop and the pseudo-header the route's last
+ * address; otherwise the header holds the final destination. */
+enum route {
+    ROUTE_NONE,
+    ROUTE_LSRR,        /* loose, three addresses, the first visited */
+    ROUTE_SSRR,        /* strict, two addresses, after a router alert option */
+    ROUTE_ODD_LENGTH,  /* loose, length 10 (not 3 + 4n): the last four bytes are the end */
+    ROUTE_DONE,        /* loose, pointer past the end: the route is over */
+    ROUTE_BAD_POINTER, /* loose, pointer between two addresses: not followed */
+    ROUTE_AFTER_EOL,   /* loose, after an End of Option List: not an option */
+    ROUTE_NO_POINTER,  /* loose, length 2: final destination not known, not checkable */
+    ROUTE_NO_ADDRESS,  /* loose, length 6, pointer 4: the same */
+};
+
 enum offload {
     OFFLOAD_NONE,
     OFFLOAD_PARTIAL,       /* TCP/UDP checksum = folded pseudo-header sum (Linux CHECKSUM_PARTIAL) */
@@ -99,6 +114,7 @@ struct ip_spec {
     uint8_t icmp_type, icmp_code; /* 0/0: echo request; errors quote `carry` */
     uint32_t icmp_rest;   /* the ICMP header's second word */
     int ip_option_words;  /* IPv4 options, in 32-bit words (0..10) */
+    enum route route;     /* an IPv4 source route (in options of its own, not ip_option_words) */
     int ext;              /* IPv6 extension headers (EXT_*); EXT_AH also works over IPv4 */
     int tcp_option_words; /* TCP options, in 32-bit words */
     int tcp_offset;       /* not 0: the TCP data offset stored, in words (1..15), whatever the

@@ -9,21 +9,54 @@
 #include "bytes.h"
 #include "protocols.h"
 
+#include <string.h>
+
 enum {
     OPTION_PAD1 = 0,
     OPTION_JUMBO = 0xc2,
 };
 
 /*
+ * The last address of an RPL Source Route Header (routing type 3, RFC 6554 section 3), the
+ * final destination, into out[16]. Its first CmprE octets are elided: they are those of the
+ * IPv6 destination `dst`. After the 8 fixed bytes come n - 1 addresses of 16 - CmprI octets,
+ * the last one of 16 - CmprE, then Pad octets, so n = (Hdr Ext Len * 8 - Pad - (16 - CmprE))
+ * / (16 - CmprI) + 1. Returns 0 when the header has no room for its last address and Pad
+ * (n < 1): the final destination is not known.
+ */
+static int rpl_last_address(const unsigned char *rh, size_t rh_len, const unsigned char *dst,
+                            unsigned char *out)
+{
+    const size_t cmpr_i = rh[4] >> 4, cmpr_e = rh[4] & 15u, pad = rh[5] >> 4;
+    const size_t room = rh_len - 8, last = 16 - cmpr_e;
+    if (room < pad + last)
+        return 0;
+    /* n - 1 addresses before the last; a remainder (a header longer than its addresses and
+     * Pad say) is left at the end, where the formula's division leaves it. */
+    const size_t before = (room - pad - last) / (16 - cmpr_i);
+    memcpy(out, dst, cmpr_e);
+    memcpy(out + cmpr_e, rh + 8 + before * (16 - cmpr_i), last);
+    return 1;
+}
+
+/*
  * With a Routing header that still has segments to visit, the pseudo-header holds the final
  * destination (RFC 8200 section 8.1): the last address of a type 0 header, the home address
- * of type 2 (RFC 6275), the first entry of a segment list (type 4, RFC 8754).
+ * of type 2 (RFC 6275), the last address of an RPL header (type 3, rebuilt into rpl[16]),
+ * the first entry of a segment list (type 4, RFC 8754). `dst` is the destination so far:
+ * the IPv6 header's (one Routing header at most, RFC 8200 section 4.1). NULL when an RPL
+ * header is too short for its last address (the other types keep `dst` then).
  */
 static const unsigned char *final_destination(const unsigned char *rh, size_t rh_len,
-                                              const unsigned char *dst)
+                                              const unsigned char *dst, unsigned char *rpl)
 {
     const unsigned type = rh[2], segments_left = rh[3];
-    if (segments_left == 0 || rh_len < 8 + 16)
+    if (segments_left == 0)
+        return dst;
+    if (type == 3) /* a segments left beyond n is an error (RFC 6554 section 4.2), yet the
+                    * last address is still the one the sender meant, as Wireshark says */
+        return rpl_last_address(rh, rh_len, dst, rpl) ? rpl : NULL;
+    if (rh_len < 8 + 16)
         return dst;
     switch (type) {
     case 0:
@@ -62,6 +95,7 @@ void dissect_ipv6(struct dissect *d, struct span s)
     const size_t plen = be16(h + 4);
     struct ip_info ip = { 6, h + 8, h + 24, NULL, NULL, NULL, 0,
                           s.level, s.via, s.quoted, s.hops };
+    unsigned char rpl_final[16]; /* a final destination rebuilt from an RPL header */
     uint8_t next = h[6];
     size_t p = s.off + 40;
     size_t end = p + plen;
@@ -103,8 +137,14 @@ void dissect_ipv6(struct dissect *d, struct span s)
             if (next == IPPROTO_HOPOPTS_ && plen != 0 && !ip.problem &&
                 jumbo_length(d->data + p, ext_len) >= 0)
                 ip.problem = "Jumbo Payload option in a packet with a payload length";
-            if (next == IPPROTO_ROUTING_)
-                ip.dst = final_destination(d->data + p, ext_len, ip.dst);
+            if (next == IPPROTO_ROUTING_) {
+                const unsigned char *final = final_destination(d->data + p, ext_len, ip.dst,
+                                                               rpl_final);
+                if (final)
+                    ip.dst = final;
+                else
+                    ip.dst_unknown = "an RPL source route header too short for its addresses";
+            }
         } else if (next == IPPROTO_FRAGMENT_) {
             ext_len = 8;
             if (end < p + ext_len || !have(d, p, ext_len))

@@ -364,8 +364,9 @@ static void add_one(struct capture_file *cf, const struct ip_spec *ip, int quote
 }
 
 /* Source routes, where the pseudo-header holds the route's last address: IPv4 options (RFC
- * 791) being followed, done, or not to be followed, alone and quoted in ICMP errors; TCP,
- * UDP and ICMP, right and wrong. */
+ * 791) being followed, done, or not to be followed, alone and quoted in ICMP errors, and
+ * IPv6 RPL headers (RFC 6554) with and without segments left; TCP, UDP and ICMP, right and
+ * wrong. */
 static void routes_file(const char *dir, FILE *manifest, uint64_t seed)
 {
     struct capture_file cf;
@@ -373,9 +374,16 @@ static void routes_file(const char *dir, FILE *manifest, uint64_t seed)
     cf_open(&cf, dir, "routes.pcap", FMT_PCAP, 0, 0, 1, 1);
     static const enum route v4[] = { ROUTE_LSRR, ROUTE_SSRR, ROUTE_ODD_LENGTH, ROUTE_DONE,
                                      ROUTE_BAD_POINTER, ROUTE_AFTER_EOL };
-    static const uint8_t protos4[] = { 6, 17, 1 };
+    static const int v6[] = { EXT_RPL, EXT_RPL, EXT_RPL, EXT_RPL | EXT_HBH | EXT_DSTOPTS,
+                              EXT_RPL_DONE };
+    static const uint8_t protos4[] = { 6, 17, 1 }, protos6[] = { 6, 17, 58 };
     for (int i = 0; i < 6 * (int)(sizeof v4 / sizeof v4[0]); i++) {
         const struct ip_spec ip = { .ipv = 4, .proto = protos4[i % 3], .route = v4[i / 6],
+                                    .payload = rnd(&rng) % 300, .corrupt_l4 = i % 6 >= 3 };
+        add_one(&cf, &ip, 0, &rng);
+    }
+    for (int i = 0; i < 6 * (int)(sizeof v6 / sizeof v6[0]); i++) {
+        const struct ip_spec ip = { .ipv = 6, .proto = protos6[i % 3], .ext = v6[i / 6],
                                     .payload = rnd(&rng) % 300, .corrupt_l4 = i % 6 >= 3 };
         add_one(&cf, &ip, 0, &rng);
     }
@@ -395,29 +403,39 @@ static void routes_file(const char *dir, FILE *manifest, uint64_t seed)
 }
 
 /* Where tshark 4.0 differs. Source routes too short to tell the final destination: not
- * checkable, where tshark reads an address out of the option's own type and length bytes or
- * gives up on the packet (ICMP and a zero UDP checksum behind an option without a
- * pointer). */
+ * checkable, where tshark reads an address out of the option's own type and length bytes
+ * (IPv4), takes the header's destination (an RPL header with no address) or gives up on the
+ * packet (ICMP and a zero UDP checksum behind an option without a pointer). And an RPL
+ * header in a packet quoted by an ICMPv6 error: its last address is still the final
+ * destination (the quote is the datagram as sent), which tshark does not look for. */
 static void routes_unlike_tshark_file(const char *dir, FILE *manifest, uint64_t seed)
 {
     struct capture_file cf;
     uint64_t rng = seed;
     const char *name = "routes-unlike-tshark.pcap";
     cf_open(&cf, dir, name, FMT_PCAP, 0, 0, 1, 1);
-    static const uint8_t protos4[] = { 6, 17, 1 };
+    static const uint8_t protos4[] = { 6, 17, 1 }, protos6[] = { 6, 17, 58 };
     for (int i = 0; i < 6; i++) {
         const struct ip_spec v4 = { .ipv = 4, .proto = protos4[i % 3], .route = ROUTE_NO_ADDRESS,
                                     .payload = rnd(&rng) % 100, .corrupt_l4 = i >= 3 };
         add_one(&cf, &v4, 0, &rng);
+        const struct ip_spec v6 = { .ipv = 6, .proto = protos6[i % 3], .ext = EXT_RPL_SHORT,
+                                    .payload = rnd(&rng) % 100, .corrupt_l4 = i >= 3 };
+        add_one(&cf, &v6, 0, &rng);
     }
     const struct ip_spec icmp = { .ipv = 4, .proto = 1, .route = ROUTE_NO_POINTER, .payload = 30 };
     const struct ip_spec none = { .ipv = 4, .proto = 17, .route = ROUTE_NO_POINTER, .payload = 30,
                                   .udp_zero = 1 };
     add_one(&cf, &icmp, 0, &rng);
     add_one(&cf, &none, 0, &rng);
+    for (int i = 0; i < 4; i++) {
+        const struct ip_spec ip = { .ipv = 6, .proto = i & 1 ? 6 : 17, .ext = EXT_RPL,
+                                    .payload = rnd(&rng) % 100, .corrupt_l4 = i >= 2 };
+        add_one(&cf, &ip, 1, &rng);
+    }
     cf_close(&cf, manifest, NULL);
     tshark_gap(manifest, name, "tshark 4.0 reads a final destination out of source routes too "
-                               "short for one");
+                               "short for one, and none out of a quoted packet's RPL header");
 }
 
 /* TCP data offsets the segment does not have: past its end the checksum is still checked

@@ -182,19 +182,48 @@ static size_t routing_header(unsigned char *h, uint8_t type, uint8_t left, const
     return 8 + 16 * (size_t)addresses;
 }
 
+/* Octets every address of an RPL domain shares with the destination in this generator (a
+ * 6LoWPAN-style /112), so any CmprI and CmprE up to it are valid. */
+enum { RPL_SHARED = 14 };
+
+/* An RPL Source Route Header (RFC 6554 section 3) whose last address is `last`, with
+ * `left` segments left (0: none; otherwise one up to its number of addresses): 1 to 3
+ * addresses, CmprI and CmprE random up to RPL_SHARED, Pad up to a multiple of 8 bytes;
+ * returns its length. */
+static size_t rpl_header(unsigned char *h, int left, const unsigned char *last, uint64_t *rng)
+{
+    const size_t n = 1 + rnd(rng) % 3;
+    const size_t cmpr_i = rnd(rng) % (RPL_SHARED + 1), cmpr_e = rnd(rng) % (RPL_SHARED + 1);
+    const size_t others = (n - 1) * (16 - cmpr_i), len = 8 + others + (16 - cmpr_e);
+    const size_t pad = (8 - len % 8) % 8;
+    h[1] = (unsigned char)((len + pad) / 8 - 1);
+    h[2] = 3;
+    h[3] = (unsigned char)(left ? 1 + rnd(rng) % n : 0);
+    h[4] = (unsigned char)(cmpr_i << 4 | cmpr_e);
+    h[5] = (unsigned char)(pad << 4);
+    h[6] = h[7] = 0;
+    fill(h + 8, others, rnd(rng)); /* the other hops, their shared prefix elided */
+    memcpy(h + 8 + others, last + cmpr_e, 16 - cmpr_e);
+    memset(h + len, 0, pad);
+    return len + pad;
+}
+
 /* IPv6 extension headers in front of the transport; returns their length. With `jumbo`, the
  * Hop-by-Hop header holds a Jumbo Payload option whose value the caller fills in (at p + 4). */
 static size_t build_v6_ext(const struct ip_spec *s, uint64_t *rng, unsigned char *p,
                            uint8_t *first_next, unsigned char *dst_in_header,
                            const unsigned char *final_dst, int with_fragment)
 {
-    uint8_t kinds[8];
+    int kinds[8];
     int n = 0;
     if ((s->ext & EXT_HBH) || s->jumbo) kinds[n++] = 0;
     if (s->ext & EXT_DSTOPTS) kinds[n++] = 60;
     if (s->ext & EXT_RT0) kinds[n++] = 43;
     if (s->ext & EXT_SRH) kinds[n++] = 143; /* markers: routing headers (43) of other kinds */
     if (s->ext & EXT_RT0_LEFT) kinds[n++] = 243;
+    if (s->ext & EXT_RPL) kinds[n++] = 343;
+    if (s->ext & EXT_RPL_DONE) kinds[n++] = 443;
+    if (s->ext & EXT_RPL_SHORT) kinds[n++] = 543;
     if (with_fragment) kinds[n++] = 44;
     if (s->ext & EXT_AH) kinds[n++] = 51;
 
@@ -203,7 +232,7 @@ static size_t build_v6_ext(const struct ip_spec *s, uint64_t *rng, unsigned char
     for (int i = 0; i < n; i++) {
         unsigned char *h = p + len;
         size_t hl;
-        uint8_t type = kinds[i] == 143 || kinds[i] == 243 ? 43 : kinds[i];
+        uint8_t type = (uint8_t)(kinds[i] % 100 == 43 ? 43 : kinds[i]);
         *prev_next = type;
         switch (kinds[i]) {
         case 0:
@@ -240,6 +269,19 @@ static size_t build_v6_ext(const struct ip_spec *s, uint64_t *rng, unsigned char
             hl = routing_header(h, 0, 1, visited, final_dst);
             break;
         }
+        case 343: /* RPL, segments left: the header's destination is the hop being visited */
+            hl = rpl_header(h, 1, final_dst, rng);
+            break;
+        case 443: { /* RPL, none left: the destination is final, the last address another */
+            unsigned char other[16];
+            fill(other, 16, rnd(rng));
+            hl = rpl_header(h, 0, other, rng);
+            break;
+        }
+        case 543: /* RPL, a segment left and no address at all (n = 0) */
+            hl = 8;
+            memcpy(h + 1, "\x00\x03\x01\x00\x00\x00\x00", 7);
+            break;
         case 44: /* filled in per fragment */
             hl = 8;
             memset(h + 1, 0, 7);
@@ -319,14 +361,18 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
     }
     if (s->ipv == 6 && (s->ext & (EXT_SRH | EXT_RT0_LEFT)))
         fill(dst + 1, 15, rnd(rng)); /* the segment being visited */
+    if (s->ipv == 6 && (s->ext & EXT_RPL)) /* the node being visited, in the same /112 */
+        fill(dst + RPL_SHARED, 16 - RPL_SHARED, rnd(rng));
     const int ipv4_route = s->ipv == 4 && s->route != ROUTE_NONE;
     if (ipv4_route && route_followed(s->route))
         fill(dst + 1, 3, rnd(rng)); /* the next hop */
-    if (ipv4_route && route_followed(s->route) && !memcmp(dst, final_dst, 4))
-        dst[3] ^= 1; /* a random next hop that is the final destination */
+    if (!memcmp(dst, final_dst, 16) && ((ipv4_route && route_followed(s->route)) ||
+                                        (s->ipv == 6 && (s->ext & EXT_RPL))))
+        dst[s->ipv == 4 ? 3 : 15] ^= 1; /* a random next hop that is the final destination */
     /* The pseudo-header needs the final destination, which a malformed route hides. */
-    const int dst_unknown = ipv4_route && (s->route == ROUTE_NO_POINTER ||
-                                           s->route == ROUTE_NO_ADDRESS);
+    const int dst_unknown = (ipv4_route && (s->route == ROUTE_NO_POINTER ||
+                                            s->route == ROUTE_NO_ADDRESS)) ||
+                            (s->ipv == 6 && (s->ext & EXT_RPL_SHORT));
     unsigned char route_opts[16];
     const size_t route_len = ipv4_route ? source_route(route_opts, s->route, final_dst, rng) : 0;
 

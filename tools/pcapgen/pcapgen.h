@@ -78,8 +78,12 @@ void expect_add(struct expectation *list, int *n, const struct expectation *e);
 
 /* IPv6 extension headers. EXT_RT0: type 0 routing header, no segments left; EXT_RT0_LEFT:
  * type 0 with one segment left; EXT_SRH: segment routing header with one segment left (with
- * segments left, the pseudo-header holds the final destination, not the header's). */
-enum { EXT_HBH = 1, EXT_DSTOPTS = 2, EXT_RT0 = 4, EXT_SRH = 8, EXT_AH = 16, EXT_RT0_LEFT = 32 };
+ * segments left, the pseudo-header holds the final destination, not the header's); EXT_RPL:
+ * RPL source route header (RFC 6554) with segments left, its addresses compressed;
+ * EXT_RPL_DONE: the same with none left; EXT_RPL_SHORT: segments left but no room for an
+ * address (the final destination is not known: not checkable). */
+enum { EXT_HBH = 1, EXT_DSTOPTS = 2, EXT_RT0 = 4, EXT_SRH = 8, EXT_AH = 16, EXT_RT0_LEFT = 32,
+       EXT_RPL = 64, EXT_RPL_DONE = 128, EXT_RPL_SHORT = 256 };
 
 /* An IPv4 source route option (RFC 791 section 3.1). While the route is followed (LSRR,
  * SSRR, ODD_LENGTH) the header holds the next hop and the pseudo-header the route's last

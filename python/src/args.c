@@ -42,6 +42,23 @@ int args_parse(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObj
     return 0;
 }
 
+PyObject *args_tuple(PyObject *obj, const char *message)
+{
+    if (PyTuple_CheckExact(obj)) { /* immutable, and its items with it */
+        Py_INCREF(obj);
+        return obj;
+    }
+    PyObject *it = PyObject_GetIter(obj);
+    if (!it) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError))
+            PyErr_SetString(PyExc_TypeError, message);
+        return NULL;
+    }
+    PyObject *tuple = PySequence_Tuple(it);
+    Py_DECREF(it);
+    return tuple;
+}
+
 int args_uint(PyObject *obj, unsigned long long max, const char *fname, const char *arg,
               unsigned long long *out)
 {

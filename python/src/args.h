@@ -18,6 +18,11 @@
 int args_parse(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                const char *const *names, int nreq, int nmax, PyObject **out);
 
+/* The items of an iterable as a new tuple (TypeError with `message` if it is not iterable).
+ * A snapshot: the caller then runs Python code per item (__index__, __fspath__), which could
+ * shrink or free a list that PySequence_Fast() would have handed back as it is. */
+PyObject *args_tuple(PyObject *obj, const char *message);
+
 /* An int in 0..max (TypeError for a non-integer, ValueError outside the range). `obj` NULL
  * leaves *out as it is (the caller's default). */
 int args_uint(PyObject *obj, unsigned long long max, const char *fname, const char *arg,

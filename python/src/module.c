@@ -352,10 +352,11 @@ static PyObject *py_ipv4_header_batch(PyObject *self, PyObject *const *args, Py_
         return NULL;
     PyObject *result = NULL, *seq = NULL, *raw = NULL;
     const void **hdrs = NULL;
-    seq = PySequence_Fast(a[1], "ipv4_header_batch(): offsets must be an iterable of ints");
+    /* A tuple of its own: each offset's __index__ may run Python code (see args_tuple). */
+    seq = args_tuple(a[1], "ipv4_header_batch(): offsets must be an iterable of ints");
     if (!seq)
         goto out;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
     hdrs = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *hdrs);
     raw = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(csum_sum16));
     if (!hdrs || !raw) {
@@ -365,7 +366,7 @@ static PyObject *py_ipv4_header_batch(PyObject *self, PyObject *const *args, Py_
     const unsigned char *base = view.buf;
     for (Py_ssize_t i = 0; i < n; i++) {
         unsigned long long off;
-        if (args_uint(PySequence_Fast_GET_ITEM(seq, i), (unsigned long long)PY_SSIZE_T_MAX, fname,
+        if (args_uint(PyTuple_GET_ITEM(seq, i), (unsigned long long)PY_SSIZE_T_MAX, fname,
                       "each offset", &off) < 0)
             goto out;
         Py_ssize_t left = (Py_ssize_t)off < view.len ? view.len - (Py_ssize_t)off : 0;
@@ -687,10 +688,11 @@ static PyObject *py_pcap(PyObject *self, PyObject *args)
     int in_fd = -1, out_fd = -1;
     if (!PyArg_ParseTuple(args, "O|ii:_pcap", &list, &in_fd, &out_fd))
         return NULL;
-    PyObject *seq = PySequence_Fast(list, "_pcap(): args must be a sequence of str");
+    /* A tuple of its own: an os.PathLike argument's __fspath__ may run Python code. */
+    PyObject *seq = args_tuple(list, "_pcap(): args must be a sequence of str");
     if (!seq)
         return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
     char **argv = PyMem_Calloc((size_t)n + 2, sizeof *argv);
     PyObject **encoded = PyMem_Calloc((size_t)n + 1, sizeof *encoded);
     PyObject *result = NULL;
@@ -701,7 +703,7 @@ static PyObject *py_pcap(PyObject *self, PyObject *args)
     argv[0] = "pcap";
     for (Py_ssize_t i = 0; i < n; i++) {
         /* Paths as the OS sees them (os.fsencode), so any file name works. */
-        if (!PyUnicode_FSConverter(PySequence_Fast_GET_ITEM(seq, i), &encoded[i]))
+        if (!PyUnicode_FSConverter(PyTuple_GET_ITEM(seq, i), &encoded[i]))
             goto out;
         argv[i + 1] = PyBytes_AS_STRING(encoded[i]);
     }

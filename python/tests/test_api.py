@@ -5,6 +5,8 @@ import random
 import re
 import socket
 import struct
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -74,6 +76,45 @@ def test_ipv4_header_batch():
         csum.ipv4_header_batch(bytes(ipv4_header()), [-1])
     with pytest.raises(TypeError):
         csum.ipv4_header_batch(bytes(ipv4_header()), 5)
+
+
+CLEARING = """
+import csum, csum._csum
+
+class Clearing:  # an item whose conversion empties the list that holds it
+    def __init__(self, items, value):
+        self.items, self.value = items, value
+
+    def __index__(self):
+        self.items.clear()
+        return self.value
+
+    def __fspath__(self):
+        self.items.clear()
+        return self.value
+"""
+
+
+@pytest.mark.parametrize("script", [
+    """
+hdr = bytes.fromhex("450000730000400040110000c0a80001c0a800c7")
+offsets = []
+offsets += [Clearing(offsets, 0)] + [20] * 1000
+got = csum.ipv4_header_batch(hdr * 2, offsets).tolist()
+assert got == [csum.ipv4_header(hdr)] * 1001 and offsets == [], got[:3]
+""", """
+args = []
+args += ["verify", Clearing(args, "/nonexistent.pcap")] + ["--all"] * 1000
+status, _, _, _, err, _ = csum._csum._pcap(args)  # the args as given: the path, then --all
+assert status == 2 and b"/nonexistent.pcap: No such file" in err, (status, err)
+"""], ids=["ipv4_header_batch offsets", "_pcap args"])
+def test_python_code_run_per_item_cannot_pull_the_sequence_away(script):
+    """The C loops over a sequence run Python code for each item (an offset's __index__, an
+    argument's __fspath__); one that empties the caller's list must not make them read the
+    freed list (a crash, hence a fresh interpreter), and the call works on what it was given."""
+    r = subprocess.run([sys.executable, "-c", CLEARING + script + "print('ok')"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout == "ok\n", (r.returncode, r.stderr)
 
 
 def pseudo4(src, dst, proto, length):

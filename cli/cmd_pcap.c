@@ -5,7 +5,7 @@
  * stays bounded whatever the size, every verdict is printed as it is found, and a capture cut
  * short still gets the verdicts for every complete packet before the error. `fix` writes a
  * temporary file next to OUT, created before IN is read, and renames it into place only when
- * the whole capture went through.
+ * the whole capture went through; an OUT that is a FIFO or a device is written directly.
  */
 #define _GNU_SOURCE
 #include "cli.h"
@@ -94,10 +94,13 @@ static void print_fix_help(void)
            "identical; one line per change. A checksum over another one (a tunnel's UDP\n"
            "checksum, an ICMP error's over the quoted header) is computed after that one is\n"
            "fixed, so it may change too. Not-checkable checksums and offload placeholders are\n"
-           "left alone. OUT is written to a temporary file next to it, created before IN is\n"
-           "read, and renamed into place once complete: OUT is never partial. IN is never\n"
+           "left alone. OUT is written to a temporary file next to it (next to the file a\n"
+           "symbolic link names), created before IN is read, and renamed into place once\n"
+           "complete: OUT is never partial. An OUT that exists and is not a regular file (a\n"
+           "FIFO, a device, /dev/stdout or /dev/fd/N on a pipe) is opened and written as the\n"
+           "fix goes, never replaced: on an error, what was written stays. IN is never\n"
            "modified, and OUT may not be IN (also not through another name or a link). '-'\n"
-           "reads standard input, or writes standard output (then not atomically).\n"
+           "reads standard input, or writes standard output (as a FIFO OUT).\n"
            "  -n, --dry-run       only list what would change (OUT may then be omitted)\n"
            "  --fix-offload       also replace offload placeholders by the computed value\n");
     print_policy_options();
@@ -577,41 +580,158 @@ static void guard_pending(char *tmp)
         signal(sigs[i], tmp ? remove_pending : SIG_DFL);
 }
 
-/* Before reading anything: OUT may be written (and is not IN). EXIT_OK or EXIT_USAGE. */
-static int check_output(const char *in, const char *out, const struct stat *in_st, int *out_fd,
-                        char **tmp)
+/* Where fix writes OUT: through a temporary file renamed over `path` once the whole capture
+ * went through, or (tmp NULL) straight into fd. */
+struct fix_output {
+    int fd;
+    char *tmp;  /* malloc'ed */
+    char *path; /* what tmp replaces: OUT, or the file a symbolic link OUT names (malloc'ed) */
+};
+
+static int cannot_write(const char *out)
 {
-    if (!strcmp(out, "-")) {
-        if (isatty(STDOUT_FILENO)) {
-            fprintf(stderr, "csum: pcap fix: refusing to write a capture to a terminal\n");
-            return EXIT_USAGE;
-        }
-        *out_fd = STDOUT_FILENO;
+    fprintf(stderr, "csum: pcap fix: %s: cannot write: %s\n", out, strerror(errno));
+    return EXIT_USAGE;
+}
+
+static int refuse_terminal(void)
+{
+    fprintf(stderr, "csum: pcap fix: refusing to write a capture to a terminal\n");
+    return EXIT_USAGE;
+}
+
+/* OUT is an existing FIFO, device or socket (also /dev/stdout or /dev/fd/N on a pipe): a file
+ * renamed over it would cut off its reader (or fail in /dev and /proc/self/fd, where no file
+ * can be created), so it is opened and written as the fix goes. EXIT_OK with o->fd >= 0,
+ * EXIT_OK with o->fd < 0 when it turned out to be a regular file after all (replaced since
+ * stat), or EXIT_USAGE. */
+static int open_direct(const char *out, struct fix_output *o)
+{
+    struct stat st;
+    int fd = open(out, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        int rc = cannot_write(out);
+        if (fd >= 0)
+            close(fd);
+        return rc;
+    }
+    if (S_ISREG(st.st_mode)) {
+        close(fd);
         return EXIT_OK;
     }
+    if (isatty(fd)) {
+        close(fd);
+        return refuse_terminal();
+    }
+    o->fd = fd;
+    return EXIT_OK;
+}
+
+/* OUT is a regular file or a new name: a temporary file in the directory of the file to be
+ * replaced. A symbolic link is followed, so that the link stays and the file it names gets the
+ * new content (a dangling one is replaced). EXIT_OK or EXIT_USAGE. */
+static int open_temporary(const char *out, struct fix_output *o)
+{
     struct stat st;
+    if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode))
+        o->path = realpath(out, NULL);
+    if (!o->path)
+        o->path = strdup(out);
+    if (!o->path)
+        return cannot_write(out);
+    if (stat(o->path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "csum: pcap fix: %s: is a directory\n", out);
+            errno = EISDIR;
+            return EXIT_USAGE;
+        }
+        if (access(o->path, W_OK) != 0)
+            return cannot_write(out);
+    }
+    o->fd = file_temp_open(o->path, &o->tmp);
+    if (o->fd < 0)
+        return cannot_write(out);
+    guard_pending(o->tmp);
+    return EXIT_OK;
+}
+
+/* Before reading anything: OUT may be written (and is not IN). EXIT_OK or EXIT_USAGE; on
+ * EXIT_USAGE, release_output() is still due. */
+static int check_output(const char *in, const char *out, const struct stat *in_st,
+                        struct fix_output *o)
+{
+    if (!strcmp(out, "-")) {
+        if (isatty(STDOUT_FILENO))
+            return refuse_terminal();
+        o->fd = STDOUT_FILENO;
+        return EXIT_OK;
+    }
     if (strcmp(in, "-") && file_same(in_st, out)) {
         fprintf(stderr, "csum: pcap fix: %s: refusing to overwrite the input (%s is the same "
                 "file)\n", out, in);
         return EXIT_USAGE;
     }
-    if (stat(out, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) {
-            fprintf(stderr, "csum: pcap fix: %s: is a directory\n", out);
-            return EXIT_USAGE;
-        }
-        if (access(out, W_OK) != 0) {
-            fprintf(stderr, "csum: pcap fix: %s: cannot write: %s\n", out, strerror(errno));
-            return EXIT_USAGE;
-        }
+    struct stat st;
+    if (stat(out, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        int rc = open_direct(out, o);
+        if (rc != EXIT_OK || o->fd >= 0)
+            return rc;
     }
-    *out_fd = file_temp_open(out, tmp);
-    if (*out_fd < 0) {
-        fprintf(stderr, "csum: pcap fix: %s: cannot write: %s\n", out, strerror(errno));
-        return EXIT_USAGE;
+    return open_temporary(out, o);
+}
+
+/* Remove the temporary file (if any) and close what was opened; errno is kept. */
+static void release_output(struct fix_output *o)
+{
+    int e = errno;
+    if (o->tmp)
+        file_temp_abort(o->fd, o->tmp);
+    else if (o->fd >= 0 && o->fd != STDOUT_FILENO)
+        close(o->fd);
+    free(o->path);
+    guard_pending(NULL);
+    memset(o, 0, sizeof *o);
+    o->fd = -1;
+    errno = e;
+}
+
+/* The mode OUT gets when it is replaced: IN's, or what a new file would get (standard input). */
+static mode_t output_mode(const struct stat *in_st)
+{
+    if (S_ISREG(in_st->st_mode))
+        return in_st->st_mode & 0777;
+    mode_t mask = umask(0);
+    umask(mask);
+    return 0666 & ~mask;
+}
+
+/* After the whole capture went through: rename the temporary file into place, or close OUT
+ * (where a late write error of a device can still show). EXIT_OK or EXIT_USAGE. */
+static int commit_output(const char *out, const struct stat *in_st, struct fix_output *o)
+{
+    int rc = EXIT_OK;
+    if (o->tmp) {
+        if (file_temp_commit(o->fd, o->tmp, o->path, output_mode(in_st)) != 0)
+            rc = cannot_write(out);
+        o->tmp = NULL; /* removed (if not renamed) and freed either way */
+        o->fd = -1;
+    } else if (o->fd >= 0 && o->fd != STDOUT_FILENO) {
+        if (close(o->fd) != 0)
+            rc = cannot_write(out);
+        o->fd = -1;
     }
-    guard_pending(*tmp);
-    return EXIT_OK;
+    release_output(o);
+    return rc;
+}
+
+/* OUT is standard output ("-", or /dev/stdout, /dev/fd/1 and the like), where the list of
+ * changes must not go. */
+static int writes_stdout(const char *out, const struct fix_output *o)
+{
+    struct stat st;
+    if (o->fd == STDOUT_FILENO)
+        return 1;
+    return out && fstat(STDOUT_FILENO, &st) == 0 && file_same(&st, out);
 }
 
 static int pcap_fix(int argc, char **argv)
@@ -634,51 +754,39 @@ static int pcap_fix(int argc, char **argv)
         fprintf(stderr, "csum: pcap fix: %s: %s\n", in, strerror(errno));
         return EXIT_USAGE;
     }
-    int out_fd = -1;
-    char *tmp = NULL;
-    if (out && check_output(in, out, &in_st, &out_fd, &tmp) != EXIT_OK)
+    struct fix_output o = { .fd = -1 };
+    if (out && check_output(in, out, &in_st, &o) != EXIT_OK) {
+        release_output(&o);
         return EXIT_USAGE;
+    }
 
     int in_fd = open_input(in, &in_st);
     if (in_fd < 0) {
         fprintf(stderr, "csum: pcap fix: %s: %s\n", in, strerror(errno));
-        if (tmp)
-            file_temp_abort(out_fd, tmp);
-        guard_pending(NULL);
+        release_output(&o);
         return EXIT_USAGE;
     }
     /* With OUT on standard output, the list of changes goes to stderr. */
-    struct report r = { .a = &a, .fixing = 1, .text = out_fd == STDOUT_FILENO ? stderr : stdout };
+    struct report r = { .a = &a, .fixing = 1, .text = writes_stdout(out, &o) ? stderr : stdout };
     a.opt.on_check = on_check;
     a.opt.on_progress = on_progress;
     a.opt.ctx = &r;
     struct csum_pcap_summary s;
     struct csum_pcap_error e;
     progress_start(&r, in_fd, in);
-    const int failed = csum_pcap_fix_fd(in_fd, out_fd, &a.opt, &s, &e) != 0;
+    const int failed = csum_pcap_fix_fd(in_fd, o.fd, &a.opt, &s, &e) != 0;
     progress_end(&r);
     if (in_fd != STDIN_FILENO)
         close(in_fd);
 
-    int status = EXIT_OK;
+    int status;
     if (failed) {
         fflush(stdout);
         status = capture_error("fix", in, &e);
-        if (tmp)
-            file_temp_abort(out_fd, tmp);
-    } else if (tmp) {
-        mode_t mode = in_st.st_mode & 0777;
-        if (!S_ISREG(in_st.st_mode)) { /* standard input: what a new file would get */
-            mode_t mask = umask(0);
-            umask(mask);
-            mode = 0666 & ~mask;
-        }
-        if (file_temp_commit(out_fd, tmp, out, mode) != 0) {
-            fprintf(stderr, "csum: pcap fix: %s: cannot write: %s\n", out, strerror(errno));
-            status = EXIT_USAGE;
-        }
+        release_output(&o); /* a direct OUT keeps what was written */
+    } else {
+        status = commit_output(out, &in_st, &o);
     }
-    guard_pending(NULL);
     if (status == EXIT_OK) {
         uint64_t fixed = total_of(&s, CSUM_PCAP_BAD);
         if (a.opt.flags & CSUM_PCAP_FIX_OFFLOAD)

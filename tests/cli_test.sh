@@ -206,5 +206,45 @@ expect_grep "$TMP/out" "^no plan file at $TMP/plan" "tune --reset without a file
 expect_status 2 "tune --reset with another option" -- "$CSUM" tune --reset --quick
 expect_status 2 "tune --write with no plan file and no FILE" -- env CSUM_DISPATCH_FILE= "$CSUM" tune --write --quick
 
+# ---- pcap fix: an OUT that is not a regular file is written, never replaced ---------------
+# A capture of one Ethernet frame whose IPv4 header checksum is bad (0x1234, should be 0xb7d4).
+pcap_header='\xd4\xc3\xb2\xa1\x02\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\xff\xff\x00\x00\x01\x00\x00\x00'
+pcap_frame='\x00\x00\x00\x00\x00\x00\x00\x00\x22\x00\x00\x00\x22\x00\x00\x00\x02\x00\x00\x00\x00\x01\x02\x00\x00\x00\x00\x02\x08\x00\x45\x00\x00\x14\x00\x00\x40\x00\x40\xfd\x12\x34\xc0\xa8\x00\x01\xc0\xa8\x00\xc7'
+printf "$pcap_header$pcap_frame" >"$TMP/one.pcap"
+printf "$pcap_header$pcap_frame$pcap_frame" | head -c -5 >"$TMP/cut.pcap" # the second frame cut
+"$CSUM" pcap fix "$TMP/one.pcap" "$TMP/fixed.pcap" >/dev/null
+same_file() { cmp -s "$1" "$2" && echo same || echo differs; }
+# A FIFO: its reader gets the capture, the FIFO stays (replaced, it would leave the reader waiting).
+mkfifo "$TMP/fifo"
+timeout 20 cat "$TMP/fifo" >"$TMP/from-fifo" &
+expect_status 0 "pcap fix into a FIFO" -- timeout 20 "$CSUM" pcap fix "$TMP/one.pcap" "$TMP/fifo"
+wait
+expect_same "$(same_file "$TMP/from-fifo" "$TMP/fixed.pcap")" same "pcap fix into a FIFO: its reader gets the capture"
+expect_same "$(stat -c %F "$TMP/fifo")" fifo "pcap fix into a FIFO: still a FIFO"
+# On an error, what was written stays in the FIFO: the start of the fixed capture.
+mkfifo "$TMP/fifo2"
+timeout 20 cat "$TMP/fifo2" >"$TMP/from-fifo" &
+expect_status 2 "pcap fix of a cut capture into a FIFO" -- timeout 20 "$CSUM" pcap fix "$TMP/cut.pcap" "$TMP/fifo2"
+wait
+written=$(wc -c <"$TMP/from-fifo")
+expect_same "$([ "$written" -gt 0 ] && head -c "$written" "$TMP/fixed.pcap" | cmp -s - "$TMP/from-fifo" && echo yes)" yes \
+    "pcap fix of a cut capture into a FIFO: what was written stays ($written bytes)"
+# A character device (made with mknod where allowed, else a symbolic link to /dev/null).
+mknod "$TMP/null" c 1 3 2>/dev/null || ln -s /dev/null "$TMP/null"
+expect_status 0 "pcap fix into a device" -- "$CSUM" pcap fix "$TMP/one.pcap" "$TMP/null"
+expect_same "$(stat -L -c %F "$TMP/null")" "character special file" "pcap fix into a device: still the device"
+# Standard output by name: a pipe, then a regular file (behind the magic link /dev/fd/1).
+"$CSUM" pcap fix "$TMP/one.pcap" /dev/fd/1 2>"$TMP/err" | cat >"$TMP/from-pipe"
+expect_same "$(same_file "$TMP/from-pipe" "$TMP/fixed.pcap")" same "pcap fix into /dev/fd/1 on a pipe"
+expect_grep "$TMP/err" "^frame 1: outer ipv4 checksum 0x1234 -> 0xb7d4" "pcap fix into /dev/fd/1: the changes listed on stderr"
+expect_status 0 "pcap fix into /dev/fd/1 on a file" -- sh -c "'$CSUM' pcap fix '$TMP/one.pcap' /dev/fd/1 >'$TMP/stdout.pcap'"
+expect_same "$(same_file "$TMP/stdout.pcap" "$TMP/fixed.pcap")" same "pcap fix into /dev/fd/1 on a file: the file gets the capture"
+# A symbolic link to a regular file: the file is replaced (atomically), the link stays.
+echo old >"$TMP/target.pcap"
+ln -s target.pcap "$TMP/link.pcap"
+expect_status 0 "pcap fix through a symbolic link" -- "$CSUM" pcap fix "$TMP/one.pcap" "$TMP/link.pcap"
+expect_same "$(stat -c %F "$TMP/link.pcap")" "symbolic link" "pcap fix through a symbolic link: the link stays"
+expect_same "$(same_file "$TMP/target.pcap" "$TMP/fixed.pcap")" same "pcap fix through a symbolic link: its file replaced"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

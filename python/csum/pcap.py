@@ -277,10 +277,11 @@ def fix(src: Source, dst: Union[PathLike, BinaryIO, None] = None, *, dry_run: bo
     ``csum pcap fix`` does. Not-checkable checksums and offload placeholders are left alone
     (``fix_offload=True`` replaces the placeholders too).
 
-    ``src``: as for :func:`verify`. ``dst``: a path, written to a temporary file beside it and
-    renamed into place once complete (never partial; its mode is ``src``'s, or a new file's for
-    a stream), or a writable binary file object, written as the fix goes (on an error, what
-    was written stays). ``dry_run=True``: nothing is written (``dst`` may be omitted), the
+    ``src``: as for :func:`verify`. ``dst``: a path, written to a temporary file beside it (or
+    beside the file a symbolic link names) and renamed into place once complete (never
+    partial; its mode is ``src``'s, or a new file's for a stream); or, for an existing FIFO or
+    device, opened and written as the fix goes, never replaced (on an error, what was written
+    stays); or a writable binary file object, written as the fix goes (likewise). ``dry_run=True``: nothing is written (``dst`` may be omitted), the
     result says what would change. ``src`` is never modified, and ``dst`` may not be ``src``.
     ``rfc1624``, ``vxlan_ports``, ``geneve_ports``: as for :func:`verify`.
 

@@ -72,7 +72,9 @@ static void print_verify_help(void)
            "  --json              one JSON document: {\"file\", \"checks\": [{\"frame\", \"layer\",\n"
            "                      \"depth\", \"level\", \"via\", \"verdict\", \"stored\", \"computed\",\n"
            "                      \"offset\", \"note\"}], \"packets\", \"summary\", \"undissected\",\n"
-           "                      \"skipped\", \"error\" (only when the capture is malformed)}\n"
+           "                      \"skipped\", \"error\" (only when the capture is malformed)};\n"
+           "                      each byte of the file name that is not UTF-8 as \\udcXX, as\n"
+           "                      Python's os.fsdecode() gives it\n"
            "  -v, --verbose       also list not-checkable checksums (with the reason) and UDP\n"
            "                      checksums of 0\n"
            "  --all               list every checksum, good ones too\n"
@@ -207,17 +209,55 @@ struct report {
     const char *name;
 };
 
+/* The length of the well-formed UTF-8 sequence at s (Unicode's table 3-7: no overlong form,
+ * no surrogate, nothing above U+10FFFF), 0 if none starts there. Stops at the NUL. */
+static size_t utf8_length(const unsigned char *s)
+{
+    unsigned char lo = 0x80, hi = 0xbf; /* the range of the second byte */
+    size_t n;
+    if (s[0] < 0x80) {
+        return 1;
+    } else if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+        n = 2;
+    } else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+        n = 3;
+        lo = s[0] == 0xe0 ? 0xa0 : lo; /* below: overlong */
+        hi = s[0] == 0xed ? 0x9f : hi; /* above: a surrogate */
+    } else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+        n = 4;
+        lo = s[0] == 0xf0 ? 0x90 : lo; /* below: overlong */
+        hi = s[0] == 0xf4 ? 0x8f : hi; /* above: past U+10FFFF */
+    } else {
+        return 0; /* a continuation byte, C0, C1 (overlong), F5..FF */
+    }
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if (s[i] < 0x80 || s[i] > 0xbf)
+            return 0;
+    return n;
+}
+
+/* s as a JSON string. A file name is bytes, not necessarily UTF-8: each byte outside a
+ * well-formed UTF-8 sequence becomes \udcXX (XX the byte), the lone surrogate Python's
+ * os.fsdecode() (errors="surrogateescape") makes of it, so that json.loads() returns what
+ * os.fsdecode() does and os.fsencode() gives the bytes back. Byte by byte through putchar:
+ * the Python extension redirects it (python/src/pcap_adapter.c). */
 static void json_string(const char *s)
 {
+    const unsigned char *p = (const unsigned char *)s;
     putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
+    while (*p) {
+        size_t n = utf8_length(p);
+        if (n == 0)
+            printf("\\udc%02x", *p++);
+        else if (*p == '"' || *p == '\\')
+            printf("\\%c", *p++);
+        else if (*p < 0x20)
+            printf("\\u%04x", *p++);
         else
-            putchar(c);
+            while (n--)
+                putchar(*p++);
     }
     putchar('"');
 }

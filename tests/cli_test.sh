@@ -246,5 +246,31 @@ expect_status 0 "pcap fix through a symbolic link" -- "$CSUM" pcap fix "$TMP/one
 expect_same "$(stat -c %F "$TMP/link.pcap")" "symbolic link" "pcap fix through a symbolic link: the link stays"
 expect_same "$(same_file "$TMP/target.pcap" "$TMP/fixed.pcap")" same "pcap fix through a symbolic link: its file replaced"
 
+# ---- pcap verify --json: file names that are not UTF-8 -----------------------------------
+# The document stays UTF-8: each byte outside well-formed UTF-8 is \udcXX, so that json.loads
+# gives what os.fsdecode (surrogateescape) gives. Names with a byte that is never UTF-8, an
+# encoded surrogate, an overlong form, a sequence cut short, one past U+10FFFF, valid UTF-8.
+if command -v python3 >/dev/null 2>&1; then
+    if python3 - "$CSUM" "$TMP/one.pcap" "$TMP" >"$TMP/out" 2>&1 <<'PY'
+import json, os, subprocess, sys
+csum, capture, tmp = sys.argv[1], sys.argv[2], os.fsencode(sys.argv[3])
+names = [b"bad\xffname", b"\xed\xa0\x80", b"\xc0\xaf", b"\xe2\x82A", b"\xf4\x90\x80\x80",
+         b"\xf0\x9f\x98\x80 caf\xc3\xa9", b"\xef\xbf\xbf\xc2", b'"\\\x01']
+for name in names:
+    path = tmp + b"/" + name + b".pcap"
+    with open(capture, "rb") as f, open(path, "wb") as out:
+        out.write(f.read())
+    for p in (path, path + b".missing"):  # walked, and the document of a file not found
+        r = subprocess.run([csum, "pcap", "verify", "--json", p], capture_output=True)
+        doc = json.loads(r.stdout.decode("utf-8"))  # strict: the whole document is UTF-8
+        assert doc["file"] == p.decode("utf-8", "surrogateescape"), (p, doc["file"])
+        assert doc["file"].encode("utf-8", "surrogateescape") == p
+PY
+    then ok "pcap verify --json: a file name that is not UTF-8 as \\udcXX"
+    else fail "pcap verify --json: a file name that is not UTF-8 ($(tail -n 3 "$TMP/out"))"; fi
+else
+    echo "SKIPPED cli: pcap verify --json of file names (python3 not found)"
+fi
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -4,7 +4,8 @@ Captures are pcap or pcapng, plain or gzip/zstd-compressed (found by content), o
 type and through every tunnel ``csum pcap`` dissects (``csum pcap --help`` lists them). A
 capture may be given as
 
-- a path (``str`` or ``os.PathLike``), read by the C code directly;
+- a path (``str`` or ``os.PathLike``), read by the C code directly: any name os.fsencode()
+  takes (one that is not UTF-8 is in the document as os.fsdecode() gives it);
 - a bytes-like object (``bytes``, ``bytearray``, ``memoryview``, ``mmap``, ...) holding the
   capture: read in place, without a copy;
 - a binary file object (``open(..., 'rb')``, ``io.BytesIO``, ``gzip.open(...)``, a socket's
@@ -265,7 +266,7 @@ def verify(source: Source, *, checks: str = "problems", strict: bool = False,
     document = _json(out)
     if status in (0, 1) and _walked(document):
         return VerifyResult(document, src.path, status, strict)
-    raise _failure(document, err, err_no, usage, src.path,
+    raise _failure(status, out, document, err, err_no, usage, src.path,
                    lambda d: VerifyResult(d, src.path, 2, strict))
 
 
@@ -327,7 +328,7 @@ def fix(src: Source, dst: Union[PathLike, BinaryIO, None] = None, *, dry_run: bo
     document = _json(doc)
     if status == 0 and _walked(document):
         return FixResult(document, source.path, out_path, dry_run, fix_offload)
-    raise _failure(document, err, err_no, usage, source.path,
+    raise _failure(status, doc, document, err, err_no, usage, source.path,
                    lambda d: FixResult(d, source.path, out_path, dry_run, fix_offload),
                    out_path)
 
@@ -500,10 +501,11 @@ def _walked(document: Optional[Dict[str, Any]]) -> bool:
 _MALFORMED = re.compile(r"malformed capture at byte offset (\d+): (.*)", re.S)
 
 
-def _failure(document: Optional[Dict[str, Any]], err: bytes, err_no: int, usage: int,
-             path: Optional[str], make_result: Any, dst: Optional[str] = None) -> Exception:
+def _failure(status: int, text: bytes, document: Optional[Dict[str, Any]], err: bytes,
+             err_no: int, usage: int, path: Optional[str], make_result: Any,
+             dst: Optional[str] = None) -> Exception:
     """The exception for a failed command: from the document's error member when it printed
-    one, else from what it printed on stderr."""
+    one, else from what it printed on stderr. ``text`` is the document as printed."""
     message = err.decode("utf-8", errors="replace").strip()
     error = document.get("error") if document else None
     if isinstance(error, dict) and error.get("offset") is not None:
@@ -514,11 +516,24 @@ def _failure(document: Optional[Dict[str, Any]], err: bytes, err_no: int, usage:
         return PcapError(m.group(2).strip(), path, int(m.group(1)))
     if usage:  # the options were checked here first: a bug if reached
         return ValueError(message.replace("csum: ", "", 1))
-    # Opening IN, or writing OUT (checked before IN is read, and at the rename).
+    if status != 2:  # the walk went through: what failed is reading its document (a bug)
+        return RuntimeError(f"csum.pcap: `csum pcap` exited {status}, but its JSON document "
+                            f"{_unreadable(text)}")
+    # Opening IN, or writing OUT (checked before IN is read, and at the rename). errno is the
+    # cause when the message ends with its text, as the command reports a failed system call.
     target = dst if dst is not None and ": cannot write" in message else path
-    if err_no:
+    if err_no and message.endswith(os.strerror(err_no)):
         return OSError(err_no, os.strerror(err_no), target)
     return PcapError(message.replace("csum: ", "", 1) or "csum pcap failed", target)
+
+
+def _unreadable(text: bytes) -> str:
+    """Why text is not a document _walked() accepts."""
+    try:
+        json.loads(text)
+    except ValueError as e:
+        return f"does not parse: {e}"
+    return "lacks its checks or summary"
 
 
 # ---- arguments ---------------------------------------------------------------------------

@@ -220,8 +220,10 @@ int pcap_adapter_run(int argc, char **argv, int in_fd, int out_fd, struct pcap_a
     adapter_usage = 0;
     errno = 0;
     r->status = cmd_pcap(argc, argv);
-    r->error = errno;
     r->usage = adapter_usage;
+    /* Only a command that failed for a reason other than usage has a system error to give:
+     * after a run that went through, errno is whatever a call along the way left there. */
+    r->error = r->status == EXIT_USAGE && !r->usage ? errno : 0;
     adapter_stdin_fd = adapter_stdout_fd = -1;
     /* Closing a memory stream makes its buffer final (NUL-terminated). */
     int closed = fclose(adapter_out) | fclose(adapter_err) | fclose(adapter_doc);

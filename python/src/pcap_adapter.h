@@ -9,7 +9,7 @@
 
 struct pcap_adapter_result {
     int status;   /* the command's exit status: 0, 1 (bad checksums found) or 2 (error) */
-    int error;    /* errno after the command (0 unless a system call failed), for OSError */
+    int error;    /* status 2 but not usage: errno after the command, for OSError; else 0 */
     int usage;    /* 1 when the status 2 is for bad usage (bad options, missing names) */
     char *out;    /* what it printed on stdout (malloc'ed, NUL-terminated); free() all three */
     size_t out_len;

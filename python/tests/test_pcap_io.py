@@ -2,11 +2,13 @@
 as `csum pcap verify -` reads standard input), gzip and zstd captures, fix into a file object,
 errors, threads, and the interpreter left as it was (signal handlers, umask, file
 descriptors, nothing printed on the process's standard output or error)."""
+import errno
 import gzip
 import io
 import json
 import mmap
 import os
+import pathlib
 import shutil
 import signal
 import stat
@@ -322,6 +324,57 @@ def test_paths_that_look_like_options(pcap_corpus, tmp_path, monkeypatch):
         assert csum.pcap.verify(name).packets == csum.pcap.verify(src).packets
     csum.pcap.fix("-", "--json")
     assert (tmp_path / "--json").read_bytes() == src.read_bytes()
+
+
+def test_file_names_that_are_not_utf8(csum_cli, pcap_corpus, tmp_path):
+    """Any name os.fsencode() takes: read and written, and the document's file is
+    os.fsdecode(name), as `csum pcap verify --json` gives it (bytes that are not UTF-8 as
+    lone surrogates)."""
+    if sys.getfilesystemencoding().lower().replace("-", "") != "utf8":
+        pytest.skip(f"SKIPPED: the file system encoding is {sys.getfilesystemencoding()}")
+    data = (pcap_corpus["dir"] / "tunnel-vxlan.pcap").read_bytes()
+    raw = os.fsencode(tmp_path) + b"/bad\xffname\xed\xa0\x80.pcap"
+    with open(raw, "wb") as f:
+        f.write(data)
+    name = os.fsdecode(raw)
+    want = dict(csum.pcap.verify(data, checks="all").document, file=name)
+    for path in (name, pathlib.Path(name)):
+        result = csum.pcap.verify(path, checks="all")
+        assert result.document == want and result.path == name
+    r = subprocess.run([csum_cli, "pcap", "verify", "--json", "--all", raw], capture_output=True)
+    assert json.loads(r.stdout.decode("utf-8")) == want
+    dst = os.fsdecode(os.fsencode(tmp_path) + b"/fixed\xfe.pcap")
+    fixed = csum.pcap.fix(name, dst)
+    assert fixed.document["file"] == name and fixed.dst == dst and fixed.fixed
+    with open(os.fsencode(dst), "rb") as f:
+        assert f.read() == cli_fix_stdio(csum_cli, data)
+    with pytest.raises(FileNotFoundError) as info:
+        csum.pcap.verify(name + ".missing")
+    assert info.value.filename == name + ".missing"
+
+
+def test_errors_name_their_real_cause(pcap_corpus, tmp_path, monkeypatch):
+    """errno comes from the command only when a system call failed it, not as a run that went
+    through left it; a document that does not parse is reported as that, not as an OSError."""
+    src = str(pcap_corpus["dir"] / "clean.pcap")
+    status, err_no = csum._csum._pcap(["verify", "--json", src])[:2]
+    assert status == 0 and err_no == 0
+    status, err_no = csum._csum._pcap(["fix", src, str(tmp_path / "out.pcap")])[:2]
+    assert status == 0 and err_no == 0
+    status, err_no = csum._csum._pcap(["verify", "--json", str(tmp_path / "missing")])[:2]
+    assert status == 2 and err_no == errno.ENOENT
+
+    real = csum._csum._pcap
+
+    def cut_document(args, *fds):  # as if the document had been printed wrong, errno left set
+        status, _, usage, out, err, doc = real(args, *fds)
+        return status, errno.ENOENT, usage, out[:-9], err, doc[:-9]
+
+    monkeypatch.setattr(csum._csum, "_pcap", cut_document)
+    with pytest.raises(RuntimeError, match="exited 0, but its JSON document does not parse"):
+        csum.pcap.verify(src)
+    with pytest.raises(RuntimeError, match="exited 0, but its JSON document does not parse"):
+        csum.pcap.fix(src, tmp_path / "out.pcap")
 
 
 # ---- the interpreter is left as it was ---------------------------------------------------

@@ -398,10 +398,14 @@ int lab_main(int argc, char **argv)
         }
         if (!strcmp(tables[t].name, "lenalign") && (o.len >= 0 || o.align >= 0) &&
             table_lenalign_cases(o.len, o.align) == 0) {
-            fprintf(stderr, "csum: bench: lenalign has no case with%s%.0ld%s%.0ld (its cases are "
-                            "fixed Len/Aln pairs: see docs/METHOD.md; sizes takes any -l/-a)\n",
-                    o.len >= 0 ? " -l " : "", o.len >= 0 ? o.len : 0,
-                    o.align >= 0 ? " -a " : "", o.align >= 0 ? o.align : 0);
+            /* The options given, each only if given (a value may be 0). */
+            char given[64] = "";
+            if (o.len >= 0)
+                snprintf(given, sizeof given, " -l %ld", o.len);
+            if (o.align >= 0)
+                snprintf(given + strlen(given), sizeof given - strlen(given), " -a %ld", o.align);
+            fprintf(stderr, "csum: bench: lenalign has no case with%s (its cases are fixed "
+                            "Len/Aln pairs: see docs/METHOD.md; sizes takes any -l/-a)\n", given);
             return 2;
         }
     }

@@ -137,6 +137,8 @@ expect_status 2 "bench: unknown table" -- "$CSUM" bench nosuchtable
 expect_status 2 "bench: unknown implementation" -- "$CSUM" bench -M no-such-impl lenalign
 expect_status 2 "bench: unknown baseline" -- "$CSUM" bench --baseline no-such-impl lenalign
 expect_status 2 "bench: alignment out of range" -- "$CSUM" bench -a 64 lenalign
+expect_status 2 "bench: lenalign has no case of length 0" -- "$CSUM" bench lenalign -l 0
+expect_grep "$TMP/err" "has no case with -l 0 (" "bench: a refused -l 0 is named with its value"
 expect_status 2 "bench: -l without a value" -- "$CSUM" bench -l
 expect_status 2 "bench: bad number" -- "$CSUM" bench -c zero lenalign
 expect_status 2 "bench: --json with --csv" -- "$CSUM" bench --json --csv

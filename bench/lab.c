@@ -77,6 +77,19 @@ void lab_table_title(const struct lab_env *env, const char *title, const char *w
 
 /* ---- options ----------------------------------------------------------------------------------- */
 
+/* The tables that honour -l (TAKES_LEN) or -a (TAKES_ALIGN), from the table above, so that
+ * --help and the refusal say what the code does. */
+static void print_tables_taking(FILE *f, unsigned flag)
+{
+    const char *sep = "";
+    for (size_t t = 0; t < N_TABLES; t++) {
+        if (tables[t].takes & flag) {
+            fprintf(f, "%s%s", sep, tables[t].name);
+            sep = ", ";
+        }
+    }
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -87,10 +100,17 @@ static void usage(FILE *f)
         fprintf(f, "  %-9s %s\n", tables[i].name, tables[i].what);
     fprintf(f,
             "\nOptions:\n"
-            "  -l LEN            only this length, 0..1073741824 (lenalign, sizes, copy; thrash:\n"
-            "                    first combination); must be allocatable\n"
-            "  -a ALIGN          only this alignment, 0..63 (offset from a 64-byte boundary;\n"
-            "                    lenalign, sizes, thrash)\n"
+            "  -l LEN            only this length, 0..1073741824; must be allocatable (thrash:\n"
+            "                    its first combination)\n"
+            "                    tables: ");
+    print_tables_taking(f, TAKES_LEN);
+    fprintf(f,
+            "\n"
+            "  -a ALIGN          only this alignment, 0..63 (offset from a 64-byte boundary)\n"
+            "                    tables: ");
+    print_tables_taking(f, TAKES_ALIGN);
+    fprintf(f,
+            "\n"
             "  -c COUNT          calls per batch (or iterations per distribution) instead of\n"
             "                    auto, 1..1000000000; refused if one measurement would take\n"
             "                    more than 60 s\n"
@@ -387,11 +407,7 @@ int lab_main(int argc, char **argv)
             if (given >= 0 && selected[t] && !(tables[t].takes & flag)) {
                 fprintf(stderr, "csum: bench: %s does not take %s (it measures its own cases); "
                                 "tables that do: ", tables[t].name, k ? "-a" : "-l");
-                for (size_t u = 0, first = 1; u < N_TABLES; u++)
-                    if (tables[u].takes & flag) {
-                        fprintf(stderr, "%s%s", first ? "" : ", ", tables[u].name);
-                        first = 0;
-                    }
+                print_tables_taking(stderr, flag);
                 fprintf(stderr, "\n");
                 return 2;
             }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # csum(1) keeps up with the tool: every command that `csum --help` lists, every option that
-# `csum --help` and `csum COMMAND --help` print, and every environment variable the library,
-# the tool or the lab reads is in the manual; the manual carries the tool's version and
-# formats without a groff warning.
+# `csum --help` and `csum COMMAND --help` print, every table of the lab and which of them take
+# -l and -a, and every environment variable the library, the tool or the lab reads is in the
+# manual; the manual carries the tool's version and formats without a groff warning.
 # Usage: tests/man_test.sh BUILD_DIR
 set -u
 build=${1:?usage: man_test.sh BUILD_DIR}
@@ -28,12 +28,36 @@ for cmd in $commands; do
         documented_option "$opt" || missing+=("option $opt (csum $cmd)")
     done
 done
+# The lab's tables, and which take -l and -a, as `csum bench --help` says (it prints them from
+# the lab's own table): each has its entry in the manual, which has no other, and the manual's
+# -l and -a entries give the same "tables: ..." list.
+bench_text=$(awk '/^\.SS csum bench/ { on = 1; next } /^\.SS / { on = 0 } on' <<<"$text")
+help_tables=$("$csum" bench --help | awk '/^Tables/ { on = 1; next } on && /^$/ { exit } on { print $1 }')
+[ -n "$help_tables" ] || fail "man: no tables found in 'csum bench --help'"
+man_tables=$(awk '/^Tables / { on = 1; next } /^Options:/ { on = 0 }
+                  on && prev ~ /^\.TP/ && /^\.B [a-z0-9]+$/ { print $2 } { prev = $0 }' <<<"$bench_text")
+for t in $(comm -23 <(sort <<<"$help_tables") <(sort <<<"$man_tables")); do
+    missing+=("bench table $t")
+done
+for t in $(comm -13 <(sort <<<"$help_tables") <(sort <<<"$man_tables")); do
+    missing+=("no bench table $t (the manual lists one the lab does not have)")
+done
+for opt in -l -a; do
+    takes=$("$csum" bench --help | awk -v o="$opt" '$1 == o { on = 1; next } on && /^  -/ { exit }
+                                                    on && /^ +tables: / { sub(/^ +tables: /, ""); print; exit }')
+    entry=$(awk -v o="$opt" '$1 == ".BI" && $2 == o { on = 1; next } on && /^\.TP/ { exit } on' <<<"$bench_text" | tr '\n' ' ')
+    if [ -z "$takes" ]; then
+        fail "man: no 'tables:' line for $opt in 'csum bench --help'"
+    elif ! grep -qF -- "tables: $takes." <<<"$entry"; then
+        missing+=("bench $opt: 'tables: $takes.' (as 'csum bench --help' says)")
+    fi
+done
 for var in $(grep -rhoE '(getenv|env)\("[A-Z_]+"\)' "$root/src" "$root/cli" "$root/bench" |
              sed 's/.*("\(.*\)")/\1/' | sort -u); do
     documented "^\.B .*\b$var\b" || missing+=("environment variable $var")
 done
 if [ ${#missing[@]} -eq 0 ]; then
-    ok "man: csum.1 documents $(echo $commands | wc -w) commands, their options, the environment"
+    ok "man: csum.1 documents $(echo $commands | wc -w) commands, their options, the lab's tables, the environment"
 else
     fail "man: csum.1 lacks: $(printf '%s; ' "${missing[@]}")"
 fi

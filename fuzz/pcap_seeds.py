@@ -3,10 +3,12 @@
 
     build/csum-pcapgen DIR && fuzz/pcap_seeds.py DIR
 
-rewrites fuzz/corpus/pcap/ (the first records of every capture, its malformed files, and a
-gzip- and a zstd-compressed capture), fuzz/corpus/pcap_packet/ (frames of every link type,
-tunnel and policy case, in fuzz_pcap_packet.c's layout) and fuzz/corpus/pcap_stream/ (small
-captures with read-ahead and compression bytes, fuzz_pcap_stream.c's layout).
+rewrites its seeds in fuzz/corpus/pcap/ (the first records of every capture, its malformed
+files, and a gzip- and a zstd-compressed capture), fuzz/corpus/pcap_packet/ (frames of every
+link type, tunnel and policy case, in fuzz_pcap_packet.c's layout) and fuzz/corpus/pcap_stream/
+(small captures with read-ahead and compression bytes, fuzz_pcap_stream.c's layout). The seeds
+it wrote are listed in fuzz/pcap_seeds.generated; only those are removed on the next run, so
+inputs added by hand (a fixed fuzz failure, a regression case) stay.
 """
 import gzip
 import os
@@ -16,6 +18,9 @@ import subprocess
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+# What the last run wrote (paths relative to ROOT), one per line.
+GENERATED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pcap_seeds.generated")
+written = []
 # fuzz_pcap_packet.c's table of link types, in order.
 LINKTYPES = [0, 1, 8, 9, 12, 14, 50, 51, 101, 104, 105, 107, 108, 113, 119, 127, 163, 192,
              204, 205, 206, 228, 229, 239, 258, 276, 147]
@@ -45,8 +50,10 @@ def pcapng_prefix(data, blocks):
 
 
 def write(directory, name, data):
-    with open(os.path.join(directory, name), "wb") as f:
+    path = os.path.join(directory, name)
+    with open(path, "wb") as f:
         f.write(data)
+    written.append(os.path.relpath(path, ROOT))
 
 
 def main():
@@ -54,8 +61,11 @@ def main():
     manifest = [l.split() for l in open(os.path.join(src, "MANIFEST"))]
     dirs = {t: os.path.join(ROOT, t) for t in ("pcap", "pcap_packet", "pcap_stream")}
     for d in dirs.values():
-        shutil.rmtree(d, ignore_errors=True)
-        os.makedirs(d)
+        os.makedirs(d, exist_ok=True)
+    if os.path.exists(GENERATED):
+        for rel in open(GENERATED).read().split("\n"):
+            if rel and os.path.exists(os.path.join(ROOT, rel)):
+                os.remove(os.path.join(ROOT, rel))
     small = None
     for kind, name, *rest in manifest:
         data = open(os.path.join(src, name), "rb").read()
@@ -97,6 +107,8 @@ def main():
     if shutil.which("zstd"):
         z = subprocess.run(["zstd", "-q", "-c"], input=small, capture_output=True, check=True)
         write(dirs["pcap"], "tunnel-gre-csum-first4.pcap.zst", z.stdout)
+    with open(GENERATED, "w") as f:
+        f.write("".join(rel + "\n" for rel in sorted(set(written))))
 
 
 if __name__ == "__main__":

@@ -13,9 +13,11 @@
  *    greedy walk. A plan with more ranges is kept only when it wins by more than the measured
  *    noise.
  * 3. Verify. The chosen plan is set and the public csum_partial is timed under it and under
- *    the plan in force before, interleaved, at every ladder length and in both modes. If the
- *    new plan is slower anywhere by more than the noise (and 3 %), `--write` refuses (exit 1)
- *    unless `--force`; it never makes things worse silently.
+ *    the plan in force before, interleaved, at least three times, at every ladder length (those
+ *    --quick skipped in step 1 too) and at 256 KiB and 1 MiB beyond it (a plan covers every
+ *    length), in both modes. If the new plan is slower anywhere by more than the noise (and
+ *    3 %, and one core cycle), `--write` refuses (exit 1) unless `--force`; it never makes
+ *    things worse silently.
  *
  * `--write` stores the plan in the file the library reads at startup (csum_dispatch_file());
  * `--reset` removes that file, so the compiled-in plan applies again.
@@ -36,8 +38,14 @@ static const size_t ladder[] = { 1, 2, 3, 4, 6, 8, 12, 14, 16, 20, 24, 32, 40, 4
                                  4096, 8192, 16384, 65536 };
 enum { N_LADDER = sizeof ladder / sizeof ladder[0], MAX_ROWS = 16, MAX_RANGES = CSUM_DISPATCH_MAX_RANGES, REPEATS = 3 };
 enum { N_MODES = 2 };
+/* The check of step 3 also times lengths above the ladder: a plan applies to every length,
+ * and two plans can differ only there (the last range's row, where it starts). */
+static const size_t beyond_ladder[] = { 262144, 1048576 };
+enum { N_BEYOND = sizeof beyond_ladder / sizeof beyond_ladder[0], BUF_BYTES = 1048576 };
 static const enum lab_mode modes[N_MODES] = { MODE_LATENCY, MODE_THROUGHPUT };
-/* A difference smaller than this is never called a win or a loss, whatever the spread says. */
+/* A difference smaller than this is never called a win or a loss, whatever the spread says:
+ * 3 %, and one core cycle (at short lengths 3 % is a fraction of one, below what repeated
+ * medians on a shared machine resolve: an unchanged plan was once called slower by that). */
 static const double MIN_MARGIN = 0.03;
 
 static double dmin(double a, double b) { return a < b ? a : b; }
@@ -79,6 +87,31 @@ static void make_parent_dirs(const char *path)
             mkdir(dir, 0777);
             *s = '/';
         }
+}
+
+/* -M: every name a product row this CPU runs (tune chooses among those only). 0, or -1 with
+ * a message. */
+static int check_names(const char *list)
+{
+    for (const char *p = list; *p;) {
+        size_t k = strcspn(p, ",");
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(k < 63 ? k : 63), p);
+        const struct csum_impl *impl = csum_impl_find(name);
+        const char *why = !impl                         ? "unknown implementation '%s' (see 'csum impls')"
+                          : impl->reference             ? "'%s' is a reference row: the plans choose "
+                                                          "among product rows only"
+                          : !csum_impl_supported(impl) ? "this CPU cannot run '%s'"
+                                                        : NULL;
+        if (why) {
+            fprintf(stderr, "csum: tune: -M: ");
+            fprintf(stderr, why, name);
+            fprintf(stderr, "\nTry 'csum tune --help'.\n");
+            return -1;
+        }
+        p += k + (p[k] == ',');
+    }
+    return 0;
 }
 
 static int reset(void)
@@ -123,7 +156,8 @@ static struct timing summarize(const double *v, int n)
             sorted[j] = sorted[j - 1];
             sorted[j - 1] = t;
         }
-    struct timing t = { sorted[n / 2], (sorted[n - 1] - sorted[0]) / sorted[n / 2] };
+    const double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    struct timing t = { median, (sorted[n - 1] - sorted[0]) / median };
     return t;
 }
 
@@ -179,6 +213,62 @@ static double best_plan(double cost[][MAX_ROWS], size_t n_points, size_t n_rows,
     return total;
 }
 
+/* The plan text of ranges k = 0..n-1: row range_row[k] from ladder[range_start[k]]. */
+static void plan_text(char *out, size_t size, const struct lab_subject *rows, const size_t *range_row,
+                      const size_t *range_start, int n)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (int k = 0; k < n && len < size; k++)
+        len += (size_t)snprintf(out + len, size - len, "%s%s@%zu", k ? "," : "",
+                                rows[range_row[k]].name, k ? ladder[range_start[k]] : 0);
+}
+
+/*
+ * Step 3 for one candidate: csum_partial under `plan` and under `current`, interleaved, at every
+ * ladder length and beyond it, `checks` times each. Prints the table; 1 when the candidate is
+ * slower somewhere by more than the noise (and 3 %, and one core cycle), 0 when not, -1 when
+ * the library rejects a plan.
+ */
+static int slower_somewhere(const struct lab_options *o, const struct lab_clock *clk,
+                            unsigned char *buf, int checks, const char *current, const char *plan,
+                            double one_cycle)
+{
+    printf("\nchecking %s against the plan in force, %s (%s): csum_partial, %s\n"
+           "%-7s %21s %21s\n",
+           plan, current, csum_dispatch_source(), clk->tick_name, "len", "latency now / new",
+           "throughput now / new");
+    int worse = 0;
+    for (size_t l = 0; l < N_LADDER + N_BEYOND; l++) {
+        const size_t at = l < N_LADDER ? ladder[l] : beyond_ladder[l - N_LADDER];
+        double v[2][N_MODES][REPEATS];
+        for (int k = 0; k < checks; k++)
+            for (int which = 0; which < 2; which++) {
+                double m2[N_MODES];
+                if (csum_dispatch_set(which ? plan : current) != 0) {
+                    fprintf(stderr, "csum: tune: the library rejects the plan '%s'\n",
+                            which ? plan : current);
+                    return -1;
+                }
+                measure_once(o, clk, csum_partial, buf, at, m2);
+                for (int m = 0; m < N_MODES; m++)
+                    v[which][m][k] = m2[m];
+            }
+        printf("%-7zu", at);
+        for (int m = 0; m < N_MODES; m++) {
+            struct timing now = summarize(v[0][m], checks), new = summarize(v[1][m], checks);
+            double margin = dmax(MIN_MARGIN, dmax(now.spread, new.spread));
+            int slower = new.median > now.median * (1 + margin) && new.median - now.median > one_cycle;
+            worse |= slower;
+            printf(" %9.1f /%9.1f%s", now.median, new.median, slower ? " SLOWER" : "");
+        }
+        printf("\n");
+        fflush(stdout);
+    }
+    csum_impl_select("auto"); /* the plan in force was the automatic one */
+    return worse;
+}
+
 int lab_tune_main(int argc, char **argv)
 {
     struct lab_options o;
@@ -204,10 +294,12 @@ int lab_tune_main(int argc, char **argv)
             force = 1;
         } else if (!strcmp(argv[i], "-M") && i + 1 < argc) {
             o.only_impls = argv[++i];
+            if (check_names(o.only_impls) != 0)
+                return 2;
         } else if (!strcmp(argv[i], "--cpu") && i + 1 < argc) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 0 || v > 65535) {
+            if (end == argv[i] || *end || v < 0 || v > 65535) {
                 fprintf(stderr, "csum: tune: --cpu needs a CPU number\nTry 'csum tune --help'.\n");
                 return 2;
             }
@@ -256,11 +348,11 @@ int lab_tune_main(int argc, char **argv)
             n_rows++;
         }
     }
-    unsigned char *buf = lab_buffer(65536);
+    unsigned char *buf = lab_buffer(BUF_BYTES);
     if (!buf || n_rows == 0) {
         fprintf(stderr, "csum: tune: nothing to measure (-M names no supported product "
                         "implementation?)\n");
-        lab_buffer_free(buf, 65536);
+        lab_buffer_free(buf, BUF_BYTES);
         return 1;
     }
 
@@ -281,7 +373,7 @@ int lab_tune_main(int argc, char **argv)
                 double v[N_MODES];
                 if (csum_dispatch_set(rows[r].name) != 0) {
                     fprintf(stderr, "csum: tune: the library refuses to run %s\n", rows[r].name);
-                    lab_buffer_free(buf, 65536);
+                    lab_buffer_free(buf, BUF_BYTES);
                     return 1;
                 }
                 measure_once(&o, &clk, csum_partial, buf, ladder[l], v);
@@ -306,8 +398,13 @@ int lab_tune_main(int argc, char **argv)
     /* 2. Choose: cost = slowdown against the best row at that length, the worse mode. */
     static double cost[N_LADDER][MAX_ROWS];
     double noise[N_LADDER]; /* per length: the widest spread of its measurements, at least 3 % */
+    const double one_cycle = clk.cycles_per_tick > 0 ? 1 / clk.cycles_per_tick : 1; /* ticks */
     for (size_t l = 0; l < n_points; l++) {
-        noise[l] = MIN_MARGIN;
+        double fastest = INFINITY;
+        for (size_t r = 0; r < n_rows; r++)
+            for (int m = 0; m < N_MODES; m++)
+                fastest = dmin(fastest, t[l][r][m].median);
+        noise[l] = dmax(MIN_MARGIN, one_cycle / fastest);
         for (size_t r = 0; r < n_rows; r++) {
             double c = 0;
             for (int m = 0; m < N_MODES; m++) {
@@ -340,10 +437,7 @@ int lab_tune_main(int argc, char **argv)
             break;
     }
     char plan[256];
-    size_t len = 0;
-    for (int k = 0; k < n_ranges; k++)
-        len += (size_t)snprintf(plan + len, sizeof plan - len, "%s%s@%zu", k ? "," : "",
-                                rows[range_row[k]].name, k ? ladder[range_start[k]] : 0);
+    plan_text(plan, sizeof plan, rows, range_row, range_start, n_ranges);
     printf("\nplan: %s  (cost %.2f over %zu lengths; 1.00 per length = the best row everywhere)\n",
            plan, totals[n_ranges], n_points);
     for (int k = 0; k < n_ranges; k++)
@@ -353,45 +447,47 @@ int lab_tune_main(int argc, char **argv)
         else
             printf("  %-12s from %zu bytes\n", rows[range_row[k]].name, k ? ladder[range_start[k]] : 0);
 
-    /* 3. Verify against the plan in force, through the public entry point. */
+    /* 3. Verify against the plan in force, through the public entry point. Each row was timed
+     * as a plan of its own, where csum_partial reaches it by its quickest path; in a plan of
+     * several ranges an inner range costs a compare or two more, so a plan can measure slower
+     * than its parts: then the best plans with fewer ranges are checked in turn, and the first
+     * that is nowhere slower is the one proposed. */
     char current[256];
     csum_dispatch_describe(current, sizeof current);
+    const int checks = repeats < 3 ? 3 : repeats;
     int worse = 0;
     if (strcmp(current, plan) == 0) {
         printf("\nthe plan in force is already this one (%s)\n", csum_dispatch_source());
     } else {
-        printf("\nchecking it against the plan in force, %s (%s): csum_partial, %s\n"
-               "%-7s %21s %21s\n",
-               current, csum_dispatch_source(), clk.tick_name, "len", "latency now / new",
-               "throughput now / new");
-        for (size_t l = 0; l < n_points; l++) {
-            double v[2][N_MODES][REPEATS];
-            for (int k = 0; k < repeats; k++)
-                for (int which = 0; which < 2; which++) {
-                    double m2[N_MODES];
-                    if (csum_dispatch_set(which ? plan : current) != 0) {
-                        fprintf(stderr, "csum: tune: the library rejects the plan '%s'\n",
-                                which ? plan : current);
-                        lab_buffer_free(buf, 65536);
-                        return 1;
-                    }
-                    measure_once(&o, &clk, csum_partial, buf, ladder[l], m2);
-                    for (int m = 0; m < N_MODES; m++)
-                        v[which][m][k] = m2[m];
-                }
-            printf("%-7zu", ladder[l]);
-            for (int m = 0; m < N_MODES; m++) {
-                struct timing now = summarize(v[0][m], repeats), new = summarize(v[1][m], repeats);
-                double margin = dmax(MIN_MARGIN, dmax(now.spread, new.spread));
-                int slower = new.median > now.median * (1 + margin);
-                worse |= slower;
-                printf(" %9.1f /%9.1f%s", now.median, new.median, slower ? " SLOWER" : "");
+        worse = slower_somewhere(&o, &clk, buf, checks, current, plan, one_cycle);
+        for (int k = n_ranges - 1; worse == 1 && k >= 1; k--) {
+            char simpler[256];
+            int n;
+            best_plan(cost, n_points, n_rows, k, range_row, range_start, &n);
+            plan_text(simpler, sizeof simpler, rows, range_row, range_start, n);
+            if (n != k)
+                continue; /* the best with at most k ranges has fewer: checked already */
+            printf("\nthe best plan with %d range%s instead: %s\n", k, k == 1 ? "" : "s", simpler);
+            if (strcmp(simpler, current) == 0) {
+                printf("that is the plan in force: nothing to change\n");
+                snprintf(plan, sizeof plan, "%s", current);
+                worse = 0;
+                break;
             }
-            printf("\n");
+            int w = slower_somewhere(&o, &clk, buf, checks, current, simpler, one_cycle);
+            if (w == 0)
+                snprintf(plan, sizeof plan, "%s", simpler);
+            if (w != 1)
+                worse = w;
         }
-        csum_impl_select("auto"); /* the plan in force was the automatic one */
     }
-    lab_buffer_free(buf, 65536);
+    if (worse < 0) {
+        lab_buffer_free(buf, BUF_BYTES);
+        return 1;
+    }
+    if (!worse && strcmp(current, plan) != 0)
+        printf("\nproposed: %s\n", plan);
+    lab_buffer_free(buf, BUF_BYTES);
 
     if (n_wrong)
         fprintf(stderr, "csum: tune: %zu product implementation%s gave wrong checksums on this CPU "

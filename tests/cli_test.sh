@@ -181,6 +181,11 @@ fi
 # ---- tune -----------------------------------------------------------------------------------
 expect_status 2 "tune: unknown option" -- "$CSUM" tune --frobnicate
 expect_status 0 "tune --help" -- "$CSUM" tune --help
+expect_status 2 "tune -M with an unknown name" -- "$CSUM" tune --quick -M generic,no-such-row
+expect_grep "$TMP/err" "unknown implementation 'no-such-row'" "tune names the unknown row"
+expect_status 2 "tune -M with a reference row" -- "$CSUM" tune --quick -M linux-6.8
+expect_grep "$TMP/err" "reference row" "tune says reference rows are never in a plan"
+expect_status 2 "tune --cpu with no number" -- "$CSUM" tune --quick --cpu ""
 # A plan slower than the one in force is refused, unless --force; --reset removes the file.
 # (Where generic is the plan in force, as on s390x, there is no slower plan to refuse. Under
 # qemu-user timings say nothing about the code: there NEON's emulation can be as slow as
@@ -194,6 +199,7 @@ else
         "$CSUM" tune --quick -M generic --write "$TMP/plan"
     expect_grep "$TMP/out" "^plan: generic@0" "tune prints the plan"
     expect_grep "$TMP/out" "SLOWER" "tune marks where the new plan is slower"
+    expect_grep "$TMP/out" "^1048576 " "tune checks beyond its ladder too (1 MiB)"
     expect_grep "$TMP/err" "not writing $TMP/plan" "tune says why it did not write"
 fi
 expect_status 0 "tune --quick -M generic --write FILE --force" -- \

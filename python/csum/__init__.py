@@ -19,10 +19,12 @@ Two kinds of numbers:
 
 Submodules: :mod:`csum.pcap` (check and fix captures, as ``csum pcap``), :mod:`csum.scapy`
 (make scapy compute its checksums with csum), :mod:`csum.bench` (``python -m csum.bench``).
+After ``import csum`` each is imported the first time it is named (``csum.pcap.verify(...)``),
+so ``import csum`` itself loads only the extension.
 """
 from __future__ import annotations
 
-from typing import List, NamedTuple
+from typing import TYPE_CHECKING, List, NamedTuple
 
 from ._csum import (
     add,
@@ -45,6 +47,9 @@ from ._csum import (
     udp_fixup,
 )
 from . import _csum
+
+if TYPE_CHECKING:  # for type checkers only; at run time __getattr__ below imports them
+    from . import bench, pcap, scapy
 
 __version__: str = library_version
 """The package's version, which is the C library's (one version, set in csum_version.h)."""
@@ -104,3 +109,16 @@ def active() -> Impl:
     True
     """
     return Impl(*_csum._active())
+
+
+_SUBMODULES = ("bench", "pcap", "scapy")
+
+
+def __getattr__(name: str) -> object:
+    """``csum.pcap``, ``csum.scapy`` and ``csum.bench`` after a plain ``import csum`` (PEP 562):
+    the submodule is imported on first use, and the import binds it in this module, so this
+    runs once per submodule."""
+    if name in _SUBMODULES:
+        import importlib
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

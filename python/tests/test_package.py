@@ -1,0 +1,69 @@
+"""The package as the READMEs use it: `import csum` alone, then csum.pcap, csum.scapy and
+csum.bench (imported on first use), and every Python block of README.md and python/README.md
+run as written. Each runs in a fresh interpreter: the other test modules import the
+submodules, which would hide a missing one here."""
+import gzip
+import re
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import csum
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_python(code, cwd=None):
+    r = subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def test_submodules_after_a_plain_import():
+    out = run_python("""
+import sys, csum
+subs = {"csum.pcap", "csum.scapy", "csum.bench"}
+assert not subs & set(sys.modules), "import csum imported a submodule"
+assert callable(csum.pcap.verify) and callable(csum.scapy.install) and callable(csum.bench.main)
+assert subs <= set(sys.modules) and sys.modules["csum.pcap"] is csum.pcap
+assert "scapy" not in sys.modules  # csum.scapy imports scapy only in install()
+try:
+    csum.no_such_name
+except AttributeError as e:
+    assert "no_such_name" in str(e), e
+else:
+    raise AssertionError("csum.no_such_name did not raise AttributeError")
+assert not hasattr(csum, "no_such_name")
+print("ok")
+""")
+    assert out == "ok\n"
+
+
+def one_udp_capture():
+    """A classic pcap of one Ethernet/IPv4/UDP frame whose UDP checksum is wrong."""
+    udp = bytes.fromhex("d43100350010dead68656c6c6f210a0a")
+    ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0x4000, 64, 17, 0,
+                               bytes([10, 0, 0, 1]), bytes([10, 0, 0, 2])))
+    ip[10:12] = struct.pack("!H", csum.ipv4_header(ip))
+    frame = bytes(6) + bytes([2, 0, 0, 0, 0, 1]) + b"\x08\x00" + ip + udp
+    return (struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1) +
+            struct.pack("<IIII", 1, 0, len(frame), len(frame)) + frame)
+
+
+@pytest.mark.parametrize("readme", ["README.md", "python/README.md"])
+def test_readme_python_blocks_run_as_written(readme, tmp_path):
+    pytest.importorskip("scapy")
+    import csum.pcap
+    if not csum.pcap.compressions().get("gzip"):
+        pytest.skip("this build reads no gzip captures (zlib was not found)")
+    blocks = re.findall(r"^```python\n(.*?)^```$", (ROOT / readme).read_text(), re.S | re.M)
+    assert blocks, f"no Python block in {readme}"
+    capture = one_udp_capture()
+    (tmp_path / "capture.pcap").write_bytes(capture)
+    (tmp_path / "capture.pcapng.gz").write_bytes(gzip.compress(capture))
+    (tmp_path / "big.bin").write_bytes(bytes(range(256)) * 4096)
+    for code in blocks:
+        run_python(code, cwd=tmp_path)

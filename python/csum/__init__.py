@@ -93,7 +93,9 @@ class Impl(NamedTuple):
 
 
 def impls() -> List[Impl]:
-    """Every compiled-in implementation, in priority order (fastest first).
+    """Every compiled-in implementation, in the library's table order (csum.h's
+    csum_impl_get() order, as ``csum impls`` lists them): not a speed ranking; the plan by
+    length that :func:`dispatch` returns says which rows run.
 
     >>> any(i.name == 'generic' and i.supported for i in csum.impls())
     True

@@ -638,7 +638,9 @@ PyDoc_STRVAR(dispatch_doc,
 "dispatch($module)\n--\n\n"
 "The dispatch plan csum follows on this CPU: which implementation sums which lengths, as\n"
 "'name@from,...' (e.g. 'x86-scalar@0,avx512@128,avx512-vnni@256'). The CSUM_DISPATCH and\n"
-"CSUM_IMPL environment variables, read at import, override it (see `csum tune`).\n\n"
+"CSUM_IMPL environment variables override it (see `csum tune`); they are read once, when the\n"
+"plan is first needed (the process's first checksum, or its first dispatch() or active()),\n"
+"not at import.\n\n"
 ">>> csum.active().name in csum.dispatch()\n"
 "True");
 
@@ -773,7 +775,7 @@ static PyMethodDef methods[] = {
     FAST(replace2, replace2_doc),
     FAST(replace4, replace4_doc),
     FAST(replace16, replace16_doc),
-    { "_impls", py_impls, METH_NOARGS, "_impls($module)\n--\n\n(name, description, requires, supported) of every implementation, in priority order." },
+    { "_impls", py_impls, METH_NOARGS, "_impls($module)\n--\n\n(name, description, requires, supported) of every implementation, in table order (not a speed ranking)." },
     { "_active", py_active, METH_NOARGS, "_active($module)\n--\n\nThe implementation csum_partial uses for the longest buffers." },
     { "dispatch", py_dispatch, METH_NOARGS, dispatch_doc },
     { "_gil_threshold", (PyCFunction)(void (*)(void))py_gil_threshold, METH_FASTCALL, "_gil_threshold($module, bytes=None, /)\n--\n\nThe size from which the GIL is released; sets it when given. Returns the previous value." },

@@ -95,9 +95,14 @@ CSUM_API csum_wsum csum_iov(const struct iovec *iov, size_t n, csum_wsum sum);
 /**
  * Copy the `n` segments back to back into `dst` and return the sum of the concatenation, as
  * csum_iov(). `dst` must have room for the total length and must not overlap any segment.
- * The implementation is chosen once for the total length (a large gather uses streaming
- * stores even if its segments are small). A NULL `dst` or `iov` copies nothing and returns
- * `sum`; a segment whose iov_base is NULL counts as empty.
+ * Segments of 64 bytes or more are copied by the implementation csum_partial_copy() uses for
+ * the total length (csum_copy_impl_active(total), chosen once per call): so in a gather of at
+ * least csum_copy_nontemporal_threshold() bytes they use streaming stores, and after
+ * csum_copy_impl_select() (or with CSUM_COPY_IMPL) the selected implementation. Segments
+ * shorter than 64 bytes are always copied inline with normal stores, whatever the total and
+ * the selection: for them the indirect call and a vector implementation's set-up and
+ * reduction cost more than the copy. A NULL `dst` or `iov` copies nothing and returns `sum`;
+ * a segment whose iov_base is NULL counts as empty.
  */
 CSUM_API csum_wsum csum_iov_copy(void *dst, const struct iovec *iov, size_t n, csum_wsum sum);
 
@@ -341,8 +346,9 @@ CSUM_API int csum_copy_impl_supported(const struct csum_copy_impl *impl);
 CSUM_API const struct csum_copy_impl *csum_copy_impl_active(size_t len);
 
 /**
- * Make csum_partial_copy() (and csum_iov_copy()) use the copy implementation `name` for every
- * length; "auto" restores the choice by CPU and length. Returns 0 on success, -1 if the name
+ * Make csum_partial_copy() use the copy implementation `name` for every length, and
+ * csum_iov_copy() for every segment of 64 bytes or more (shorter segments are always copied
+ * inline, see csum_iov_copy()); "auto" restores the choice by CPU and length. Returns 0 on success, -1 if the name
  * is unknown or this CPU cannot run it (nothing changes then). Safe from any thread.
  */
 CSUM_API int csum_copy_impl_select(const char *name);

@@ -354,10 +354,13 @@ CSUM_API const struct csum_copy_impl *csum_copy_impl_active(size_t len);
 CSUM_API int csum_copy_impl_select(const char *name);
 
 /**
- * Copies of at least this many bytes use non-temporal stores under "auto". The rule is
- * glibc's for memcpy (2.33 to 2.37): 3/4 of one logical CPU's share of the last-level cache
- * (its size divided by the CPUs sharing it, from CPUID), at least 1 MiB; 3 MiB when the
- * cache cannot be read. SIZE_MAX when no non-temporal row runs on this CPU.
+ * Copies of at least this many bytes use non-temporal stores under "auto": 3/4 of one
+ * logical CPU's share of the last-level cache (its size divided by the CPUs sharing it, from
+ * CPUID), as glibc 2.33 to 2.37 set memcpy's threshold; 3 MiB when the cache cannot be read.
+ * Never below 1 MiB: that floor is ours, not glibc's. A copy that small fits in one core's
+ * private L2 (1 MiB on Zen 4 and Zen 5), which a small share of a shared last-level cache
+ * says nothing about, so streaming it would send to memory data the caller is about to read.
+ * SIZE_MAX when no non-temporal row runs on this CPU.
  */
 CSUM_API size_t csum_copy_nontemporal_threshold(void);
 

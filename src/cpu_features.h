@@ -50,7 +50,7 @@ uint32_t csum_cpu_features(void);
 /* Printable name of feature bit `bit`, or NULL when out of range. */
 const char *csum_cpu_feature_name(unsigned bit);
 
-/* What this CPU is, for choosing a measured dispatch plan (src/dispatch_defaults.h). */
+/* What this CPU is, for choosing a measured dispatch plan (src/dispatch_defaults.c). */
 struct csum_cpu_id {
     char vendor[13]; /* "GenuineIntel", "AuthenticAMD", ... ("" when unknown) */
     unsigned family; /* display family (base + extended) */

@@ -6,7 +6,7 @@
  *
  * Order: product rows first, widest ISA first, then the historical reference rows. That is the
  * order csum_impl_get() lists; it is not a speed ranking. Which row runs for which length is the
- * dispatch plan (src/dispatch_defaults.h, csum_dispatch_describe()), and only product rows are
+ * dispatch plan (src/dispatch_defaults.c, csum_dispatch_describe()), and only product rows are
  * ever chosen by it. The tests check that no product row follows a reference row.
  *
  * No include guard on purpose: included with different definitions of CSUM_KERNEL.

@@ -33,7 +33,7 @@ check: build ## fast suite for the edit loop (< 1 min)
 test: build ## full suite (< 10 min)
 	$(CTEST) $(BUILD) -L full
 
-test-asan: ## full suite under AddressSanitizer + UndefinedBehaviorSanitizer
+test-asan: ## the suites labelled sanitize (unit, cli, pcap, fuzz-corpus) under ASan + UBSan
 	$(MAKE) BUILD=build-asan BUILD_TYPE=Debug CMAKE_ARGS="-DCSUM_SANITIZE=ON $(CMAKE_ARGS)" build
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(CTEST) build-asan -L sanitize
 
@@ -83,7 +83,8 @@ help:
 	@echo "  make            build build/libcsum.a, build/libcsum.so, build/csum, build/csum-test"
 	@echo "  make check      quick tests (< 1 min)"
 	@echo "  make test       full test suite (< 10 min)"
-	@echo "  make test-asan  full suite with ASan + UBSan (build-asan/)"
+	@echo "  make test-asan  the unit, cli, pcap and fuzz-corpus suites with ASan + UBSan"
+	@echo "                  (build-asan/; the suites labelled sanitize)"
 	@echo "  make test-tsan  concurrent first use under ThreadSanitizer (build-tsan/)"
 	@echo "  make test-cpus  x86-64 suite under qemu-x86_64 -cpu qemu64, Haswell-v4, max,-bmi2, ..."
 	@echo "  make test-arm64 full suite for arm64 under qemu-aarch64 (build-arm64/)"

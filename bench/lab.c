@@ -113,7 +113,8 @@ static void usage(FILE *f)
             "\n"
             "  -c COUNT          calls per batch (or iterations per distribution) instead of\n"
             "                    auto, 1..1000000000; refused if one measurement would take\n"
-            "                    more than 60 s\n"
+            "                    more than 60 s (thrash: a multiple of 1048576, whole passes\n"
+            "                    over its schedule; one pass without -c)\n"
             "  --noise PCT       repeat, then flag, results whose p10-p90 spread exceeds PCT %%\n"
             "                    of the median, 1..100 (default 10)\n"
             "  --repeats N       how often a noisy measurement is repeated, 0..5 (default 2;\n"
@@ -422,6 +423,13 @@ int lab_main(int argc, char **argv)
                 snprintf(given + strlen(given), sizeof given - strlen(given), " -a %ld", o.align);
             fprintf(stderr, "csum: bench: lenalign has no case with%s (its cases are fixed "
                             "Len/Aln pairs: see docs/METHOD.md; sizes takes any -l/-a)\n", given);
+            return 2;
+        }
+        if (!strcmp(tables[t].name, "thrash") && o.count > 0 && o.count % LAB_THRASH_SCHEDULE) {
+            fprintf(stderr, "csum: bench: thrash times whole passes over its %d-call schedule: "
+                            "-c takes a multiple of %d there, not %ld (name the other tables "
+                            "without thrash for another count)\n",
+                    LAB_THRASH_SCHEDULE, LAB_THRASH_SCHEDULE, o.count);
             return 2;
         }
     }

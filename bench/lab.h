@@ -349,6 +349,9 @@ typedef void (*lab_table_fn)(const struct lab_env *env);
 void table_lenalign(const struct lab_env *env);
 size_t table_lenalign_cases(long len, long align); /* rows left by -l/-a (-1: any) */
 void table_thrash(const struct lab_env *env);
+/* thrash's schedule: calls per pass. Its batches are whole passes, so its -c must be a
+ * multiple of this (lab.c refuses any other count before anything runs). */
+enum { LAB_THRASH_SCHEDULE = 1 << 20 };
 void table_mixed(const struct lab_env *env);
 void table_sizes(const struct lab_env *env);
 void table_short(const struct lab_env *env);

@@ -11,11 +11,14 @@
 
 #include "csum_oracle.h"
 
-/* Calls per pass over the schedule: 2^20, far more than a branch predictor learns as a
- * sequence. With 4096, AMD EPYC family 25 model 17 (a Zen 4 VM) learned the random order in
- * part: x86-scalar's random calls cost 1.12x its grouped ones, against 1.84x with 2^20
- * (2026-11-25). */
-enum { SCHEDULE = 1 << 20 };
+/* Calls per pass over the schedule (LAB_THRASH_SCHEDULE, 2^20): far more than a branch
+ * predictor learns as a sequence (a 4096-call schedule was learned in part: docs/METHOD.md).
+ * Every timed batch is whole passes, one unless -c asks for more: the grouped order is all of
+ * the first case, then all of the second, so a batch cut short of a pass would time the first
+ * case alone, and the random order would replay the same first calls every batch. Until
+ * 2026-11-26 batches were auto-sized (about 180,000 calls on the Zen 4 VM) and did exactly
+ * that. */
+enum { SCHEDULE = LAB_THRASH_SCHEDULE };
 
 struct thrash_ctx {
     csum_partial_fn fn;
@@ -23,6 +26,8 @@ struct thrash_ctx {
     size_t len[SCHEDULE];
 };
 
+/* iters calls from the start of the schedule; iters is a whole number of passes when timed
+ * (the warm-up's shorter runs only warm up). */
 static uint64_t body_schedule(const void *vctx, uint64_t iters)
 {
     const struct thrash_ctx *c = vctx;
@@ -41,6 +46,10 @@ static const char *const order_names[] = { "grouped", "interleaved", "random" };
 void table_thrash(const struct lab_env *env)
 {
     const struct lab_options *o = env->o;
+    /* A batch is whole passes: -c has been checked to be a multiple of the schedule (lab.c). */
+    struct lab_options whole = *o;
+    if (whole.count <= 0)
+        whole.count = SCHEDULE;
     const size_t len_a = o->len >= 0 ? (size_t)o->len : 100, align_a = o->align >= 0 ? (size_t)o->align : 0;
     const size_t len_b = 24, align_b = 1;
     unsigned char *base = lab_buffer(2 * 4096 + len_a + len_b);
@@ -52,9 +61,11 @@ void table_thrash(const struct lab_env *env)
     }
     const unsigned char *pa = base + align_a, *pb = base + 4096 + 64 + align_b;
 
-    char what[192];
-    snprintf(what, sizeof what, "%zu/%zu and %zu/%zu, latency mode, median ticks per call%s",
-             len_a, align_a, len_b, align_b, env->clk->counters ? ", branch misses per call" : "");
+    char what[256];
+    snprintf(what, sizeof what, "%zu/%zu and %zu/%zu, latency mode, median ticks per call%s; "
+             "a batch is %ld pass%s over the %d-call schedule",
+             len_a, align_a, len_b, align_b, env->clk->counters ? ", branch misses per call" : "",
+             whole.count / SCHEDULE, whole.count / SCHEDULE > 1 ? "es" : "", SCHEDULE);
     lab_table_title(env, "thrash (Herbert 2016)", what);
     lab_out("%-14s %11s %11s %11s %9s\n", "impl", "grouped", "interleaved", "random", "rnd/grp");
 
@@ -80,7 +91,7 @@ void table_thrash(const struct lab_env *env)
                 ctx->len[k] = first ? len_a : len_b;
             }
             struct lab_stats st;
-            lab_measure(o, env->clk, body_schedule, ctx, &st);
+            lab_measure(&whole, env->clk, body_schedule, ctx, &st);
             struct lab_result *r = lab_result_add("thrash", s->name, order_names[ord], MODE_LATENCY,
                                                   (len_a + len_b) / 2, align_a, &st);
             if (r)

@@ -30,6 +30,8 @@ refused "a length that cannot be allocated" "option -l takes a length in bytes f
 refused "an alignment above 63" "option -a takes an alignment" -- sizes -a 64
 refused "an empty lenalign case set" "lenalign has no case with -l 40 -a 63" -- lenalign -l 40 -a 63
 refused "-l for a table that ignores it" "h40 does not take -l" -- h40 -l 100
+refused "a thrash count that is not whole passes over its schedule" \
+    "thrash times whole passes over its 1048576-call schedule: -c takes a multiple of 1048576" -- thrash -c 1000
 refused "--cpu beyond the online CPUs" "option --cpu takes a CPU number from 0 to" -- --cpu 4096 h40
 refused "--noise 0" "option --noise takes a percentage from 1 to 100" -- --noise 0 h40
 refused "--repeats 9" "option --repeats takes a number of repeats from 0 to 5" -- --repeats 9 h40
@@ -90,6 +92,18 @@ want = {(i, m, g, k) for i in (\"csum_partial\", \"generic\") for m in (\"latenc
         for g in (\"1..64\", \"1..256\", \"64..1518\") for k in (\"random\", \"fixed\")}
 assert got == want, sorted(want - got)
 assert all(r[\"ticks_median\"] > 0 and r[\"bytes_per_tick\"] is None for r in rows), rows
+"' _ "$csum"
+fi
+# thrash: every timed batch is whole passes over the 2^20-call schedule, so that the grouped
+# order times both of its halves (an auto-sized batch of ~180,000 calls timed the first alone).
+if command -v python3 >/dev/null; then
+    check "lab: thrash times whole passes over its schedule in every order" -- \
+        sh -c '"$1" bench --quick thrash -M csum_partial --json 2>/dev/null | python3 -c "
+import json, sys
+rows = [r for r in json.load(sys.stdin)[\"results\"] if r[\"table\"] == \"thrash\"]
+assert {r[\"variant\"] for r in rows} == {\"grouped\", \"interleaved\", \"random\"}, rows
+for r in rows:
+    assert r[\"iters\"] >= 1 << 20 and r[\"iters\"] % (1 << 20) == 0, (r[\"variant\"], r[\"iters\"])
 "' _ "$csum"
 fi
 

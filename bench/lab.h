@@ -229,7 +229,8 @@ struct lab_stats {
     int attempts;                   /* 1, or more when a noisy measurement was repeated */
     int noisy;                      /* spread still above the limit after the repeats */
     double ns_min, ns_median;
-    double cycles_median;           /* core cycles (measured or estimated) */
+    double cycles_est_median;       /* core cycles: ticks_median x the clock's cycles per tick
+                                       (from perf or the add chain), an estimate either way */
     double instructions, branch_misses; /* per operation; < 0 when unavailable */
     uint64_t iters;                 /* operations per batch */
 };

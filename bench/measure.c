@@ -133,7 +133,7 @@ static void finish_stats(const struct lab_clock *clk, int n, struct subject_run 
     st->iters = r->iters;
     st->ns_min = st->ticks_min / clk->ticks_per_ns;
     st->ns_median = st->ticks_median / clk->ticks_per_ns;
-    st->cycles_median = st->ticks_median * clk->cycles_per_tick;
+    st->cycles_est_median = st->ticks_median * clk->cycles_per_tick;
     st->instructions = st->branch_misses = -1;
     if (clk->counters) {
         double ops = (double)r->iters * n * st->attempts;

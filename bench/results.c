@@ -155,9 +155,10 @@ const char *const lab_method_lines[] = {
     "Functions are called through their table entry (a function pointer), so nothing is "
     "inlined into the loop; a per-call time includes the call and the loop.",
     "Ticks are the CPU's fixed-rate counter (TSC on x86-64), not core cycles; nanoseconds come "
-    "from ticks calibrated against CLOCK_MONOTONIC_RAW. Core cycles are measured with "
-    "perf_event when available, otherwise estimated from a chain of dependent 1-cycle adds "
-    "(\"est. cycles\"). Instructions and branch misses are shown only when counters exist.",
+    "from ticks calibrated against CLOCK_MONOTONIC_RAW. Core cycles per tick are measured with "
+    "perf_event when available, otherwise estimated from a chain of dependent 1-cycle adds; a "
+    "result's cycles (cycles_est_median) are its ticks times that ratio, an estimate either "
+    "way. Instructions and branch misses are shown only when counters exist.",
     "Every subject is checked against the byte-at-a-time RFC 1071 oracle before it is timed, "
     "and again on each case's exact buffer; one that disagrees is refused: no number for it.",
     "Buffers hold aperiodic pseudo-random bytes; alignment is the offset from a 64-byte "
@@ -402,8 +403,8 @@ void lab_write_json(FILE *f, const struct lab_options *o, const struct lab_clock
         json_number(f, r->st.ticks_min);
         fprintf(f, ", \"ticks_median\": ");
         json_number(f, r->st.ticks_median);
-        fprintf(f, ", \"cycles_median\": ");
-        json_number(f, r->st.cycles_median);
+        fprintf(f, ", \"cycles_est_median\": ");
+        json_number(f, r->st.cycles_est_median);
         fprintf(f, ", \"bytes_per_tick\": ");
         json_number(f, r->bytes_per_tick);
         fprintf(f, ", \"gbps\": ");
@@ -466,7 +467,7 @@ static void csv_string(FILE *f, const char *s)
 void lab_write_csv(FILE *f)
 {
     fprintf(f, "table,impl,variant,mode,len,align,ns_min,ns_median,ticks_min,ticks_median,"
-               "cycles_median,bytes_per_tick,gbps,roofline_pct,instructions,branch_misses,"
+               "cycles_est_median,bytes_per_tick,gbps,roofline_pct,instructions,branch_misses,"
                "dist_min_ns,dist_avg_ns,dist_max_ns,dist_p50_ns,dist_p99_ns,dist_p999_ns,"
                "ticks_p10,ticks_p90,spread_pct,noisy\n");
     for (size_t i = 0; i < n_results; i++) {
@@ -478,7 +479,7 @@ void lab_write_csv(FILE *f)
         }
         fprintf(f, "%zu,%zu,", r->len, r->align);
         const double v[] = { r->st.ns_min, r->st.ns_median, r->st.ticks_min, r->st.ticks_median,
-                             r->st.cycles_median, r->bytes_per_tick, r->gbps, r->roofline_pct,
+                             r->st.cycles_est_median, r->bytes_per_tick, r->gbps, r->roofline_pct,
                              r->st.instructions, r->st.branch_misses };
         for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
             csv_number(f, v[k]);

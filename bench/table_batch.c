@@ -94,7 +94,7 @@ void table_batch(const struct lab_env *env)
                     st->ticks_median /= (double)c->n;
                     st->ns_min /= (double)c->n;
                     st->ns_median /= (double)c->n;
-                    st->cycles_median /= (double)c->n;
+                    st->cycles_est_median /= (double)c->n;
                     struct lab_result *r =
                         lab_result_add("batch", b ? "csum_ipv4_header_batch" : "csum_ipv4_header loop",
                                        variant, MODE_THROUGHPUT, c->n, 0, st);

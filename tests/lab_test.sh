@@ -67,6 +67,8 @@ assert rows, "no sizes rows"
 for r in rows:
     assert r["ticks_p10"] <= r["ticks_median"] <= r["ticks_p90"], r
     assert r["batches"] >= 1 and isinstance(r["noisy"], bool), r
+    # cycles are ticks x a calibrated ratio: named an estimate (METHOD.md promises it)
+    assert r["cycles_est_median"] > 0 and "cycles_median" not in r, r
 assert {"busy", "wait_ms", "preempted"} <= set(doc["load"]), doc["load"]
 flags = {s["name"]: s["flags"] for s in doc["subjects"]}
 assert flags["csum_partial"], flags
@@ -80,6 +82,12 @@ assert abs(lat["ratio_linux-6.8"] - want) < 1e-3, (lat, want)
 assert {r["mode"] for r in s["rows"]} == {"latency", "throughput"}, s["rows"]
 assert doc["machine"]["build_type"] and doc["machine"]["dispatch"], doc["machine"]
 PY
+fi
+header=$(head -n1 "$out/results.csv")
+if printf '%s' "$header" | grep -q ',cycles_est_median,' && ! printf '%s' "$header" | grep -q ',cycles_median,'; then
+    ok "lab: results.csv names its cycles column an estimate"
+else
+    fail "lab: results.csv header: $header"
 fi
 # mixed: every range, both modes, random and fixed rows for each subject, no bytes per tick.
 if command -v python3 >/dev/null; then

@@ -257,6 +257,14 @@ typedef void (*lab_single_fn)(const void *ctx, uint64_t i);
 /* The statistics of `n` per-operation batch times (sorts v). */
 void lab_stats_from_batches(double *v, int n, struct lab_stats *st);
 
+/* Quantile q (0..1) of sorted v[0..n-1], n > 0, interpolated between the two nearest values:
+ * q = 0.5 is the median, the mean of the two middle values when n is even. Every median and
+ * percentile the lab reports comes from here. */
+double lab_quantile(const double *v, size_t n, double q);
+
+/* The distribution of `n` > 0 single-call times v (ns; sorts v). */
+void lab_distribution_from(double *v, size_t n, struct lab_distribution *d);
+
 void lab_distribution(const struct lab_clock *clk, lab_single_fn one, const void *ctx, uint64_t n,
                       struct lab_distribution *d);
 

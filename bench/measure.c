@@ -27,11 +27,10 @@ static uint64_t time_body(lab_body_fn body, const void *ctx, uint64_t iters)
     return lab_ticks() - t0;
 }
 
-/* Interpolated quantile q of sorted v[0..n-1]. */
-static double quantile(const double *v, int n, double q)
+double lab_quantile(const double *v, size_t n, double q)
 {
     double pos = q * (double)(n - 1);
-    int lo = (int)pos;
+    size_t lo = (size_t)pos;
     if (lo >= n - 1)
         return v[n - 1];
     return v[lo] + (v[lo + 1] - v[lo]) * (pos - (double)lo);
@@ -42,9 +41,9 @@ void lab_stats_from_batches(double *v, int n, struct lab_stats *st)
     qsort(v, (size_t)n, sizeof *v, cmp_double);
     st->batches = n;
     st->ticks_min = v[0];
-    st->ticks_median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    st->ticks_p10 = quantile(v, n, 0.10);
-    st->ticks_p90 = quantile(v, n, 0.90);
+    st->ticks_median = lab_quantile(v, (size_t)n, 0.5);
+    st->ticks_p10 = lab_quantile(v, (size_t)n, 0.10);
+    st->ticks_p90 = lab_quantile(v, (size_t)n, 0.90);
     st->spread = st->ticks_median > 0 ? (st->ticks_p90 - st->ticks_p10) / st->ticks_median : 0;
 }
 
@@ -228,21 +227,29 @@ void lab_distribution(const struct lab_clock *clk, lab_single_fn one, const void
     }
     for (uint64_t i = 0; i < n / 10 + 1; i++) /* warm up */
         one(ctx, i);
-    double sum = 0;
     for (uint64_t i = 0; i < n; i++) {
         uint64_t t0 = lab_ticks();
         one(ctx, i);
         v[i] = (double)(lab_ticks() - t0) / clk->ticks_per_ns;
-        sum += v[i];
     }
+    lab_distribution_from(v, n, d);
+    free(v);
+}
+
+void lab_distribution_from(double *v, size_t n, struct lab_distribution *d)
+{
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += v[i];
     qsort(v, n, sizeof *v, cmp_double);
     d->min = v[0];
     d->max = v[n - 1];
     d->avg = sum / (double)n;
-    d->p50 = v[(size_t)((double)(n - 1) * 0.5)];
-    d->p99 = v[(size_t)((double)(n - 1) * 0.99)];
-    d->p999 = v[(size_t)((double)(n - 1) * 0.999)];
-    free(v);
+    /* The batch statistics' quantiles: with an even count the median is the mean of the two
+     * middle times, not the lower one. */
+    d->p50 = lab_quantile(v, n, 0.5);
+    d->p99 = lab_quantile(v, n, 0.99);
+    d->p999 = lab_quantile(v, n, 0.999);
 }
 
 /* ---- the csum_partial bodies -------------------------------------------------------------- */

@@ -253,9 +253,13 @@ static void time_tools(const struct lab_env *env, const char *path, uint64_t byt
                      r[0].seconds, bytes / 1e6);
         qsort(r, (size_t)done, sizeof r[0], by_seconds);
         long maxrss = 0;
-        for (int i = 0; i < done; i++)
+        double seconds[MAX_RUNS];
+        for (int i = 0; i < done; i++) {
             maxrss = r[i].maxrss_kib > maxrss ? r[i].maxrss_kib : maxrss;
-        const double median = r[done / 2].seconds;
+            seconds[i] = r[i].seconds;
+        }
+        /* The lab's median: of an even number of runs, the mean of the middle two. */
+        const double median = lab_quantile(seconds, (size_t)done, 0.5);
         if (t == 0) {
             csum_median = median;
             *csum_maxrss_mib = maxrss / 1024.0;

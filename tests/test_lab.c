@@ -111,6 +111,20 @@ void test_lab_spread(struct test_ctx *t)
     CHECK(t, st.ticks_median == 2.5 && st.ticks_p10 > 1.29 && st.ticks_p10 < 1.31,
           "interpolated: median %g p10 %g", st.ticks_median, st.ticks_p10);
 
+    /* Single-call distributions (copy) take the same quantiles: of an even count, the median
+     * is the mean of the middle two. */
+    double calls[4] = { 40, 10, 30, 20 };
+    struct lab_distribution d;
+    lab_distribution_from(calls, 4, &d);
+    CHECK(t, d.min == 10 && d.max == 40 && d.avg == 25 && d.p50 == 25,
+          "distribution min/max/avg/p50: %g/%g/%g/%g", d.min, d.max, d.avg, d.p50);
+    CHECK(t, d.p99 > 39.6 && d.p99 < 39.8 && d.p999 > 39.96 && d.p999 < 39.98,
+          "distribution p99/p99.9 interpolated: %g/%g", d.p99, d.p999);
+    /* The pcap table's median of two runs of a command: their mean. */
+    CHECK(t, lab_quantile((const double[]){ 1.0, 3.0 }, 2, 0.5) == 2.0 &&
+                 lab_quantile((const double[]){ 5.0 }, 1, 0.5) == 5.0,
+          "lab_quantile: median of two, of one");
+
     /* A real measurement: the quantiles bracket the median, every batch is counted. */
     struct lab_options o;
     memset(&o, 0, sizeof o);

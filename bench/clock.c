@@ -142,6 +142,32 @@ static double cycles_per_tick_from_perf(uint64_t iterations)
     return n == (ssize_t)sizeof cycles && cycles && t1 > t0 ? (double)cycles / (double)(t1 - t0) : 0;
 }
 
+/*
+ * The tick reads enclose the clock reads (ticks, clock ... clock, ticks), so anything that
+ * delays a read at either edge of a window, a preemption or a VM exit, lengthens the tick
+ * interval alone: it can only raise that window's rate, and the smallest rate is the least
+ * disturbed window's. (Until 2026-11-26 a window began with the clock read, so a delay before
+ * its first tick read lowered the rate, and the smallest was the most disturbed.) A delay
+ * inside the window moves both clocks alike. An undisturbed window overstates by the two
+ * reads' cost, some 50 ns in a window of 10 ms or more.
+ */
+double lab_calibrate_ticks_per_ns(double (*ns)(void), uint64_t (*ticks)(void), double window_ns,
+                                  int windows)
+{
+    double best = 0;
+    for (int r = 0; r < windows; r++) {
+        uint64_t t0 = ticks();
+        double n0 = ns(), n1;
+        while ((n1 = ns()) - n0 < window_ns)
+            ;
+        uint64_t t1 = ticks();
+        double v = (double)(t1 - t0) / (n1 - n0);
+        if (r == 0 || v < best)
+            best = v;
+    }
+    return best;
+}
+
 void lab_clock_init(struct lab_clock *clk, int quick)
 {
     memset(clk, 0, sizeof *clk);
@@ -153,21 +179,7 @@ void lab_clock_init(struct lab_clock *clk, int quick)
     clk->tick_name = "ns";
 #endif
 
-    /* Ticks per ns: the best of a few short windows against the OS's raw monotonic clock. */
-    const double window_ns = quick ? 10e6 : 40e6;
-    double best = 0;
-    for (int r = 0; r < 3; r++) {
-        double n0 = now_ns();
-        uint64_t t0 = lab_ticks();
-        while (now_ns() - n0 < window_ns)
-            ;
-        double n1 = now_ns();
-        uint64_t t1 = lab_ticks();
-        double v = (double)(t1 - t0) / (n1 - n0);
-        if (r == 0 || v < best)
-            best = v; /* a preemption inside the window only ever inflates ticks */
-    }
-    clk->ticks_per_ns = best;
+    clk->ticks_per_ns = lab_calibrate_ticks_per_ns(now_ns, lab_ticks, quick ? 10e6 : 40e6, 3);
 
     /* The counter's step: the smallest nonzero difference between back-to-back reads. */
     clk->granularity = UINT64_MAX;

@@ -39,6 +39,12 @@ struct lab_clock {
 /* Calibrate once (pin first). `quick` shortens the calibration. */
 void lab_clock_init(struct lab_clock *clk, int quick);
 
+/* Ticks per ns of `ticks` against `ns` (clock_gettime, in lab_clock_init): the smallest rate
+ * over `windows` windows of window_ns each (the clocks are parameters so that a test can
+ * simulate a preemption at any read). */
+double lab_calibrate_ticks_per_ns(double (*ns)(void), uint64_t (*ticks)(void), double window_ns,
+                                  int windows);
+
 /* Pin the calling thread to `cpu`; returns 0 or -1 with errno. */
 int lab_pin_cpu(int cpu);
 

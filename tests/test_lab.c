@@ -146,3 +146,47 @@ void test_lab_spread(struct test_ctx *t)
     CHECK(t, st.noisy == (st.spread > LAB_NOISE_LIMIT), "noisy flag %d for spread %g", st.noisy,
           st.spread);
 }
+
+/* Simulated clocks for the calibration: 2.5 ticks per ns, each read costing 20 ns, and one
+ * delay (a preemption) of 3 ms right after read number `delay_after` of either clock. */
+static double sim_ns;
+static long sim_reads, delay_after;
+
+static void sim_read_done(void)
+{
+    sim_ns += 20;
+    if (++sim_reads == delay_after)
+        sim_ns += 3e6;
+}
+
+static double sim_clock_ns(void)
+{
+    double v = sim_ns;
+    sim_read_done();
+    return v;
+}
+
+static uint64_t sim_ticks(void)
+{
+    uint64_t v = (uint64_t)(sim_ns * 2.5);
+    sim_read_done();
+    return v;
+}
+
+/* A preemption at any point of the calibration, at the edges of a window above all, must not
+ * move ticks per ns: the lab keeps the smallest rate of three windows, so a delay may only
+ * ever raise a window's rate. */
+void test_lab_clock(struct test_ctx *t)
+{
+    /* Reads 1 and 2 start the first window (one of each clock); it ends after 10 ms / 20 ns =
+     * 500,000 more reads, so 500,002-500,005 are its end and the second window's start. */
+    static const long delays[] = { 0, 1, 2, 3, 250000, 500002, 500003, 500004, 500005 };
+    for (size_t i = 0; i < sizeof delays / sizeof delays[0]; i++) {
+        sim_ns = 1e9;
+        sim_reads = 0;
+        delay_after = delays[i];
+        double v = lab_calibrate_ticks_per_ns(sim_clock_ns, sim_ticks, 10e6, 3);
+        CHECK(t, v > 2.5 * 0.9999 && v < 2.5 * 1.0001,
+              "a preemption after read %ld: %.6f ticks per ns, want 2.5", delays[i], v);
+    }
+}

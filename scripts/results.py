@@ -101,6 +101,27 @@ H40_SUBJECTS = ["x86-dumazet", "40:one-chain/first", "40:one-chain/last", "40:ad
                 "csum_partial", "dpdk", "dpdk-native"]
 
 
+def load_text(load):
+    """The README's load cell: idle, or busy and what made the run busy, by the lab's two
+    criteria (bench/load.c): waiting for its CPU more than 1 % of the time, or more than 5 % of
+    its timed batches preempted."""
+    if not load:
+        return "not recorded"
+    if not load.get("busy"):
+        return "idle"
+    why = []
+    elapsed_s, wait_ms = load.get("elapsed_s"), load.get("wait_ms")
+    if elapsed_s and wait_ms is not None and wait_ms / 1000.0 > 0.01 * elapsed_s:
+        why.append("waited %.0f %% of the time for its CPU" % (100.0 * wait_ms / 1000.0 / elapsed_s))
+    batches, preempted = load.get("batches"), load.get("preempted")
+    if batches and preempted is not None and preempted * 20 > batches:
+        why.append("%d of %d timed batches (%.0f %%) preempted"
+                   % (preempted, batches, 100.0 * preempted / batches))
+    if not why:  # neither shows in the JSON's rounded figures: the lab's own words
+        why.append(re.sub(r"^BUSY: ", "", load.get("text", "")) or "as the lab reported")
+    return "busy: " + "; ".join(why)
+
+
 def section(runs):
     out = [BEGIN, ""]
     if not runs:
@@ -120,14 +141,11 @@ def section(runs):
     out.append("|---|---|---|---|---|---|---|")
     for run in runs:
         m, doc = run["doc"]["machine"], run["doc"]
-        load = doc.get("load", {})
-        load_text = ("busy: waited %.0f %% of the time for its CPU" % (
-            100.0 * load["wait_ms"] / 1000.0 / load["elapsed_s"]) if load.get("busy") and load.get("elapsed_s")
-            else "idle" if load else "not recorded")
         out.append("| **%s** | %s; %s | `%s` | %s, %s, `%s` | %s, %s | %s | [report](%s/report.md) |" % (
             machine_name(m), m["cpu"], m.get("features", ""), m.get("dispatch", "?"),
             m.get("compiler", "?"), m.get("build_type", "?"), m.get("lib_flags", "?"),
-            "--quick" if doc["method"].get("quick") else "full", m["date"], load_text, run["dir"]))
+            "--quick" if doc["method"].get("quick") else "full", m["date"],
+            load_text(doc.get("load", {})), run["dir"]))
     for run in runs:
         if run["note"]:
             out.append("")

@@ -35,4 +35,19 @@ if python3 scripts/results.py check --readme "$tmp/README.md" >/dev/null 2>&1; t
 else
     ok "results: a README with a hand-edited figure is refused"
 fi
+
+# The load column says what made a run busy: a run whose batches were preempted but that
+# hardly waited for its CPU is not "waited 0 %".
+check "results: a run made busy by preempted batches says so in the README" -- \
+    env PYTHONDONTWRITEBYTECODE=1 python3 - <<'PY'
+import sys
+sys.path.insert(0, "scripts")
+import results
+doc = {"machine": {"cpu": "Test CPU", "date": "2026-11-26 00:00 UTC"}, "method": {},
+       "load": {"busy": True, "wait_ms": 16.8, "elapsed_s": 5.0, "batches": 765, "preempted": 45},
+       "summary": {"against": [], "rows": []}, "results": []}
+line = [l for l in results.section([dict(doc=doc, dir="docs/results/test", note="")]).splitlines()
+        if l.startswith("| **Test CPU**")][0]
+assert "busy: 45 of 765 timed batches (6 %) preempted" in line and "waited" not in line, line
+PY
 finish results

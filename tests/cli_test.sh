@@ -183,8 +183,15 @@ expect_status 2 "tune: unknown option" -- "$CSUM" tune --frobnicate
 expect_status 0 "tune --help" -- "$CSUM" tune --help
 expect_status 2 "tune -M with an unknown name" -- "$CSUM" tune --quick -M generic,no-such-row
 expect_grep "$TMP/err" "unknown implementation 'no-such-row'" "tune names the unknown row"
-expect_status 2 "tune -M with a reference row" -- "$CSUM" tune --quick -M linux-6.8
-expect_grep "$TMP/err" "reference row" "tune says reference rows are never in a plan"
+# A reference row of this architecture (x86-64 has several, others may have none).
+reference=$("$CSUM" impls | awk '/^csum_partial: reference/ { on = 1; next } on && /^$/ { exit }
+                                  on && ($2 == "yes" || $2 == "no") { print $1; exit }')
+if [ -n "$reference" ]; then
+    expect_status 2 "tune -M with a reference row ($reference)" -- "$CSUM" tune --quick -M "$reference"
+    expect_grep "$TMP/err" "reference row" "tune says reference rows are never in a plan"
+else
+    printf 'SKIPPED cli: tune -M with a reference row (this architecture has none)\n'
+fi
 expect_status 2 "tune --cpu with no number" -- "$CSUM" tune --quick --cpu ""
 # A plan slower than the one in force is refused, unless --force; --reset removes the file.
 # (Where generic is the plan in force, as on s390x, there is no slower plan to refuse. Under

@@ -156,7 +156,7 @@ static struct timing summarize(const double *v, int n)
             sorted[j] = sorted[j - 1];
             sorted[j - 1] = t;
         }
-    const double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    const double median = lab_quantile(sorted, (size_t)n, 0.5);
     struct timing t = { median, (sorted[n - 1] - sorted[0]) / median };
     return t;
 }

@@ -363,6 +363,17 @@ static void add_one(struct capture_file *cf, const struct ip_spec *ip, int quote
     add_packet(cf, &s, rng, 0, PB_ENHANCED);
 }
 
+/* Four packets like `base`: TCP and UDP, each right and wrong, of random short payloads. */
+static void add_tcp_udp(struct capture_file *cf, struct ip_spec base, int quoted, uint64_t *rng)
+{
+    for (int i = 0; i < 4; i++) {
+        base.proto = i & 1 ? 6 : 17;
+        base.payload = rnd(rng) % 100;
+        base.corrupt_l4 = i >= 2;
+        add_one(cf, &base, quoted, rng);
+    }
+}
+
 /* Source routes, where the pseudo-header holds the route's last address: IPv4 options (RFC
  * 791) being followed, done, or not to be followed, alone and quoted in ICMP errors, and
  * IPv6 RPL headers (RFC 6554) with and without segments left; TCP, UDP and ICMP, right and
@@ -387,18 +398,10 @@ static void routes_file(const char *dir, FILE *manifest, uint64_t seed)
                                     .payload = rnd(&rng) % 300, .corrupt_l4 = i % 6 >= 3 };
         add_one(&cf, &ip, 0, &rng);
     }
-    for (int i = 0; i < 4; i++) {
-        const struct ip_spec ip = { .ipv = 4, .proto = i & 1 ? 6 : 17, .route = ROUTE_SSRR,
-                                    .payload = rnd(&rng) % 100, .corrupt_l4 = i >= 2 };
-        add_one(&cf, &ip, 1, &rng);
-    }
+    add_tcp_udp(&cf, (struct ip_spec){ .ipv = 4, .route = ROUTE_SSRR }, 1, &rng);
     /* An option too short for its pointer: the final destination is not known, so TCP and
      * UDP are not checkable (Wireshark gives up on the packet: no ICMP here). */
-    for (int i = 0; i < 4; i++) {
-        const struct ip_spec ip = { .ipv = 4, .proto = i & 1 ? 6 : 17, .route = ROUTE_NO_POINTER,
-                                    .payload = rnd(&rng) % 100, .corrupt_l4 = i >= 2 };
-        add_one(&cf, &ip, 0, &rng);
-    }
+    add_tcp_udp(&cf, (struct ip_spec){ .ipv = 4, .route = ROUTE_NO_POINTER }, 0, &rng);
     cf_close(&cf, manifest, NULL);
 }
 
@@ -428,11 +431,7 @@ static void routes_unlike_tshark_file(const char *dir, FILE *manifest, uint64_t 
                                   .udp_zero = 1 };
     add_one(&cf, &icmp, 0, &rng);
     add_one(&cf, &none, 0, &rng);
-    for (int i = 0; i < 4; i++) {
-        const struct ip_spec ip = { .ipv = 6, .proto = i & 1 ? 6 : 17, .ext = EXT_RPL,
-                                    .payload = rnd(&rng) % 100, .corrupt_l4 = i >= 2 };
-        add_one(&cf, &ip, 1, &rng);
-    }
+    add_tcp_udp(&cf, (struct ip_spec){ .ipv = 6, .ext = EXT_RPL }, 1, &rng);
     cf_close(&cf, manifest, NULL);
     tshark_gap(manifest, name, "tshark 4.0 reads a final destination out of source routes too "
                                "short for one, and none out of a quoted packet's RPL header");

@@ -200,11 +200,15 @@ PyDoc_STRVAR(fold_doc,
 ">>> hex(csum.fold(0xddf2))\n"
 "'0x220d'");
 
-static PyObject *py_fold(PyObject *self, PyObject *arg)
+static PyObject *py_fold(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                         PyObject *kwnames)
 {
     (void)self;
+    static const char *const names[] = { "sum" };
+    PyObject *arg;
     unsigned long long s;
-    if (args_uint(arg, 0xffffffffu, "fold", "sum", &s) < 0)
+    if (args_parse("fold", args, nargs, kwnames, names, 1, 1, &arg) < 0 ||
+        args_uint(arg, 0xffffffffu, "fold", "sum", &s) < 0)
         return NULL;
     /* Folding commutes with the byte order: the value is already in the Python convention. */
     return PyLong_FromUnsignedLong(csum_fold((csum_wsum)s));
@@ -314,11 +318,15 @@ PyDoc_STRVAR(ipv4_header_doc,
 ">>> hex(csum.ipv4_header(bytes.fromhex('450000730000400040110000c0a80001c0a800c7')))\n"
 "'0xb861'");
 
-static PyObject *py_ipv4_header(PyObject *self, PyObject *arg)
+static PyObject *py_ipv4_header(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                PyObject *kwnames)
 {
     (void)self;
+    static const char *const names[] = { "hdr" };
+    PyObject *arg;
     Py_buffer view;
-    if (args_buffer(arg, &view, 0, "ipv4_header", "hdr") < 0)
+    if (args_parse("ipv4_header", args, nargs, kwnames, names, 1, 1, &arg) < 0 ||
+        args_buffer(arg, &view, 0, "ipv4_header", "hdr") < 0)
         return NULL;
     int ihl = ipv4_ihl(view.buf, view.len, "ipv4_header", -1, 0);
     PyObject *r = ihl < 0 ? NULL : check_result(csum_ipv4_header(view.buf, (unsigned)ihl));
@@ -492,11 +500,15 @@ PyDoc_STRVAR(udp_fixup_doc,
 ">>> hex(csum.udp_fixup(0))\n"
 "'0xffff'");
 
-static PyObject *py_udp_fixup(PyObject *self, PyObject *arg)
+static PyObject *py_udp_fixup(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames)
 {
     (void)self;
+    static const char *const names[] = { "check" };
+    PyObject *arg;
     unsigned long long c;
-    if (args_uint(arg, 0xffff, "udp_fixup", "check", &c) < 0)
+    if (args_parse("udp_fixup", args, nargs, kwnames, names, 1, 1, &arg) < 0 ||
+        args_uint(arg, 0xffff, "udp_fixup", "check", &c) < 0)
         return NULL;
     return check_result(csum_udp_fixup(htons((uint16_t)c)));
 }
@@ -762,16 +774,16 @@ static PyMethodDef methods[] = {
     FAST(checksum, checksum_doc),
     FAST(partial, partial_doc),
     FAST(partial_copy, partial_copy_doc),
-    { "fold", py_fold, METH_O, fold_doc },
+    FAST(fold, fold_doc),
     FAST(add, add_doc),
     FAST(sub, sub_doc),
     FAST(block_add, block_add_doc),
-    { "ipv4_header", py_ipv4_header, METH_O, ipv4_header_doc },
+    FAST(ipv4_header, ipv4_header_doc),
     FAST(ipv4_header_batch, ipv4_header_batch_doc),
     FAST(tcpudp_v4, tcpudp_v4_doc),
     FAST(tcpudp_v4_nofold, tcpudp_v4_nofold_doc),
     FAST(ipv6, ipv6_doc),
-    { "udp_fixup", py_udp_fixup, METH_O, udp_fixup_doc },
+    FAST(udp_fixup, udp_fixup_doc),
     FAST(replace2, replace2_doc),
     FAST(replace4, replace4_doc),
     FAST(replace16, replace16_doc),

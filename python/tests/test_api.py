@@ -281,6 +281,38 @@ def test_keyword_arguments_and_index_types():
     assert csum.partial(b"ab", initial=True) == csum.partial(b"ab", 1)
 
 
+HDR = bytes.fromhex("450000730000400040110000c0a80001c0a800c7")
+SAMPLE_ARGS = {  # positional arguments for one call of each function
+    "add": (0xFFF0, 0x20), "block_add": (0x1234, 0x5678, 3), "checksum": (b"abc", 5),
+    "fold": (0xDDF2,), "ipv4_header": (HDR,), "ipv4_header_batch": (HDR * 2, [0, 20]),
+    "ipv6": ("::1", "::2", 58, 8, 0x1234), "partial": (b"abc", 5),
+    "partial_copy": (bytearray(4), b"abc", 5),
+    "replace16": (0x1234, "::1", "::2"), "replace2": (0x1234, 0x4011, 0x3F11),
+    "replace4": (0x1234, "10.0.0.1", "10.0.0.2"), "sub": (0x1234, 0x20),
+    "tcpudp_v4": ("10.0.0.1", "10.0.0.2", 17, 8, 0x1234),
+    "tcpudp_v4_nofold": ("10.0.0.1", "10.0.0.2", 17, 8, 0x1234), "udp_fixup": (0,),
+}
+
+
+def test_every_signature_shown_is_the_one_accepted():
+    """help() and inspect.signature() show each function's parameters (from the docstring's
+    first line, and so do the stubs): a parameter shown as passable by keyword must be."""
+    import inspect
+    funcs = {n: getattr(csum, n) for n in csum.__all__
+             if isinstance(getattr(csum, n), type(csum.fold))}
+    assert set(funcs) - {"dispatch"} == set(SAMPLE_ARGS)
+    for name, args in SAMPLE_ARGS.items():
+        f = funcs[name]
+        params = list(inspect.signature(f).parameters.values())
+        by_name = {p.name: a for p, a in zip(params, args)
+                   if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD}
+        positional = args[:len(args) - len(by_name)]
+        want = f(*args)
+        got = f(*positional, **by_name)
+        want, got = (x.tolist() if hasattr(x, "tolist") else x for x in (want, got))
+        assert got == want, name
+
+
 def test_docstring_examples():
     """Every example in the docstrings runs and prints what it says."""
     import csum.pcap

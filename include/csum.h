@@ -208,6 +208,8 @@ CSUM_API csum_sum16 csum_udp_fixup(csum_sum16 check);
  * `to` (both as stored), without recomputing it: RFC 1624 eqn. 3, HC' = ~(~HC + ~m + m'),
  * which unlike eqn. 2 never turns a correct 0x0000 into 0xffff. The field must start at an
  * even offset of the checksummed data, as every IPv4/IPv6/TCP/UDP header field does.
+ * UDP is the caller's to handle, as in Linux: a stored 0 over IPv4 means "no checksum" and must
+ * stay 0, and a result of 0 must be stored as csum_udp_fixup() gives it.
  */
 CSUM_API void csum_replace2(csum_sum16 *check, uint16_t from, uint16_t to);
 

@@ -122,9 +122,16 @@ static void print_copy_table(void)
     const struct csum_copy_impl *used[COPY_RANGES_MAX];
     const size_t n = copy_ranges(from, used);
     char t[32];
-    if (csum_copy_impl_active(SIZE_MAX)->nontemporal)
+    /* Where streaming starts in the plan in force: csum_copy_nontemporal_threshold() is the
+     * automatic plan's, and a row chosen with CSUM_COPY_IMPL applies to every length. */
+    size_t streaming = 0;
+    while (streaming < n && !used[streaming]->nontemporal)
+        streaming++;
+    if (streaming == 0)
+        printf("\ncsum_partial_copy: implementations (streaming stores for every length)\n");
+    else if (streaming < n)
         printf("\ncsum_partial_copy: implementations (streaming stores from %s up)\n",
-               size_text(csum_copy_nontemporal_threshold(), t, sizeof t));
+               size_text(from[streaming], t, sizeof t));
     else
         printf("\ncsum_partial_copy: implementations (LENGTHS: the copies each one is used for)\n");
     printf("%-15s %-4s %-11s %s\n", "NAME", "CPU", "LENGTHS", "REQUIRES");

@@ -65,6 +65,14 @@ if grep -q "^x86-scalar " "$TMP/out"; then
 fi
 CSUM_COPY_IMPL=generic "$CSUM" impls >"$TMP/out" 2>&1
 expect_grep "$TMP/out" "^generic *yes *always" "CSUM_COPY_IMPL=generic is used for every copy length"
+# A streaming row forced for every length: the heading says so, not the automatic threshold.
+nt_row=$(awk '/^csum_partial_copy:/ { copy = 1; next } copy && $1 ~ /-nt$/ && $2 == "yes" { print $1; exit }' "$TMP/out")
+if [ -n "$nt_row" ]; then
+    CSUM_COPY_IMPL=$nt_row "$CSUM" impls >"$TMP/out" 2>&1
+    expect_grep "$TMP/out" "^$nt_row *yes *always" "CSUM_COPY_IMPL=$nt_row is used for every copy length"
+    expect_grep "$TMP/out" "^csum_partial_copy: implementations (streaming stores for every length)" \
+        "impls says a forced streaming row streams every length"
+fi
 expect_status 0 "--impl generic impls" -- "$CSUM" --impl generic impls
 expect_grep "$TMP/out" "^generic *yes *all " "--impl generic sends every length to generic"
 CSUM_IMPL=generic "$CSUM" impls >"$TMP/out" 2>&1

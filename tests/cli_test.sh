@@ -6,7 +6,7 @@ set -u
 CSUM=${1:?usage: cli_test.sh path/to/csum}
 TMP=$(mktemp -d)
 # Hermetic: no selection or stored dispatch plan from the caller's environment or home.
-unset CSUM_IMPL CSUM_DISPATCH CSUM_CPU_DISABLE
+unset CSUM_IMPL CSUM_COPY_IMPL CSUM_BATCH_IMPL CSUM_DISPATCH CSUM_CPU_DISABLE
 export CSUM_DISPATCH_FILE=
 trap 'rm -rf "$TMP"' EXIT
 passed=0 failed=0

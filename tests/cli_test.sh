@@ -73,6 +73,22 @@ if [ -n "$nt_row" ]; then
     expect_grep "$TMP/out" "^csum_partial_copy: implementations (streaming stores for every length)" \
         "impls says a forced streaming row streams every length"
 fi
+# A copy row the library cannot use falls back to the automatic plan: impls says why.
+CSUM_COPY_IMPL=no-such-row "$CSUM" impls >"$TMP/out" 2>&1
+expect_grep "$TMP/out" "CSUM_COPY_IMPL=no-such-row ignored: no copy implementation of that name" \
+    "impls names an unknown CSUM_COPY_IMPL it ignored"
+unusable=$(awk '/^csum_partial_copy:/ { copy = 1; next } copy && $2 == "no" { print $1; exit }' "$TMP/out")
+if [ -n "$unusable" ]; then
+    CSUM_COPY_IMPL=$unusable "$CSUM" impls >"$TMP/out" 2>&1
+    expect_grep "$TMP/out" "CSUM_COPY_IMPL=$unusable ignored: this CPU lacks one of" \
+        "impls names an unsupported CSUM_COPY_IMPL it ignored"
+fi
+CSUM_COPY_IMPL=generic "$CSUM" impls >"$TMP/out" 2>&1
+if grep -q "CSUM_COPY_IMPL=generic ignored" "$TMP/out"; then
+    fail "impls is silent about a CSUM_COPY_IMPL it uses"
+else
+    ok "impls is silent about a CSUM_COPY_IMPL it uses"
+fi
 expect_status 0 "--impl generic impls" -- "$CSUM" --impl generic impls
 expect_grep "$TMP/out" "^generic *yes *all " "--impl generic sends every length to generic"
 CSUM_IMPL=generic "$CSUM" impls >"$TMP/out" 2>&1

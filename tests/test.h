@@ -51,13 +51,14 @@ void unmap_large(unsigned char *p, size_t len);
 
 /* Lengths around the points where vector rows change how they keep their lanes from
  * overflowing (avx512-vnni and avx512: a 32-bit final reduction up to 64 KiB; avx512-vnni: a
- * flush every 16376 vectors; the x86_lanes.h rows: a flush every 16384 steps of four vectors,
- * 2 MiB for avx2 and 4 MiB for avx512), for the tests with the words that move a lane furthest
+ * flush every 16376 vectors; avx-vnni: chunks of 32752 vectors, the last up to 64 bytes longer;
+ * the x86_lanes.h rows: a flush every 16384 steps of four vectors, 2 MiB for avx2 and 4 MiB for
+ * avx512), for the tests with the words that move a lane furthest
  * (all 0x0000, all 0xffff).
  * The largest is below 8 MiB, the quick suites' large buffers. */
 #define TEST_LANE_EDGES                                                                       \
-    65535, 65536, 65537, 1048063, 1048064, 1048065, 2096129, 2097151, 2097152, 2097153,      \
-        4194303, 4194304, 4194305
+    65535, 65536, 65537, 1048063, 1048064, 1048065, 1048069, 1048128, 1048129, 2096129,      \
+        2097151, 2097152, 2097153, 4194303, 4194304, 4194305
 
 /* Bytes of memory the kernel says are available, or 0 if unknown. */
 unsigned long long mem_available(void);

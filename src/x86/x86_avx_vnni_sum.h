@@ -14,8 +14,9 @@
  * Overflow bound. One vpdpwssd moves a 32-bit lane by at most 2 * 32768 = 2^16. The
  * accumulators are added lane by lane in 32 bits and then widened, so one chunk may feed at
  * most 32767 vectors into them together: chunks are AVX_VNNI_CHUNK_BYTES (32752 vectors), the
- * last one no longer, and the tail vector (below) counts as one of them. A chunk's exact sum is
- * below 32752 * 16 * 65535 < 2^35.
+ * last one up to two vectors longer (so that it is never shorter than the 32 bytes its tail
+ * needs), and the tail vector (below) counts as one of them: at most 32755. A chunk's exact sum
+ * is below 32755 * 16 * 65535 < 2^35.
  *
  * Never reads (or writes) outside the buffers: the pieces below 32 bytes and the tail are
  * x86_avx2_sum.h's (an in-bounds overlapping vector with the overlap masked off, an odd last
@@ -53,7 +54,7 @@ static inline __m256i avx_vnni_dot_first(__m256i v)
                              _mm256_set1_epi16(1));
 }
 
-/* At least 32 bytes, at most AVX_VNNI_CHUNK_BYTES: the sum of the 16-bit words, unfolded. */
+/* At least 32 bytes, at most AVX_VNNI_CHUNK_BYTES + 64: the sum of the 16-bit words, unfolded. */
 CSUM_ALWAYS_INLINE uint64_t avx_vnni_chunk(unsigned char *dst, const unsigned char *p, size_t len,
                                            enum csum_store store)
 {
@@ -119,8 +120,8 @@ CSUM_ALWAYS_INLINE uint64_t avx_vnni_chunk(unsigned char *dst, const unsigned ch
 CSUM_ALWAYS_INLINE csum_wsum avx_vnni_sum(unsigned char *dst, const unsigned char *p, size_t len,
                                           csum_wsum sum, enum csum_store store)
 {
-    return avx2_sum_chunked(avx_vnni_chunk, AVX_VNNI_CHUNK_BYTES, AVX_VNNI_CHUNK_BYTES, dst, p,
-                            len, sum, store);
+    return avx2_sum_chunked(avx_vnni_chunk, AVX_VNNI_CHUNK_BYTES, AVX_VNNI_CHUNK_BYTES + 64, dst,
+                            p, len, sum, store);
 }
 
 #endif /* CSUM_X86_AVX_VNNI_SUM_H */

@@ -10,7 +10,9 @@
  *   byte  6      number of iovec segments (& 31)
  *   byte  7      extension: this many KiB of aperiodic bytes are appended to the data (& 127),
  *                so short inputs reach the long loops, the streaming rows' alignment step and,
- *                through csum_iov_copy, large gathers
+ *                through csum_iov_copy, large gathers; with bit 7 set, this many 32 KiB blocks
+ *                (up to 4064 KiB): the rows take copies above 1 MiB in chunks (avx512-vnni,
+ *                avx-vnni), and only such lengths reach that code
  *   then 2 bytes per segment: its length (& 0x3fff); lengths beyond the data are cut, zero and
  *                odd ones are kept (the point of the exercise)
  *
@@ -31,7 +33,7 @@
 #include <string.h>
 #include <sys/uio.h>
 
-enum { MAX_LEN = 130 << 10, CANARY = 64, CANARY_BYTE = 0xa5, MAX_SEGMENTS = 31 };
+enum { MAX_LEN = (4 << 20) + (130 << 10), CANARY = 64, CANARY_BYTE = 0xa5, MAX_SEGMENTS = 31 };
 
 static struct guarded_buffer src_guard, dst_guard;
 static unsigned char *src_mem, *dst_mem;
@@ -85,7 +87,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const size_t src_align = fuzz_take(&in, 1) & 63, dst_align = fuzz_take(&in, 1) & 63;
     const csum_wsum initial = (csum_wsum)fuzz_take(&in, 4);
     const size_t n_segments = fuzz_take(&in, 1) & MAX_SEGMENTS;
-    const size_t extension = (fuzz_take(&in, 1) & 127) << 10;
+    const unsigned extension_byte = (unsigned)fuzz_take(&in, 1);
+    const size_t extension = (size_t)(extension_byte & 127) << (extension_byte & 128 ? 15 : 10);
     size_t seg_len[MAX_SEGMENTS];
     for (size_t k = 0; k < n_segments; k++)
         seg_len[k] = fuzz_take(&in, 2) & 0x3fff;

@@ -39,16 +39,20 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/csumConfig.cmake
 # pkg-config. Its paths must name the prefix actually installed to, which
 # `cmake --install --prefix` may choose after configuration: so the template is configured in
 # two steps. Now, everything but the prefix (CSUM_PC_PREFIX is replaced by the placeholder
-# @CMAKE_INSTALL_PREFIX@); at install time, the prefix.
+# @CSUM_PC_INSTALL_PREFIX@); at install time, the prefix. pkg-config reads a path with spaces
+# only with each space escaped ("\ "), and then hands it on escaped, as the shell words
+# `cc $(shell pkg-config --cflags csum)` in a Makefile needs.
 foreach(dir LIBDIR INCLUDEDIR)
+  string(REPLACE " " "\\ " CSUM_PC_DIR "${CMAKE_INSTALL_${dir}}")
   if(IS_ABSOLUTE "${CMAKE_INSTALL_${dir}}")
-    set(CSUM_PC_${dir} "${CMAKE_INSTALL_${dir}}")
+    set(CSUM_PC_${dir} "${CSUM_PC_DIR}")
   else()
-    set(CSUM_PC_${dir} "\${prefix}/${CMAKE_INSTALL_${dir}}")
+    set(CSUM_PC_${dir} "\${prefix}/${CSUM_PC_DIR}")
   endif()
 endforeach()
-set(CSUM_PC_PREFIX "@CMAKE_INSTALL_PREFIX@")
+set(CSUM_PC_PREFIX "@CSUM_PC_INSTALL_PREFIX@")
 configure_file(cmake/csum.pc.in ${CMAKE_CURRENT_BINARY_DIR}/csum.pc.in @ONLY)
-install(CODE "configure_file(\"${CMAKE_CURRENT_BINARY_DIR}/csum.pc.in\"
+install(CODE "string(REPLACE \" \" \"\\\\ \" CSUM_PC_INSTALL_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+              configure_file(\"${CMAKE_CURRENT_BINARY_DIR}/csum.pc.in\"
                              \"${CMAKE_CURRENT_BINARY_DIR}/csum.pc\" @ONLY)")
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/csum.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

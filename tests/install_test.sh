@@ -58,6 +58,17 @@ if command -v pkg-config >/dev/null; then
                   \$(pkg-config --libs-only-other --static csum) -o '$tmp/pc-static' &&
                '$tmp/pc-static' && ! readelf -d '$tmp/pc-static' | grep -q 'NEEDED.*libcsum'"
     unset PKG_CONFIG_PATH
+    # pkg-config's output is shell words, as make's $(shell ...) and eval read it: a prefix
+    # with a space must come back escaped, or -I and -L name two wrong directories.
+    spaced_consumer() {
+        local spaced="$tmp/csum prefix" pc
+        make --no-print-directory -C "$root" BUILD="$build" PREFIX="$spaced" install >/dev/null &&
+            pc=$(find "$spaced" -name csum.pc) &&
+            eval "set -- $(PKG_CONFIG_PATH=${pc%/*} pkg-config --cflags --libs csum)" &&
+            cc "$root/tests/consumer/consumer.c" "$@" -Wl,-rpath,"${pc%/pkgconfig/csum.pc}" \
+               -o "$tmp/pc-spaced" && "$tmp/pc-spaced"
+    }
+    check "pkg-config: PREFIX with a space: consumer builds with its flags and runs" -- spaced_consumer
 else
     fail "pkg-config: not installed"
 fi

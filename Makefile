@@ -96,6 +96,7 @@ help:
 	@echo "  make install    install into PREFIX=$(PREFIX) (DESTDIR=dir to stage): library,"
 	@echo "                  header, csum, csum(1), csum.pc, CMake package"
 	@echo "  make fuzz       each libFuzzer target for FUZZ_SECONDS=$(FUZZ_SECONDS) s (clang; build-fuzz/)"
+	@echo "  make golden     regenerate tests/golden_vectors.h from the oracle (then review the diff)"
 	@echo "  make clean      remove build directories"
 	@echo "Variables: BUILD=dir  BUILD_TYPE=Release|Debug|...  CC=clang  CMAKE_ARGS='-D...'"
 	@echo "           PREFIX=dir  DESTDIR=dir  FUZZ_SECONDS=n"

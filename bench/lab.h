@@ -347,6 +347,8 @@ struct lab_machine {
     long l1d, l2, l3; /* bytes, 0 when unknown */
 };
 void lab_machine_describe(struct lab_machine *m, const struct lab_options *o);
+/* The CPU part of it (cpu, vendor, family, model), from a /proc/cpuinfo stream (NULL: unknown). */
+void lab_machine_cpu(struct lab_machine *m, FILE *cpuinfo);
 void lab_record_subjects(const struct lab_subject *s, size_t n); /* listed in JSON and report */
 extern const char *const lab_method_lines[];
 

@@ -229,13 +229,11 @@ void lab_record_subjects(const struct lab_subject *s, size_t n)
     n_run_subjects = n;
 }
 
-void lab_machine_describe(struct lab_machine *m, const struct lab_options *o)
+void lab_machine_cpu(struct lab_machine *m, FILE *cpuinfo)
 {
-    memset(m, 0, sizeof *m);
-    FILE *f = fopen("/proc/cpuinfo", "r");
     char line[512];
     char name[96] = "", family[16] = "", model[16] = "", vendor[32] = "";
-    while (f && fgets(line, sizeof line, f)) {
+    while (cpuinfo && fgets(line, sizeof line, cpuinfo)) {
         char *colon = strchr(line, ':');
         if (!colon)
             continue;
@@ -250,8 +248,6 @@ void lab_machine_describe(struct lab_machine *m, const struct lab_options *o)
         else if (!model[0] && !strncmp(line, "model\t", 6))
             snprintf(model, sizeof model, "%s", val);
     }
-    if (f)
-        fclose(f);
     /* Names like "AMD EPYC" say little under a hypervisor; family/model pin the core. */
     if (family[0])
         snprintf(m->cpu, sizeof m->cpu, "%.90s (family %.15s model %.15s)", name[0] ? name : "unknown",
@@ -261,6 +257,15 @@ void lab_machine_describe(struct lab_machine *m, const struct lab_options *o)
     snprintf(m->vendor, sizeof m->vendor, "%s", vendor);
     m->family = family[0] ? atoi(family) : -1;
     m->model = model[0] ? atoi(model) : -1;
+}
+
+void lab_machine_describe(struct lab_machine *m, const struct lab_options *o)
+{
+    memset(m, 0, sizeof *m);
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    lab_machine_cpu(m, f);
+    if (f)
+        fclose(f);
     describe_features(m->features, sizeof m->features);
     csum_dispatch_describe(m->dispatch, sizeof m->dispatch);
     snprintf(m->dispatch_source, sizeof m->dispatch_source, "%s", csum_dispatch_source());

@@ -233,6 +233,7 @@ void lab_machine_cpu(struct lab_machine *m, FILE *cpuinfo)
 {
     char line[512];
     char name[96] = "", family[16] = "", model[16] = "", vendor[32] = "";
+    char implementer[16] = "", part[16] = "";
     while (cpuinfo && fgets(line, sizeof line, cpuinfo)) {
         char *colon = strchr(line, ':');
         if (!colon)
@@ -247,9 +248,18 @@ void lab_machine_cpu(struct lab_machine *m, FILE *cpuinfo)
             snprintf(family, sizeof family, "%s", val);
         else if (!model[0] && !strncmp(line, "model\t", 6))
             snprintf(model, sizeof model, "%s", val);
+        else if (!implementer[0] && !strncmp(line, "CPU implementer", 15))
+            snprintf(implementer, sizeof implementer, "%s", val);
+        else if (!part[0] && !strncmp(line, "CPU part", 8))
+            snprintf(part, sizeof part, "%s", val);
     }
-    /* Names like "AMD EPYC" say little under a hypervisor; family/model pin the core. */
-    if (family[0])
+    /* Names like "AMD EPYC" say little under a hypervisor; family/model pin the core. Arm
+     * Linux prints no name for a 64-bit process (arch/arm64/kernel/cpuinfo.c), only the MIDR
+     * fields: implementer and part pin the core there, as family and model do on x86. */
+    if (implementer[0] && part[0])
+        snprintf(m->cpu, sizeof m->cpu, "%.90s (implementer %.15s part %.15s)",
+                 name[0] ? name : "arm64", implementer, part);
+    else if (family[0])
         snprintf(m->cpu, sizeof m->cpu, "%.90s (family %.15s model %.15s)", name[0] ? name : "unknown",
                  family, model);
     else

@@ -91,6 +91,7 @@ void test_public_entry(struct test_ctx *t);
 void test_lab_refuses_wrong(struct test_ctx *t);
 void test_lab_spread(struct test_ctx *t);
 void test_lab_clock(struct test_ctx *t);
+void test_lab_cpuinfo(struct test_ctx *t);
 void test_proto_helpers(struct test_ctx *t);
 void test_ipv4_batch(struct test_ctx *t);
 void test_copy_api(struct test_ctx *t);

@@ -190,3 +190,49 @@ void test_lab_clock(struct test_ctx *t)
               "a preemption after read %ld: %.6f ticks per ns, want 2.5", delays[i], v);
     }
 }
+
+/* The machine's CPU as /proc/cpuinfo gives it, written to a temporary file. */
+static void cpu_from(struct lab_machine *m, const char *cpuinfo)
+{
+    FILE *f = tmpfile();
+    if (f) {
+        fputs(cpuinfo, f);
+        rewind(f);
+    }
+    memset(m, 0, sizeof *m);
+    lab_machine_cpu(m, f);
+    if (f)
+        fclose(f);
+}
+
+/* Every run names the core it ran on (a report's machine line, the folder `make results`
+ * files it under): x86 by name, family and model; arm64 Linux prints no name at all for a
+ * 64-bit process, only the MIDR fields (arch/arm64/kernel/cpuinfo.c), which must pin it. */
+void test_lab_cpuinfo(struct test_ctx *t)
+{
+    struct lab_machine m;
+    cpu_from(&m, "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\n"
+                 "model name\t: AMD EPYC 9R14\nflags\t\t: fpu avx2\n");
+    CHECK(t, !strcmp(m.cpu, "AMD EPYC 9R14 (family 25 model 17)") && m.family == 25 &&
+                 m.model == 17 && !strcmp(m.vendor, "AuthenticAMD"),
+          "x86-64: cpu '%s', vendor '%s', family %d, model %d", m.cpu, m.vendor, m.family, m.model);
+    static const char neoverse_v1[] =
+        "processor\t: 0\nBogoMIPS\t: 2100.00\nFeatures\t: fp asimd evtstrm aes pmull sha1\n"
+        "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x1\nCPU part\t: 0xd40\n"
+        "CPU revision\t: 1\n\n"
+        "processor\t: 1\nBogoMIPS\t: 2100.00\nFeatures\t: fp asimd evtstrm aes pmull sha1\n"
+        "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x1\nCPU part\t: 0xd40\n"
+        "CPU revision\t: 1\n\n";
+    cpu_from(&m, neoverse_v1);
+    CHECK(t, strstr(m.cpu, "implementer 0x41 part 0xd40") != NULL,
+          "arm64: cpu '%s' does not name the core (implementer 0x41, part 0xd40)", m.cpu);
+    CHECK(t, m.family == -1 && m.model == -1, "arm64: family %d model %d, want none", m.family,
+          m.model);
+    char other[sizeof neoverse_v1]; /* the same listing for a Neoverse N1: part 0xd0c */
+    snprintf(other, sizeof other, "%s", neoverse_v1);
+    for (char *p = other; (p = strstr(p, "0xd40")) != NULL; p++)
+        memcpy(p + 3, "0c", 2);
+    struct lab_machine n1;
+    cpu_from(&n1, other);
+    CHECK(t, strcmp(m.cpu, n1.cpu) != 0, "arm64: two different cores both called '%s'", m.cpu);
+}

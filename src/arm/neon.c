@@ -4,16 +4,18 @@
  * Algorithm. UADALP (vpadalq_u16) adds each pair of adjacent 16-bit words into a 32-bit lane
  * of an accumulator: one instruction per 16 bytes, no carries to track. The 32-bit lanes are
  * widened into 64-bit lanes (vpadalq_u32) before they can overflow. Words are loaded in host
- * order, like every other implementation here, so the code is endian-neutral. Pairwise
- * add-accumulate-long is the standard NEON reduction idiom (Arm's optimization guides); the
- * code is ours.
+ * order, like every other implementation here, so the code is endian-neutral. Arm's own
+ * optimized-routines library (networking/aarch64/chksum_simd.c, Arm Ltd 2020) sums with the
+ * same instruction one size up, 32-bit words into 64-bit lanes (vpadalq_u32), which needs no
+ * flush but a fold of 32-bit halves at the end; 16-bit words into 32-bit lanes and the periodic
+ * widening below are our variant, and the code is ours.
  *
  * Lane overflow bound. One UADALP adds at most 2 * 0xffff < 2^17 to a lane: 32767 of them fit
  * in 32 bits. Each of the eight accumulators takes one vector per step, and they are flushed
  * every 16384 steps (every 2 MiB).
  *
  * Never reads outside the buffer: full 16-byte vectors only, then an 8-byte load and the
- * 0..7-byte scalar tail shared by every implementation.
+ * 0..7-byte scalar tail that the portable and scalar rows use too.
  */
 #define CSUM_KERNEL_ISA neon
 #include "kernel.h"

@@ -84,6 +84,7 @@ static void print_partial_group(const char *plan, int reference)
            reference ? "reference implementations (historical algorithms, for comparison only)"
                      : "product implementations (the automatic plan chooses among these)");
     printf("%-15s %-4s %-11s %s\n", "NAME", "CPU", "LENGTHS", "REQUIRES");
+    int rows = 0;
     for (size_t i = 0; i < csum_impl_count(); i++) {
         const struct csum_impl *impl = csum_impl_get(i);
         char range[48];
@@ -91,7 +92,10 @@ static void print_partial_group(const char *plan, int reference)
             continue;
         plan_range(plan, impl->name, range, sizeof range);
         print_row(impl->name, csum_impl_supported(impl), range, impl->requires, impl->description);
+        rows++;
     }
+    if (!rows)
+        printf("(none compiled in for this architecture)\n");
 }
 
 /* The copy plan's ranges, read back through the public API: where csum_copy_impl_active()

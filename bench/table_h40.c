@@ -198,11 +198,15 @@ void table_h40(const struct lab_env *env)
         struct h40_entry e = { s->name, s->fn, 0, "-", s->peer };
         run_entry(env, &e, cols, even, odd);
     }
-    lab_note("h40", "van de Ven 2021's steps: x86-dumazet = baseline; 40:no-odd = unaligned removed; "
-                    "40:one-chain = dead code removed; 40:adx; 40:2-stream; 40:32-bit; each with "
-                    "the initial sum entering first (/first) or in the final fold (/last); "
-                    "40:zero-sum = assume zero input (--zero-sum only); inline-40 = csum.h's "
-                    "constant-length path");
+    if (lab_h40_kernels[0].name)
+        lab_note("h40", "van de Ven 2021's steps: x86-dumazet = baseline; 40:no-odd = unaligned removed; "
+                        "40:one-chain = dead code removed; 40:adx; 40:2-stream; 40:32-bit; each with "
+                        "the initial sum entering first (/first) or in the final fold (/last); "
+                        "40:zero-sum = assume zero input (--zero-sum only); inline-40 = csum.h's "
+                        "constant-length path");
+    else
+        lab_note("h40", "van de Ven 2021's steps are x86-64 code, not built on this architecture; "
+                        "inline-40 = csum.h's constant-length path");
     lab_note("h40", "latency = each result is the next call's initial sum (a chained "
                     "csum_partial(..., sum)); lat,seed-after = the same chain with the sum added "
                     "after the call (csum_add(fn(p, 40, 0), sum)): the difference is what the "

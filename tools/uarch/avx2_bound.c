@@ -97,7 +97,7 @@ int main(void)
         { "vpshufd ymm, imm", 16, 0 },  { "vpmaddwd ymm", 16, 0 },
         { "vpsrlq + vpshufd", 16, 0 },  { "vpsrlq + vpaddq x2 (1:2)", 24, 0 },
         { "vmovdqu load ymm", 16, 0 },  { "vmovdqu store ymm", 16, 0 },
-        { "4-byte nop (front end)", 48, 0 },
+        { "3-byte nop (front end)", 48, 0 },
     };
     PROBE(probes[0].result, EIGHT("vpaddq") EIGHT("vpaddq"));
     PROBE(probes[1].result, EIGHT_IMM("vpsrlq $32,") EIGHT_IMM("vpsrlq $32,"));
@@ -119,7 +119,9 @@ int main(void)
           "vmovdqu %%ymm0, 256(%%rsi)\n vmovdqu %%ymm0, 288(%%rsi)\n vmovdqu %%ymm0, 320(%%rsi)\n"
           "vmovdqu %%ymm0, 352(%%rsi)\n vmovdqu %%ymm0, 384(%%rsi)\n vmovdqu %%ymm0, 416(%%rsi)\n"
           "vmovdqu %%ymm0, 448(%%rsi)\n vmovdqu %%ymm0, 480(%%rsi)\n");
-    PROBE(probes[8].result, ".rept 48\n nopl 0(%%rax)\n .endr\n");
+    /* nopl (%rax), 0f 1f 00: GNU as drops a zero displacement, so "nopl 0(%rax)" assembles to
+     * this same 3-byte form, not the 4-byte 0f 1f 40 00. */
+    PROBE(probes[8].result, ".rept 48\n nopl (%%rax)\n .endr\n");
     printf("%-28s %8s\n", "instruction", "per cycle");
     for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++)
         printf("%-28s %8.2f\n", probes[i].what, probes[i].ops * tpc / probes[i].result);

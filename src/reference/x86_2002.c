@@ -1,6 +1,8 @@
 /*
- * x86-2002: the x86-64 csum_partial Linux used from 2002 until 2016 (the "old" code in Herbert 2016, docs/SOURCES.md,
- * Tom Herbert's v5 patch, which quotes it in full). Rewritten here from that description.
+ * x86-2002: the x86-64 csum_partial Linux used from 2002 until Dumazet's rewrite in Linux 5.17
+ * (2021; Herbert's 2016 patch was not merged). It is the "old" code in Herbert 2016
+ * (docs/SOURCES.md, Tom Herbert's v5 patch, which quotes it in full). Rewritten here from that
+ * description.
  *
  * Algorithm: align first. An odd start address takes one byte off (it is the high half of a
  * word that began one byte earlier) and byte-swaps the final 16-bit result; then a 2-byte and

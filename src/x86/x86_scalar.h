@@ -74,11 +74,12 @@ static inline uint64_t sum_33to63(const unsigned char *p, size_t len)
 }
 
 /*
- * 64..256 bytes: Linux 6.8's shape (Dumazet 2021, Goldstein 2023), which keeps the dependency
- * chains short: two 40-byte chains per 80 bytes (unrolled here, at most three times), one more
- * 40-byte chain, the 32/16/8 bisection, and the last 1..7 bytes only when there are some (one
- * backward load). In the lab's throughput mode, where only about two calls fit in the
- * out-of-order window, a single chain through 64-byte blocks measured 10-30 % slower.
+ * 64..256 bytes: Linux 6.8's shape (Dumazet 2021, Goldstein 2023, Torvalds 2024: "Linux 6.8" in
+ * docs/SOURCES.md), which keeps the dependency chains short: two 40-byte chains per 80 bytes
+ * (unrolled here, at most three times), one more 40-byte chain, the 32/16/8 bisection, and the
+ * last 1..7 bytes only when there are some (one backward load). In the lab's throughput mode,
+ * where only about two calls fit in the out-of-order window, a single chain through 64-byte
+ * blocks measured 10-30 % slower.
  */
 static inline uint64_t sum_64to256(const unsigned char *p, size_t len)
 {

@@ -53,6 +53,7 @@ X86_ROW_ENTRY static csum_wsum csum_partial_linux68(const void *buf, size_t len,
 const struct csum_kernel csum_kernel_linux_6_8 = {
     CSUM_REFERENCE_NAME("linux-6.8"),
     .sum.partial = csum_partial_linux68,
-    .sum.description = "Linux 6.8 (Goldstein 2023): two 40-byte adc chains per 80 bytes, 40-byte "
-                       "early return, 32/16/8 bisection; in-bounds tail instead of zeropad",
+    .sum.description = "Linux 6.8 (Torvalds 2024, Goldstein 2023): two 40-byte adc chains per 80 "
+                       "bytes, 40-byte early return, 32/16/8 bisection; in-bounds tail instead of "
+                       "zeropad",
 };

@@ -72,6 +72,6 @@ X86_ROW_ENTRY static csum_wsum csum_partial_x86_2002(const void *buf, size_t len
 const struct csum_kernel csum_kernel_x86_2002 = {
     CSUM_REFERENCE_NAME("x86-2002"),
     .sum.partial = csum_partial_x86_2002,
-    .sum.description = "Linux x86-64 2002-2016 (Herbert 2016 \"old\"): align odd/2/4 first, 64-byte "
+    .sum.description = "Linux x86-64 2002 to 5.16 (Herbert 2016 \"old\"): align odd/2/4 first, 64-byte "
                        "add/adc loop, 8-byte loop, 4/2/1 tail; ends in a canonical 16-bit fold",
 };

@@ -38,10 +38,13 @@ void csum_plan_init(struct csum_plan *p, enum csum_op op)
 
 int csum_plan_add(struct csum_plan *p, size_t from, const struct csum_op_entry *e)
 {
+    /* Order first: a range that repeats the previous one's row is merged only when it starts
+     * later, so "a@0,b@64,b@32" is refused like any other plan whose starts do not increase. */
+    if ((p->n == 0 && from != 0) || (p->n && from <= p->from[p->n - 1]))
+        return -1;
     if (p->n && p->entry[p->n - 1].view == e->view)
         return 0;
-    if (p->n == CSUM_PLAN_MAX_RANGES || (p->n == 0 && from != 0) ||
-        (p->n && from <= p->from[p->n - 1]))
+    if (p->n == CSUM_PLAN_MAX_RANGES)
         return -1;
     p->from[p->n] = from;
     p->entry[p->n] = *e;
@@ -127,11 +130,11 @@ int csum_plan_parse(struct csum_plan *p, enum csum_op op, const char *text, int 
             s = end;
         }
         if (csum_plan_add(p, from, &e) != 0) {
-            if (p->n == CSUM_PLAN_MAX_RANGES)
-                snprintf(why, why_size, "more than %d ranges", CSUM_PLAN_MAX_RANGES);
-            else
+            if ((p->n == 0 && from != 0) || (p->n && from <= p->from[p->n - 1]))
                 snprintf(why, why_size, "ranges must start at 0 and increase (at %s@%zu)",
                          e.name, from);
+            else
+                snprintf(why, why_size, "more than %d ranges", CSUM_PLAN_MAX_RANGES);
             return -1;
         }
         while (is_space(*s))

@@ -95,12 +95,18 @@ void test_dispatch_plans(struct test_ctx *t)
     expect_rejected(t, "generic@0x10");
     expect_rejected(t, "generic@0,x86-scalar@99999999999999999999999"); /* overflows size_t */
     expect_rejected(t, "generic@00,generic@18446744073709551616");
+    expect_rejected(t, "generic@0,generic@0");
     char bad[300];
     if (n >= 2) {
         snprintf(bad, sizeof bad, "%s@0,%s@64,%s@32", rows[0], rows[1], rows[0]); /* not increasing */
         expect_rejected(t, bad);
         snprintf(bad, sizeof bad, "%s@0,%s@1,%s@2,%s@3,%s@4", rows[0], rows[1], rows[0], rows[1], rows[0]);
         expect_rejected(t, bad); /* five ranges */
+        /* A row repeated with a start that does not increase: refused, not merged. */
+        snprintf(bad, sizeof bad, "%s@0,%s@64,%s@32", rows[0], rows[1], rows[1]);
+        expect_rejected(t, bad);
+        snprintf(bad, sizeof bad, "%s@0,%s@64,%s@64", rows[0], rows[1], rows[1]);
+        expect_rejected(t, bad);
     }
     CHECK(t, csum_dispatch_set("auto") == 0 && csum_impl_select("auto") == 0, "auto");
     CHECK(t, !strncmp(csum_dispatch_source(), "compiled-in defaults: ", 22),

@@ -34,9 +34,13 @@
 #include "plan.h"
 #include "arch_hooks.h" /* the architecture's inline short path, if it has one */
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Below this many headers the batch runs header by header: a SIMD step costs more (the lab's
  * batch table: about 12 ticks for a batch of one through the AVX-512 kernel, 4 alone). */
@@ -211,31 +215,56 @@ size_t csum_dispatch_file(char *buf, size_t size)
     return n > 0 ? (size_t)n : 0;
 }
 
+/* The largest plan file read: `csum tune --write` writes about 150 bytes. Bigger files are
+ * refused unread, so that a wrong CSUM_DISPATCH_FILE cannot make the first csum_partial() of a
+ * program read megabytes into memory. */
+enum { PLAN_FILE_MAX = 65536 };
+
 /* The first line of the file that is not a comment or blank, into text. 0, or -1 when the file
- * cannot be read, holds no plan or a plan line too long for text (why says so). Whole lines
- * (getline): a long comment is skipped whole, never read on as a plan. */
+ * cannot be read, holds no plan or a plan line too long for text (why says so). Whole lines: a
+ * long comment is skipped whole, never read on as a plan. Only a regular file of at most
+ * PLAN_FILE_MAX bytes is read, opened without blocking (a FIFO would wait for a writer, a
+ * device such as /dev/zero never end). */
 static int read_plan_file(const char *path, char *text, size_t size, char *why, size_t why_size)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
         return -1; /* no file is the normal case: nothing to report */
-    char *line = NULL;
-    size_t cap = 0;
+    struct stat st;
+    char *data = NULL;
+    ssize_t len = -1;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(why, why_size, "not a regular file");
+    } else if (st.st_size > PLAN_FILE_MAX) {
+        snprintf(why, why_size, "larger than %d bytes", PLAN_FILE_MAX);
+    } else if ((data = malloc(PLAN_FILE_MAX + 1)) != NULL) {
+        size_t got = 0;
+        ssize_t r = 0;
+        while (got < PLAN_FILE_MAX &&
+               ((r = read(fd, data + got, PLAN_FILE_MAX - got)) > 0 || (r < 0 && errno == EINTR)))
+            got += r > 0 ? (size_t)r : 0;
+        len = r < 0 ? -1 : (ssize_t)got;
+        snprintf(why, why_size, len < 0 ? "cannot be read" : "no plan in the file");
+    }
+    close(fd);
     int ok = -1;
-    snprintf(why, why_size, "no plan in the file");
-    while (getline(&line, &cap, f) >= 0)
-        if (line[0] != '#' && line[strspn(line, " \t\r\n")] != '\0') {
-            line[strcspn(line, "\r\n")] = '\0';
-            if (strlen(line) < size) {
-                memcpy(text, line, strlen(line) + 1);
-                ok = 0;
-            } else {
-                snprintf(why, why_size, "its plan line is longer than %zu characters", size - 1);
-            }
-            break;
+    char *const end = data && len > 0 ? data + len : data;
+    for (char *line = data, *next; len >= 0 && line < end; line = next) {
+        char *newline = memchr(line, '\n', (size_t)(end - line));
+        next = newline ? newline + 1 : end;
+        *(newline ? newline : end) = '\0'; /* data has a byte beyond the file's */
+        if (line[0] == '#' || line[strspn(line, " \t\r")] == '\0')
+            continue;
+        line[strcspn(line, "\r")] = '\0';
+        if (strlen(line) < size) {
+            memcpy(text, line, strlen(line) + 1);
+            ok = 0;
+        } else {
+            snprintf(why, why_size, "its plan line is longer than %zu characters", size - 1);
         }
-    free(line);
-    fclose(f);
+        break;
+    }
+    free(data);
     return ok;
 }
 

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #if defined(__GLIBC__)
 #  include <malloc.h>
@@ -238,6 +239,32 @@ void test_dispatch_sources(struct test_ctx *t)
         fclose(f);
     }
     expect_plan(t, file_env, NULL, defaults); /* a bad file is ignored */
+    /* A NUL byte ends the text of its line, not the file. */
+    f = fopen(path, "w");
+    if (f) {
+        fwrite("# a comment\n\0 x\n generic@0\n", 1, 27, f);
+        fclose(f);
+    }
+    expect_plan(t, file_env, NULL, want);
+    /* Only a regular file of plan-file size is read: a device, a FIFO or a huge file would
+     * block or fill memory at the first csum_partial() of any program using the library. */
+    expect_reason(t, "CSUM_DISPATCH_FILE=/dev/null", NULL,
+                  "(/dev/null ignored: not a regular file)");
+    if (truncate(path, 64 << 20) == 0) /* sparse: no disk, but 64 MiB of line to read */
+        expect_reason(t, file_env, NULL, "ignored: larger than 65536 bytes)");
+    char fifo[] = "/tmp/csum-test-fifo-XXXXXX";
+    int fifo_dir = mkstemp(fifo);
+    if (fifo_dir >= 0) {
+        close(fifo_dir);
+        unlink(fifo);
+        if (mkfifo(fifo, 0600) == 0) {
+            char fifo_env[300], fifo_why[300];
+            snprintf(fifo_env, sizeof fifo_env, "CSUM_DISPATCH_FILE=%s", fifo);
+            snprintf(fifo_why, sizeof fifo_why, "(%s ignored: not a regular file)", fifo);
+            expect_reason(t, fifo_env, NULL, fifo_why); /* no writer: must not wait for one */
+            unlink(fifo);
+        }
+    }
     unlink(path);
     expect_plan(t, file_env, NULL, defaults); /* a missing one too */
     (void)single;

@@ -119,7 +119,7 @@ static int reset(void)
     char path[4096];
     size_t n = csum_dispatch_file(path, sizeof path);
     if (n == 0 || n >= sizeof path) {
-        printf("no plan file is read (CSUM_DISPATCH_FILE is empty, or no HOME): nothing to reset\n");
+        printf("no plan file is read (CSUM_DISPATCH_FILE is empty, or no absolute HOME): nothing to reset\n");
         return 0;
     }
     if (unlink(path) != 0) {
@@ -312,7 +312,7 @@ int lab_tune_main(int argc, char **argv)
                 size_t n = csum_dispatch_file(path, sizeof path);
                 if (n == 0 || n >= sizeof path) {
                     fprintf(stderr, "csum: tune: the library reads no plan file (CSUM_DISPATCH_FILE "
-                                    "is empty, or no HOME): give --write a FILE\n");
+                                    "is empty, or no absolute HOME): give --write a FILE\n");
                     return 2;
                 }
                 write_to = path;

@@ -212,7 +212,7 @@ int cmd_impls(int argc, char **argv)
         struct stat st; /* not opened: a FIFO there would wait for a writer */
         printf("  plan file: %s (%s)\n", file, stat(file, &st) == 0 ? "present" : "none");
     } else {
-        printf("  plan file: none (CSUM_DISPATCH_FILE is empty, or no HOME)\n");
+        printf("  plan file: none (CSUM_DISPATCH_FILE is empty, or no absolute HOME)\n");
     }
     print_copy_table();
     return EXIT_OK;

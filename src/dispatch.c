@@ -204,9 +204,9 @@ size_t csum_dispatch_file(char *buf, size_t size)
     int n;
     if (named)
         n = *named ? snprintf(buf, size, "%s", named) : 0; /* set but empty: no file */
-    else if (xdg && *xdg)
+    else if (xdg && *xdg == '/') /* a relative one is ignored, as the XDG spec says */
         n = snprintf(buf, size, "%s/csum/dispatch", xdg);
-    else if (home && *home)
+    else if (home && *home == '/') /* never a file relative to the working directory */
         n = snprintf(buf, size, "%s/.config/csum/dispatch", home);
     else
         n = 0;

@@ -190,6 +190,11 @@ void test_dispatch_sources(struct test_ctx *t)
     expect_file(t, "CSUM_DISPATCH_FILE=", "HOME=/home/u", "(none)\n");
     expect_file(t, "XDG_CONFIG_HOME=/xdg", "HOME=/home/u", "/xdg/csum/dispatch\n");
     expect_file(t, "XDG_CONFIG_HOME=", "HOME=/home/u", "/home/u/.config/csum/dispatch\n");
+    /* Relative directories are not used (XDG Base Directory specification): the plan would
+     * depend on the working directory of each program. */
+    expect_file(t, "XDG_CONFIG_HOME=cfg", "HOME=/home/u", "/home/u/.config/csum/dispatch\n");
+    expect_file(t, "XDG_CONFIG_HOME=", "HOME=home/u", "(none)\n");
+    expect_file(t, "XDG_CONFIG_HOME=", "HOME=.", "(none)\n");
 
     char defaults[256], single[160], env[300], file_env[300], path[] = "/tmp/csum-test-plan-XXXXXX";
     csum_impl_select("auto");

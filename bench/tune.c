@@ -19,7 +19,8 @@
  *    3 %, and one core cycle), `--write` refuses (exit 1) unless `--force`; it never makes
  *    things worse silently.
  *
- * `--write` stores the plan in the file the library reads at startup (csum_dispatch_file());
+ * `--write` stores the plan in the file the library reads at startup (csum_dispatch_file()),
+ * replaced at once (write_plan_file);
  * `--reset` removes that file, so the compiled-in plan applies again.
  */
 #define _GNU_SOURCE
@@ -87,6 +88,76 @@ static void make_parent_dirs(const char *path)
             mkdir(dir, 0777);
             *s = '/';
         }
+}
+
+/*
+ * Store `text` as the file `path` at once: a temporary file in the same directory, on disk
+ * (fsync) before it is renamed over `path`, so that a program starting meanwhile reads the old
+ * plan or the new one, never a part of one, a write that fails leaves the old plan as it was,
+ * and two tunes writing at once leave one whole plan. The file keeps its permissions. A
+ * symbolic link of ours is followed (the file it names is replaced, the link stays, as for
+ * `csum pcap fix`); another user's is refused, as the kernel refuses to follow one in /tmp.
+ * 0, or -1 with a reason in `why` (an errno text, or this function's own).
+ */
+static int write_plan_file(const char *path, const char *text, const char **why)
+{
+    struct stat st;
+    *why = NULL;
+    char *target = NULL;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        if (st.st_uid != geteuid()) {
+            *why = "it is a symbolic link owned by another user";
+            return -1;
+        }
+        if (!(target = realpath(path, NULL))) {
+            *why = strerror(errno);
+            return -1;
+        }
+        path = target;
+    }
+    mode_t mode;
+    if (stat(path, &st) == 0) {
+        mode = st.st_mode & 07777;
+    } else {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    const char *slash = strrchr(path, '/');
+    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+    char *tmp = malloc(dir_len + sizeof ".csum-tmp-XXXXXX");
+    int fd = -1;
+    if (tmp) {
+        memcpy(tmp, path, dir_len);
+        strcpy(tmp + dir_len, ".csum-tmp-XXXXXX");
+        fd = mkstemp(tmp);
+    }
+    int rc = fd < 0 ? -1 : 0;
+    for (size_t done = 0, len = strlen(text); rc == 0 && done < len;) {
+        ssize_t n = write(fd, text + done, len - done);
+        if (n > 0)
+            done += (size_t)n;
+        else if (errno != EINTR)
+            rc = -1;
+    }
+    if (rc == 0 && (fchmod(fd, mode) != 0 || fsync(fd) != 0))
+        rc = -1;
+    int e = errno;
+    if (fd >= 0 && close(fd) != 0 && rc == 0) {
+        rc = -1;
+        e = errno;
+    }
+    if (rc == 0 && rename(tmp, path) != 0) {
+        rc = -1;
+        e = errno;
+    }
+    if (rc != 0 && fd >= 0)
+        unlink(tmp);
+    if (rc != 0)
+        *why = strerror(e);
+    free(tmp);
+    free(target);
+    return rc;
 }
 
 /* -M: every name a product row this CPU runs (tune chooses among those only). 0, or -1 with
@@ -511,18 +582,14 @@ int lab_tune_main(int argc, char **argv)
         return 1;
     }
     make_parent_dirs(write_to);
-    FILE *f = fopen(write_to, "w");
     time_t now = time(NULL);
-    char date[32];
+    char date[32], text[512];
+    const char *why;
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-    int bad = !f;
-    if (f) {
-        bad = fprintf(f, "# csum dispatch plan, written by 'csum tune' on %s\n"
-                         "# remove with 'csum tune --reset'\n%s\n", date, plan) < 0;
-        bad |= fclose(f) != 0;
-    }
-    if (bad) {
-        fprintf(stderr, "csum: tune: cannot write %s: %s\n", write_to, strerror(errno));
+    snprintf(text, sizeof text, "# csum dispatch plan, written by 'csum tune' on %s\n"
+                                "# remove with 'csum tune --reset'\n%s\n", date, plan);
+    if (write_plan_file(write_to, text, &why) != 0) {
+        fprintf(stderr, "csum: tune: cannot write %s: %s\n", write_to, why);
         return 1;
     }
     printf("wrote %s (read by libcsum at startup; CSUM_DISPATCH overrides it; undo with "

@@ -242,6 +242,41 @@ expect_status 0 "tune --quick -M generic --write FILE --force" -- \
 expect_grep "$TMP/plan" "^generic@0$" "tune --write --force stores the plan"
 CSUM_DISPATCH_FILE="$TMP/plan" "$CSUM" impls >"$TMP/out" 2>&1
 expect_grep "$TMP/out" "^  from: $TMP/plan$" "the library reads the stored plan"
+# --write replaces the file at once (a temporary file renamed over it): a write that fails,
+# here at the file size limit, leaves the stored plan whole, and no temporary file behind.
+cp "$TMP/plan" "$TMP/plan.before"
+chmod 640 "$TMP/plan"
+(trap '' XFSZ; ulimit -f 0; exec "$CSUM" tune --quick -M generic --write "$TMP/plan" --force) 2>&1 |
+    cat >"$TMP/out"
+expect_same "${PIPESTATUS[0]}" 1 "tune --write that cannot write exits 1"
+expect_grep "$TMP/out" "cannot write $TMP/plan" "tune --write says it could not write"
+if cmp -s "$TMP/plan" "$TMP/plan.before"; then ok "a failed tune --write keeps the stored plan"
+else fail "a failed tune --write keeps the stored plan (now: '$(head -c 200 "$TMP/plan")')"; fi
+expect_same "$(ls -A "$TMP" | grep -c '^\.csum-tmp-')" 0 "a failed tune --write leaves no temporary file"
+# Through a symbolic link (a dotfile manager's): the file it names is replaced, the link stays,
+# and a file's permissions are kept.
+mkdir "$TMP/dotfiles"
+mv "$TMP/plan" "$TMP/dotfiles/plan"
+ln -s dotfiles/plan "$TMP/plan"
+expect_status 0 "tune --write through a symbolic link" -- \
+    "$CSUM" tune --quick -M generic --write "$TMP/plan" --force
+if [ -L "$TMP/plan" ] && grep -q "^generic@0$" "$TMP/dotfiles/plan"; then
+    ok "tune --write through a link writes the file it names"
+else fail "tune --write through a link writes the file it names"; fi
+expect_same "$(stat -c %a "$TMP/dotfiles/plan")" 640 "tune --write keeps the file's permissions"
+rm "$TMP/plan"
+# Another user's link is not followed (it may point anywhere, as one in /tmp can): only root
+# can make one here.
+ln -s dotfiles/plan "$TMP/plan"
+if chown -h 65534 "$TMP/plan" 2>/dev/null; then
+    expect_status 1 "tune --write refuses another user's symbolic link" -- \
+        "$CSUM" tune --quick -M generic --write "$TMP/plan" --force
+    expect_grep "$TMP/err" "symbolic link owned by another user" "tune says why it refused the link"
+else
+    printf 'SKIPPED cli: tune --write and another user'"'"'s symbolic link (needs root)\n'
+fi
+rm "$TMP/plan"
+mv "$TMP/dotfiles/plan" "$TMP/plan"
 expect_status 0 "tune --reset" -- env CSUM_DISPATCH_FILE="$TMP/plan" "$CSUM" tune --reset
 expect_grep "$TMP/out" "^removed $TMP/plan" "tune --reset removes the plan file"
 expect_status 0 "tune --reset again" -- env CSUM_DISPATCH_FILE="$TMP/plan" "$CSUM" tune --reset

@@ -58,7 +58,7 @@ static void print_row(const char *name, int supported, const char *used, const c
 }
 
 /* The lengths row `name` handles in `plan` ("name@from,name@from,..."): "0-127", "256+",
- * "all", or "" when it has no range. */
+ * "all", "0-255,1024+" for a row in two ranges, or "" when it has no range. */
 static void plan_range(const char *plan, const char *name, char *out, size_t size)
 {
     out[0] = '\0';
@@ -69,11 +69,13 @@ static void plan_range(const char *plan, const char *name, char *out, size_t siz
         unsigned long long from = strtoull(at + 1, NULL, 10);
         const char *next = strchr(at, ',');
         if ((size_t)(at - p) == strlen(name) && !strncmp(p, name, (size_t)(at - p))) {
+            size_t len = strlen(out);
+            const char *comma = len ? "," : "";
             if (next)
-                snprintf(out, size, "%llu-%llu", from,
+                snprintf(out + len, size - len, "%s%llu-%llu", comma, from,
                          strtoull(strchr(next + 1, '@') + 1, NULL, 10) - 1);
             else
-                snprintf(out, size, from ? "%llu+" : "all", from);
+                snprintf(out + len, size - len, from ? "%s%llu+" : "%sall", comma, from);
         }
         p = next ? next + 1 : at + strlen(at);
     }

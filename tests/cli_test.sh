@@ -96,6 +96,15 @@ expect_grep "$TMP/out" "^generic *yes *all " "CSUM_IMPL=generic sends every leng
 CSUM_DISPATCH_FILE= CSUM_DISPATCH=generic@0 "$CSUM" impls >"$TMP/out" 2>&1
 expect_grep "$TMP/out" "^dispatch: generic@0$" "CSUM_DISPATCH sets the plan"
 expect_grep "$TMP/out" "^  from: CSUM_DISPATCH$" "impls says where the plan came from"
+# A row in two ranges of the plan: LENGTHS names both.
+other=$("$CSUM" impls | awk '/^csum_partial: reference/ { exit } $2 == "yes" && $1 != "generic" { print $1; exit }')
+if [ -n "$other" ]; then
+    CSUM_DISPATCH_FILE= CSUM_DISPATCH="generic@0,$other@256,generic@1024" "$CSUM" impls >"$TMP/out" 2>&1
+    expect_grep "$TMP/out" "^generic *yes *0-255,1024+ " "impls names both ranges of a row used twice"
+    expect_grep "$TMP/out" "^$other *yes *256-1023 " "impls names the range between them"
+else
+    printf 'SKIPPED cli: impls with a row in two ranges (generic is the only product row here)\n'
+fi
 expect_status 0 "verify --quick" -- "$CSUM" verify --quick
 expect_grep "$TMP/out" "^generic *ok" "verify reports generic ok"
 expect_status 0 "verify generic" -- "$CSUM" verify generic

@@ -25,6 +25,8 @@
  */
 #define _GNU_SOURCE
 #include "lab.h"
+#include "cpu_features.h"
+#include "plan.h"
 
 #include <errno.h>
 #include <math.h>
@@ -583,11 +585,14 @@ int lab_tune_main(int argc, char **argv)
     }
     make_parent_dirs(write_to);
     time_t now = time(NULL);
-    char date[32], text[512];
+    char date[32], cpu[64], cpu_line[96] = "", text[512];
     const char *why;
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    csum_cpu_class(cpu, sizeof cpu);
+    if (cpu[0]) /* the library ignores the file on another kind of CPU */
+        snprintf(cpu_line, sizeof cpu_line, "%s%s\n", CSUM_PLAN_FILE_CPU, cpu);
     snprintf(text, sizeof text, "# csum dispatch plan, written by 'csum tune' on %s\n"
-                                "# remove with 'csum tune --reset'\n%s\n", date, plan);
+                                "# remove with 'csum tune --reset'\n%s%s\n", date, cpu_line, plan);
     if (write_plan_file(write_to, text, &why) != 0) {
         fprintf(stderr, "csum: tune: cannot write %s: %s\n", write_to, why);
         return 1;

@@ -309,7 +309,9 @@ CSUM_API const char *csum_dispatch_source(void);
  * no file), else $XDG_CONFIG_HOME/csum/dispatch, else $HOME/.config/csum/dispatch; a relative
  * XDG_CONFIG_HOME or HOME is not used (the XDG Base Directory rule). Writes at most `size`
  * bytes, NUL-terminated when size > 0, and returns the length of the whole path (like
- * snprintf), or 0 when there is no plan file (the file itself need not exist).
+ * snprintf), or 0 when there is no plan file (the file itself need not exist). The library
+ * ignores a file tuned on another kind of CPU: `csum tune --write` names the CPU in a
+ * "# cpu: ..." comment before the plan (x86-64: "AuthenticAMD family 25 model 17").
  * Environment variables are not read in set-uid or set-gid programs (secure_getenv).
  */
 CSUM_API size_t csum_dispatch_file(char *buf, size_t size);

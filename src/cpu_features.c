@@ -6,6 +6,7 @@
 #include "cpu_features.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,6 +119,16 @@ static uint32_t detect(void)
     return 0;
 }
 #endif
+
+void csum_cpu_class(char *buf, size_t size)
+{
+    struct csum_cpu_id id;
+    csum_cpu_identify(&id);
+    if (id.vendor[0])
+        snprintf(buf, size, "%s family %u model %u", id.vendor, id.family, id.model);
+    else if (size)
+        buf[0] = '\0';
+}
 
 /* CSUM_CPU_DISABLE="avx512bw,avx2" pretends the CPU lacks those features, so fallbacks can
  * be exercised on a machine that has everything. Unknown names are ignored. */

@@ -11,6 +11,7 @@
 #ifndef CSUM_CPU_FEATURES_H
 #define CSUM_CPU_FEATURES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define CSUM_CPU_FEATURE_LIST(X) \
@@ -57,5 +58,10 @@ struct csum_cpu_id {
     unsigned model;  /* display model (extended model included) */
 };
 void csum_cpu_identify(struct csum_cpu_id *id);
+
+/* The same as text, "AuthenticAMD family 25 model 17", for the plan file `csum tune --write`
+ * stores and the library checks (a home directory shared by machines of different kinds);
+ * "" when the CPU does not say (non-x86). */
+void csum_cpu_class(char *buf, size_t size);
 
 #endif /* CSUM_CPU_FEATURES_H */

@@ -221,8 +221,9 @@ size_t csum_dispatch_file(char *buf, size_t size)
 enum { PLAN_FILE_MAX = 65536 };
 
 /* The first line of the file that is not a comment or blank, into text. 0, or -1 when the file
- * cannot be read, holds no plan or a plan line too long for text (why says so). Whole lines: a
- * long comment is skipped whole, never read on as a plan. Only a regular file of at most
+ * cannot be read, holds no plan or a plan line too long for text, or names before its plan a CPU
+ * of another kind than this one (why says so). Whole lines: a long comment is skipped whole,
+ * never read on as a plan. Only a regular file of at most
  * PLAN_FILE_MAX bytes is read, opened without blocking (a FIFO would wait for a writer, a
  * device such as /dev/zero never end). */
 static int read_plan_file(const char *path, char *text, size_t size, char *why, size_t why_size)
@@ -253,9 +254,18 @@ static int read_plan_file(const char *path, char *text, size_t size, char *why, 
         char *newline = memchr(line, '\n', (size_t)(end - line));
         next = newline ? newline + 1 : end;
         *(newline ? newline : end) = '\0'; /* data has a byte beyond the file's */
-        if (line[0] == '#' || line[strspn(line, " \t\r")] == '\0')
-            continue;
         line[strcspn(line, "\r")] = '\0';
+        if (!strncmp(line, CSUM_PLAN_FILE_CPU, strlen(CSUM_PLAN_FILE_CPU))) {
+            const char *tuned_on = line + strlen(CSUM_PLAN_FILE_CPU);
+            char here[64];
+            csum_cpu_class(here, sizeof here);
+            if (here[0] && strcmp(tuned_on, here) != 0) {
+                snprintf(why, why_size, "tuned on %.64s, this CPU is %s", tuned_on, here);
+                break;
+            }
+        }
+        if (line[0] == '#' || line[strspn(line, " \t")] == '\0')
+            continue;
         if (strlen(line) < size) {
             memcpy(text, line, strlen(line) + 1);
             ok = 0;

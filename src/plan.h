@@ -31,6 +31,11 @@ int csum_op_entry_at(enum csum_op op, size_t i, struct csum_op_entry *out);
 
 enum { CSUM_PLAN_MAX_RANGES = CSUM_DISPATCH_MAX_RANGES, CSUM_PLAN_TEXT_MAX = 256 };
 
+/* The plan file's comment naming the CPU it was tuned on (csum_cpu_class()): `csum tune
+ * --write` writes it before the plan, and the library ignores a file tuned on another kind of
+ * CPU. A file without it (or from a CPU that does not say what it is) applies anywhere. */
+#define CSUM_PLAN_FILE_CPU "# cpu: "
+
 struct csum_plan {
     /* Hot fields first: range k covers [from[k], from[k + 1]); unused ranges start at
      * SIZE_MAX and repeat the last function, so a dispatcher can compare without a count. */

@@ -249,6 +249,10 @@ fi
 expect_status 0 "tune --quick -M generic --write FILE --force" -- \
     "$CSUM" tune --quick -M generic --write "$TMP/plan" --force
 expect_grep "$TMP/plan" "^generic@0$" "tune --write --force stores the plan"
+if grep -q "^x86-scalar " "$TMP/impls"; then # x86-64 says what the CPU is
+    expect_grep "$TMP/plan" "^# cpu: [A-Za-z]* family [0-9]* model [0-9]*$" \
+        "tune --write names the CPU the plan was tuned on"
+fi
 CSUM_DISPATCH_FILE="$TMP/plan" "$CSUM" impls >"$TMP/out" 2>&1
 expect_grep "$TMP/out" "^  from: $TMP/plan$" "the library reads the stored plan"
 # --write replaces the file at once (a temporary file renamed over it): a write that fails,

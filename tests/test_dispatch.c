@@ -251,6 +251,29 @@ void test_dispatch_sources(struct test_ctx *t)
         fclose(f);
     }
     expect_plan(t, file_env, NULL, want);
+    /* A file tuned on another kind of CPU (a home directory shared by different machines) is
+     * ignored, with both CPUs named; one tuned on this kind applies. */
+    char here[64];
+    csum_cpu_class(here, sizeof here);
+    f = fopen(path, "w");
+    if (f) {
+        fputs("# csum dispatch plan\n" CSUM_PLAN_FILE_CPU "NoSuchVendor family 1 model 2\ngeneric@0\n", f);
+        fclose(f);
+    }
+    if (here[0]) {
+        char foreign[200];
+        snprintf(foreign, sizeof foreign,
+                 "ignored: tuned on NoSuchVendor family 1 model 2, this CPU is %s)", here);
+        expect_reason(t, file_env, NULL, foreign);
+    } else {
+        expect_plan(t, file_env, NULL, want); /* a CPU that does not say: any file applies */
+    }
+    f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "# csum dispatch plan\n%s%s\ngeneric@0\n", CSUM_PLAN_FILE_CPU, here);
+        fclose(f);
+    }
+    expect_plan(t, file_env, NULL, want);
     /* Only a regular file of plan-file size is read: a device, a FIFO or a huge file would
      * block or fill memory at the first csum_partial() of any program using the library. */
     expect_reason(t, "CSUM_DISPATCH_FILE=/dev/null", NULL,

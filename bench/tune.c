@@ -139,8 +139,8 @@ static int write_plan_file(const char *path, const char *text, const char **why)
         ssize_t n = write(fd, text + done, len - done);
         if (n > 0)
             done += (size_t)n;
-        else if (errno != EINTR)
-            rc = -1;
+        else if (n == 0 || errno != EINTR)
+            rc = -1, errno = n == 0 ? EIO : errno; /* 0: no progress, and errno not set */
     }
     if (rc == 0 && (fchmod(fd, mode) != 0 || fsync(fd) != 0))
         rc = -1;

@@ -55,10 +55,14 @@ void unmap_large(unsigned char *p, size_t len);
  * the x86_lanes.h rows: a flush every 16384 steps of four vectors, 2 MiB for avx2 and 4 MiB for
  * avx512), for the tests with the words that move a lane furthest
  * (all 0x0000, all 0xffff).
+ * 131073, 131076 and 262145: the first lengths whose 32-bit final reduction would overflow
+ * (avx512-vnni: 2049 vectors of zero words; x86_lanes.h: 65538 words of 0xffff), and one well
+ * past them, so the 64 KiB bound of that reduction cannot be raised unnoticed: below about
+ * 128 KiB a 32-bit reduction is still exact, and 65537 alone does not tell.
  * The largest is below 8 MiB, the quick suites' large buffers. */
 #define TEST_LANE_EDGES                                                                       \
-    65535, 65536, 65537, 1048063, 1048064, 1048065, 1048069, 1048128, 1048129, 2096129,      \
-        2097151, 2097152, 2097153, 4194303, 4194304, 4194305
+    65535, 65536, 65537, 131073, 131076, 262145, 1048063, 1048064, 1048065, 1048069, 1048128, \
+        1048129, 2096129, 2097151, 2097152, 2097153, 4194303, 4194304, 4194305
 
 /* Bytes of memory the kernel says are available, or 0 if unknown. */
 unsigned long long mem_available(void);

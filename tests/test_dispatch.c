@@ -33,6 +33,54 @@ static void expect_rejected(struct test_ctx *t, const char *plan)
     CHECK(t, !strcmp(before, after), "a rejected plan changed the plan: '%s' -> '%s'", before, after);
 }
 
+/*
+ * Each length goes to the row of its range, boundaries included: a plan that alternates the
+ * two rows this CPU runs (reference rows included) whose 32-bit sums differ most often, each
+ * length checked against the row its range names. Boundaries next to each other, around 256
+ * (where x86-64's inline short path ends).
+ */
+static void check_routing(struct test_ctx *t)
+{
+    enum { MAX = 600 };
+    unsigned char *buf = alloc_aligned(MAX + 64);
+    testdata_fill(buf, MAX + 64, 0x7007e);
+    const struct csum_impl *pick[2] = { NULL, NULL };
+    size_t best = 0;
+    for (size_t i = 0; i < csum_impl_count(); i++)
+        for (size_t j = 0; j < csum_impl_count(); j++) {
+            const struct csum_impl *a = csum_impl_get(i), *b = csum_impl_get(j);
+            if (i == j || !csum_impl_supported(a) || !csum_impl_supported(b))
+                continue;
+            size_t differ = 0;
+            for (size_t l = 250; l < 270; l++)
+                differ += a->partial(buf + 1, l, 0x1234) != b->partial(buf + 1, l, 0x1234);
+            if (differ > best) {
+                best = differ;
+                pick[0] = a, pick[1] = b;
+            }
+        }
+    if (!pick[0]) { /* one row, or rows that always agree: nothing to tell apart */
+        free(buf);
+        return;
+    }
+    static const size_t starts[4] = { 0, 256, 257, 259 };
+    char plan[256];
+    snprintf(plan, sizeof plan, "%s@0,%s@256,%s@257,%s@259", pick[0]->name, pick[1]->name,
+             pick[0]->name, pick[1]->name);
+    CHECK(t, csum_dispatch_set(plan) == 0, "rejected a valid plan '%s'", plan);
+    for (size_t l = 0; l <= MAX; l++)
+        for (size_t a = 0; a < 2; a++) {
+            csum_wsum init = (csum_wsum)(l * 0x9e3779b9u);
+            size_t k = 3;
+            while (k > 0 && l < starts[k])
+                k--;
+            csum_wsum got = csum_partial(buf + a, l, init), want = pick[k & 1]->partial(buf + a, l, init);
+            CHECK(t, got == want, "'%s': len %zu align %zu gave 0x%08x, its range's row %s 0x%08x",
+                  plan, l, a, (unsigned)got, pick[k & 1]->name, (unsigned)want);
+        }
+    free(buf);
+}
+
 void test_dispatch_plans(struct test_ctx *t)
 {
     const char *rows[4];
@@ -62,17 +110,26 @@ void test_dispatch_plans(struct test_ctx *t)
           "setting '%s' 10000 times allocated %zu bytes", plan, mallinfo2().uordblks - in_use);
 #endif
 
-    /* Every length 0..1100 and around each boundary, several alignments: right answers. */
+    /* Every length 0..1100 and around each boundary, several alignments: right answers, and
+     * from the row of the range the length is in (rows may return different 32-bit sums for
+     * the same bytes, so a length sent to the neighbouring range shows). */
     unsigned char *buf = alloc_aligned(1200 + 64);
     static const size_t aligns[] = { 0, 1, 3, 63 };
     for (size_t a = 0; a < 4; a++) {
         testdata_fill(buf + aligns[a], 1200, 0xd15 + a);
         for (size_t l = 0; l <= 1100; l++) {
             csum_wsum init = (csum_wsum)(l * 2654435761u);
-            check_value(t, csum_partial(buf + aligns[a], l, init),
-                        oracle_checksum(buf + aligns[a], l, init), l, aligns[a], init, plan);
+            csum_wsum got = csum_partial(buf + aligns[a], l, init);
+            check_value(t, got, oracle_checksum(buf + aligns[a], l, init), l, aligns[a], init, plan);
+            size_t k = n - 1;
+            while (k > 0 && l < starts[k])
+                k--;
+            csum_wsum row = csum_impl_find(rows[k])->partial(buf + aligns[a], l, init);
+            CHECK(t, got == row, "'%s': len %zu align %zu gave 0x%08x, its range's row %s 0x%08x",
+                  plan, l, aligns[a], (unsigned)got, rows[k], (unsigned)row);
         }
     }
+    check_routing(t);
     free(buf);
 
     /* Whitespace and a lone name are fine; everything malformed is refused. */

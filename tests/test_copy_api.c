@@ -101,6 +101,29 @@ static void check_auto(struct test_ctx *t)
     CHECK(t, small && csum_copy_impl_active(0) == small && csum_copy_impl_active(1500) == small,
           "auto below the threshold is not the first supported temporal row");
 #endif
+    /* csum_partial_copy and csum_iov_copy run the row csum_copy_impl_active names, at the
+     * boundaries too: the same 32-bit sum as that row (rows may return different sums for the
+     * same bytes, so a length sent to the neighbouring range shows). */
+    static const size_t lens[] = { 0, 1, 62, 63, 64, 65, 127, 128, 1500 };
+    unsigned char *src = alloc_aligned(2048), *dst = alloc_aligned(2048);
+    testdata_fill(src, 2048, 0xc0b1);
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++)
+        for (size_t a = 0; a < 2; a++) {
+            const size_t len = lens[i];
+            const struct csum_copy_impl *row = csum_copy_impl_active(len);
+            const csum_wsum want = row->copy(dst, src + a, len, 0);
+            csum_wsum got = csum_partial_copy(dst, src + a, len, 0);
+            CHECK(t, got == want, "csum_partial_copy of %zu bytes: 0x%08x, its row %s 0x%08x", len,
+                  (unsigned)got, row->name, (unsigned)want);
+            if (len >= 64) { /* shorter segments are summed inline, not by a row */
+                struct iovec one = { src + a, len };
+                got = csum_iov_copy(dst, &one, 1, 0);
+                CHECK(t, got == want, "csum_iov_copy of %zu bytes: 0x%08x, its row %s 0x%08x", len,
+                      (unsigned)got, row->name, (unsigned)want);
+            }
+        }
+    free(src);
+    free(dst);
     if (big) {
         CHECK(t, threshold >= ((size_t)1 << 20) && threshold < SIZE_MAX,
               "threshold %zu with a non-temporal row", threshold);

@@ -10,6 +10,11 @@ library, the features its instructions need (by register class, encoding and mne
 deliberately partial map of what GCC and clang emit from our code) must be in its file's ISA;
 a file that names no ISA is the baseline (x86-64 with SSE2).
 
+Also: every function with a non-temporal store (movnt*: the streaming copies) has an sfence.
+Streaming stores are weakly ordered, so without it a caller that publishes the destination
+(a flag, a ring index) may publish bytes not yet written; no single-threaded run can see the
+difference, and a racing reader would see it too rarely to test for, but the disassembly can.
+
 Usage: tests/isa_test.py BUILD_DIR
 """
 import os
@@ -119,6 +124,7 @@ def main():
     isas = isa_features()
     passed = failed = 0
     seen = {name: 0 for name in ("bmi2", "adx", "avx2", "avx512f", "avx512vnni")}
+    seen_nt = [0]  # non-temporal stores found
     for obj in sorted(objects):
         rel = os.path.relpath(obj, objdir)
         source = os.path.join(ROOT, rel[:-2])  # src/x86/avx2.c.o -> src/x86/avx2.c
@@ -128,6 +134,7 @@ def main():
                               text=True, check=True).stdout
         bad = {}
         function = "?"
+        streaming = {}  # function -> [has a movnt*, has an sfence]
         for line in dump.splitlines():
             m = re.match(r"^[0-9a-f]+ <(.*)>:$", line)
             if m:
@@ -138,12 +145,21 @@ def main():
                          line)
             if not m:
                 continue
+            mnemonic = m.group(3)
+            if mnemonic.startswith(("movnt", "vmovnt")) and not mnemonic.endswith("dqa"):
+                streaming.setdefault(function, [False, False])[0] = True
+                seen_nt[0] += 1
+            elif mnemonic == "sfence":
+                streaming.setdefault(function, [False, False])[1] = True
             need = needs(m.group(1), m.group(3), m.group(4), (m.group(2) or "").strip())
             for f in need:
                 if f in seen:
                     seen[f] += 1
             for f in need - permitted:
                 bad.setdefault(f, "%s in %s" % (m.group(3), function))
+        for function, (nt, fence) in sorted(streaming.items()):
+            if nt and not fence:
+                bad.setdefault("no sfence", "after the streaming stores of %s" % function)
         what = "isa: %s (%s: %s)" % (rel[:-2], isa, " ".join(sorted(isas.get(isa, ()))) or "baseline")
         if bad:
             failed += 1
@@ -159,6 +175,12 @@ def main():
         else:
             failed += 1
             print("FAIL    isa: no instruction needing %s found: is the map or the object list wrong?" % feature)
+    if seen_nt[0]:
+        passed += 1
+        print("PASS    isa: %d non-temporal stores found, each function with some has an sfence" % seen_nt[0])
+    else:
+        failed += 1
+        print("FAIL    isa: no non-temporal store found: is the object list wrong?")
     print("isa_test: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -7,13 +7,14 @@
  *   byte  0      source alignment (& 63) after a 64-byte boundary
  *   byte  1      destination alignment (& 63)
  *   bytes 2..5   initial sum
- *   byte  6      number of iovec segments (& 31); bits 5..7 see byte 7
+ *   byte  6      number of iovec segments (& 31)
  *   byte  7      extension: this many KiB of aperiodic bytes are appended to the data (& 127),
  *                so short inputs reach the long loops, the streaming rows' alignment step and,
- *                through csum_iov_copy, large gathers; with its bit 7 and byte 6's bits 5..7
- *                all set (one input in 16 at random, so short inputs stay fast to fuzz), this
- *                many 32 KiB blocks (up to 4064 KiB): the rows take copies above 1 MiB in
- *                chunks (avx512-vnni, avx-vnni), and only such lengths reach that code
+ *                through csum_iov_copy, large gathers; in the target copy_iov_large (this
+ *                file built with FUZZ_LARGE=1) this many 32 KiB blocks (up to 4064 KiB): the
+ *                rows take copies above 1 MiB in chunks (avx512-vnni, avx-vnni), and only such
+ *                lengths reach that code (a target of its own, as such an input costs many
+ *                short ones)
  *   then 2 bytes per segment: its length (& 0x3fff); lengths beyond the data are cut, zero and
  *                odd ones are kept (the point of the exercise)
  *
@@ -34,7 +35,16 @@
 #include <string.h>
 #include <sys/uio.h>
 
-enum { MAX_LEN = (4 << 20) + (130 << 10), CANARY = 64, CANARY_BYTE = 0xa5, MAX_SEGMENTS = 31 };
+#ifndef FUZZ_LARGE
+#define FUZZ_LARGE 0
+#endif
+
+enum {
+    MAX_LEN = FUZZ_LARGE ? (4 << 20) + (130 << 10) : 130 << 10,
+    CANARY = 64,
+    CANARY_BYTE = 0xa5,
+    MAX_SEGMENTS = 31
+};
 
 static struct guarded_buffer src_guard, dst_guard;
 static unsigned char *src_mem, *dst_mem;
@@ -87,11 +97,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct fuzz_input in = { data, size };
     const size_t src_align = fuzz_take(&in, 1) & 63, dst_align = fuzz_take(&in, 1) & 63;
     const csum_wsum initial = (csum_wsum)fuzz_take(&in, 4);
-    const unsigned segments_byte = (unsigned)fuzz_take(&in, 1);
-    const size_t n_segments = segments_byte & MAX_SEGMENTS;
-    const unsigned extension_byte = (unsigned)fuzz_take(&in, 1);
-    const int blocks = (extension_byte & 0x80) && (segments_byte & 0xe0) == 0xe0;
-    const size_t extension = (size_t)(extension_byte & 127) << (blocks ? 15 : 10);
+    const size_t n_segments = fuzz_take(&in, 1) & MAX_SEGMENTS;
+    const size_t extension = (fuzz_take(&in, 1) & 127) << (FUZZ_LARGE ? 15 : 10);
     size_t seg_len[MAX_SEGMENTS];
     for (size_t k = 0; k < n_segments; k++)
         seg_len[k] = fuzz_take(&in, 2) & 0x3fff;

@@ -94,6 +94,168 @@ void test_lab_refuses_wrong(struct test_ctx *t)
     CHECK(t, lab_failed(), "a wrong sum from libcsum's own code did not fail the run");
 }
 
+/* Right at the self-check, then wrong on one table's case once `sabotage` is set: at one
+ * length, or at odd addresses. Each table must check the exact buffers it times. */
+static int sabotage;
+static size_t sabotage_len;     /* wrong at this length (0: none) */
+static int sabotage_odd_address; /* wrong at odd addresses */
+
+static csum_wsum wrong_on_case(const void *buf, size_t len, csum_wsum sum)
+{
+    csum_wsum s = csum_impl_find("generic")->partial(buf, len, sum);
+    int wrong = sabotage && ((sabotage_len && len == sabotage_len) ||
+                             (sabotage_odd_address && ((uintptr_t)buf & 1)));
+    return wrong ? s + 1 : s;
+}
+
+static size_t rows_in(const char *table, const char *impl)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < lab_result_count(); i++) {
+        const struct lab_result *r = lab_result_get(i);
+        n += !strcmp(r->table, table) && !strcmp(r->impl, impl);
+    }
+    return n;
+}
+
+/* sizes (an odd length), mixed (one length inside two ranges), thrash (its second case) and
+ * h40 (the odd address): a subject wrong there gets no row in that table, the refusal is
+ * recorded (the JSON's "refused" list, the summary's "refused (wrong sum)"), and the subject
+ * it is timed beside still gets its rows. */
+void test_lab_refuses_each_table(struct test_ctx *t)
+{
+    struct lab_subject subjects[2];
+    sabotage = 0;
+    lab_subject_init(&subjects[0], "wrong-on-case", "test", wrong_on_case);
+    lab_subject_init(&subjects[1], "generic", "test", csum_impl_find("generic")->partial);
+    CHECK(t, !subjects[0].refused && !subjects[1].refused, "the self-check refused: %s %s",
+          subjects[0].why, subjects[1].why);
+    subjects[0].peer = 1; /* a note, not a failed run: the refusal is what is tested here */
+    sabotage = 1;
+
+    struct lab_options o;
+    memset(&o, 0, sizeof o);
+    o.quick = 1;
+    o.batches = 2;
+    o.batch_ms = 0.02;
+    o.align = -1;
+    o.count = -1;
+    o.modes = MODE_LATENCY;
+    o.only_impls = "wrong-on-case,generic";
+    struct lab_clock clk;
+    lab_clock_init(&clk, 1);
+    struct lab_env env = { .o = &o, .clk = &clk, .subjects = subjects, .n_subjects = 2 };
+    lab_machine_describe(&env.machine, &o);
+
+    o.len = 1501;
+    sabotage_len = 1501;
+    sabotage_odd_address = 0;
+    table_sizes(&env);
+    CHECK(t, rows_in("sizes", "wrong-on-case") == 0 && rows_in("sizes", "generic") == 1,
+          "sizes -l 1501: %zu rows for the wrong subject, %zu for generic",
+          rows_in("sizes", "wrong-on-case"), rows_in("sizes", "generic"));
+    CHECK(t, lab_was_refused("sizes", "wrong-on-case", "latency", 1501),
+          "the refusal at 1501 bytes is not recorded");
+
+    o.len = -1;
+    sabotage_len = 100; /* in 1..256 and 64..1518, not in 1..64 */
+    table_mixed(&env);
+    CHECK(t, rows_in("mixed", "wrong-on-case") == 2 && rows_in("mixed", "generic") == 6,
+          "mixed: %zu rows for a subject wrong at 100 bytes (want 1..64's two), %zu for generic",
+          rows_in("mixed", "wrong-on-case"), rows_in("mixed", "generic"));
+
+    sabotage_len = 24; /* thrash's second case */
+    table_thrash(&env);
+    CHECK(t, rows_in("thrash", "wrong-on-case") == 0 && rows_in("thrash", "generic") == 3,
+          "thrash: %zu rows for a subject wrong on its 24-byte case, %zu for generic",
+          rows_in("thrash", "wrong-on-case"), rows_in("thrash", "generic"));
+
+    sabotage_len = 0;
+    sabotage_odd_address = 1;
+    table_h40(&env);
+    size_t odd = 0;
+    for (size_t i = 0; i < lab_result_count(); i++) {
+        const struct lab_result *r = lab_result_get(i);
+        odd += !strcmp(r->table, "h40") && !strcmp(r->impl, "wrong-on-case") && (r->align & 1);
+    }
+    CHECK(t, odd == 0 && rows_in("h40", "generic") >= 2,
+          "h40: %zu odd-address rows for a subject wrong there, %zu rows for generic", odd,
+          rows_in("h40", "generic"));
+    CHECK(t, lab_was_refused("h40", "wrong-on-case", "latency", 40),
+          "the refusal at h40's odd address is not recorded");
+    lab_flush_notes();
+    sabotage = 0;
+}
+
+/* Records the initial sum of every call; returns something new each time. */
+static csum_wsum seen[4];
+static size_t n_seen;
+static csum_wsum record_sum(const void *buf, size_t len, csum_wsum sum)
+{
+    (void)buf;
+    (void)len;
+    if (n_seen < 4)
+        seen[n_seen++] = sum;
+    return sum * 3 + 1;
+}
+
+/* Latency mode chains each call's result into the next call's sum (else it times
+ * throughput); throughput and fenced calls are independent (else they time latency). */
+void test_lab_bodies(struct test_ctx *t)
+{
+    unsigned char buf[8] = { 0 };
+    struct lab_csum_case c = { record_sum, buf, sizeof buf, 5 };
+    n_seen = 0;
+    lab_csum_body(MODE_LATENCY)(&c, 4);
+    CHECK(t, n_seen == 4 && seen[0] == 5 && seen[1] == 16 && seen[2] == 49 && seen[3] == 148,
+          "latency: the calls' sums were %u %u %u %u, want 5 16 49 148 (each the last result)",
+          (unsigned)seen[0], (unsigned)seen[1], (unsigned)seen[2], (unsigned)seen[3]);
+    static const enum lab_mode independent[] = { MODE_THROUGHPUT, MODE_FENCED };
+    for (size_t m = 0; m < 2; m++) {
+        n_seen = 0;
+        lab_csum_body(independent[m])(&c, 4);
+        CHECK(t, n_seen == 4 && seen[0] == 5 && seen[1] == 5 && seen[2] == 5 && seen[3] == 5,
+              "%s: the calls' sums were %u %u %u %u, want 5 every time", lab_mode_name(independent[m]),
+              (unsigned)seen[0], (unsigned)seen[1], (unsigned)seen[2], (unsigned)seen[3]);
+    }
+}
+
+/* A body whose calls alternate between 1 and 4 units of work: batch times 4x apart. */
+static unsigned long uneven_calls;
+static uint64_t body_uneven(const void *ctx, uint64_t iters)
+{
+    (void)ctx;
+    volatile uint64_t x = 0;
+    const uint64_t units = (uneven_calls++ & 1) ? 4 : 1;
+    for (uint64_t i = 0; i < iters * units * 16; i++)
+        x = x + 1;
+    return x;
+}
+
+/* The noise flag: set when the spread stays above the limit after the repeats, every repeat
+ * made; not set under a limit (--noise) wider than the spread. */
+void test_lab_noise_flag(struct test_ctx *t)
+{
+    struct lab_options o;
+    memset(&o, 0, sizeof o);
+    o.quick = 1;
+    o.batches = 9;
+    o.batch_ms = 0.05;
+    o.count = -1;
+    o.repeats = 2;
+    struct lab_clock clk;
+    lab_clock_init(&clk, 1);
+    struct lab_stats st;
+    lab_measure(&o, &clk, body_uneven, NULL, &st);
+    CHECK(t, st.spread > 0.5 && st.noisy && st.attempts == 3,
+          "batches 4x apart: spread %g, noisy %d after %d attempts (want noisy after 3)", st.spread,
+          st.noisy, st.attempts);
+    o.noise_limit = 1000; /* 100,000 %: wider than any spread here */
+    lab_measure(&o, &clk, body_uneven, NULL, &st);
+    CHECK(t, !st.noisy && st.attempts == 1, "under a limit of 100000 %%: noisy %d, %d attempts",
+          st.noisy, st.attempts);
+}
+
 /* The spread statistics every result carries: p10, median, p90 over the batches. */
 void test_lab_spread(struct test_ctx *t)
 {

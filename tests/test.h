@@ -95,6 +95,7 @@ void test_public_entry(struct test_ctx *t);
 void test_lab_refuses_wrong(struct test_ctx *t);
 void test_lab_refuses_each_table(struct test_ctx *t);
 void test_lab_bodies(struct test_ctx *t);
+void test_lab_summary(struct test_ctx *t);
 void test_lab_noise_flag(struct test_ctx *t);
 void test_lab_spread(struct test_ctx *t);
 void test_lab_clock(struct test_ctx *t);

@@ -187,6 +187,43 @@ void test_lab_refuses_each_table(struct test_ctx *t)
     sabotage = 0;
 }
 
+/* The summary from results with known numbers: each ratio is csum_partial's ticks over the
+ * other's, a noisy median carries its \*, and % of roofline is the row's. */
+void test_lab_summary(struct test_ctx *t)
+{
+    struct lab_stats me, k;
+    memset(&me, 0, sizeof me);
+    memset(&k, 0, sizeof k);
+    me.ticks_median = 30;
+    me.noisy = 1;
+    me.batches = k.batches = 5;
+    k.ticks_median = 120;
+    struct lab_result *r = lab_result_add("sizes", "csum_partial", "", MODE_LATENCY, 1500, 0, &me);
+    if (r)
+        r->roofline_pct = 62;
+    lab_result_add("sizes", "linux-6.8", "", MODE_LATENCY, 1500, 0, &k);
+    char text[8192] = "";
+    FILE *f = tmpfile();
+    if (f) {
+        lab_write_summary_md(f);
+        fputc('\n', f);
+        lab_write_summary_json(f);
+        rewind(f);
+        text[fread(text, 1, sizeof text - 1, f)] = '\0';
+        fclose(f);
+    }
+    const char *row = strstr(text, "| 1500 B | latency |");
+    char line[256] = "";
+    if (row)
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(row, "\n"), row);
+    CHECK(t, strstr(line, "| 1500 B | latency | 30.0\\* | 120.0 | 0.25 |") == line,
+          "summary row: '%s', want csum_partial 30.0\\* (noisy), linux-6.8 120.0, ratio 0.25", line);
+    CHECK(t, strstr(line, "| 62 % |") != NULL, "summary row: '%s', want 62 %% of roofline", line);
+    CHECK(t, strstr(text, "\"ratio_linux-6.8\": 0.2500") != NULL &&
+                 strstr(text, "\"ticks\": 30, \"p10\": 0, \"p90\": 0, \"noisy\": true") != NULL,
+          "summary JSON: %s", strstr(text, "{\"ratio\"") ? strstr(text, "{\"ratio\"") : text);
+}
+
 /* Records the initial sum of every call; returns something new each time. */
 static csum_wsum seen[4];
 static size_t n_seen;

@@ -83,6 +83,37 @@ assert {r["mode"] for r in s["rows"]} == {"latency", "throughput"}, s["rows"]
 assert doc["machine"]["build_type"] and doc["machine"]["dispatch"], doc["machine"]
 PY
 fi
+# The % of roofline is the roofline's best batch over the subject's median (not the inverse),
+# and the report's summary table says what the JSON says: each ratio is csum_partial's ticks
+# over the other's, each noisy median carries its \*.
+if command -v python3 >/dev/null; then
+    check "lab: % of roofline, and the report's ratios and noise marks, agree with results.json" -- \
+        python3 - "$out/results.json" "$out/report.md" <<'PY'
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+sizes = [r for r in doc["results"] if r["table"] == "sizes"]
+roof = {(r["mode"], r["len"]): r for r in sizes if r["impl"] == "roofline"}
+assert roof, "no roofline rows"
+for r in sizes:
+    if r["impl"] == "roofline" or (r["mode"], r["len"]) not in roof:
+        continue
+    want = 100 * roof[r["mode"], r["len"]]["ticks_min"] / r["ticks_median"]
+    assert abs(r["roofline_pct"] - want) <= 1e-3 * want, (r["impl"], r["roofline_pct"], want)
+cell = {(r["impl"], r["mode"], r["len"]): r for r in sizes}
+lines = [l for l in open(sys.argv[2]) if re.match(r"\| 1500 B \| (latency|throughput) \|", l)]
+assert len(lines) == 2, lines
+for line in lines:
+    f = [c.strip() for c in line.strip().strip("|").split("|")]
+    mode = f[1]
+    me, k = cell["csum_partial", mode, 1500], cell["linux-6.8", mode, 1500]
+    for text, r in ((f[2], me), (f[3], k)):
+        assert text.endswith("\\*") == r["noisy"], (text, r["impl"], r["noisy"])
+        assert abs(float(text.rstrip("\\*")) - r["ticks_median"]) <= 0.051, (text, r["ticks_median"])
+    ratio = me["ticks_median"] / k["ticks_median"]
+    assert abs(float(f[4]) - ratio) <= 0.006, (line, ratio)
+    assert f[-1] == "%.0f %%" % me["roofline_pct"], (f[-1], me["roofline_pct"])
+PY
+fi
 header=$(head -n1 "$out/results.csv")
 if printf '%s' "$header" | grep -q ',cycles_est_median,' && ! printf '%s' "$header" | grep -q ',cycles_median,'; then
     ok "lab: results.csv names its cycles column an estimate"
@@ -100,6 +131,12 @@ want = {(i, m, g, k) for i in (\"csum_partial\", \"generic\") for m in (\"latenc
         for g in (\"1..64\", \"1..256\", \"64..1518\") for k in (\"random\", \"fixed\")}
 assert got == want, sorted(want - got)
 assert all(r[\"ticks_median\"] > 0 and r[\"bytes_per_tick\"] is None for r in rows), rows
+# lengths drawn uniformly from lo..hi (2^20 of them): the fixed rows time their mean
+for r in rows:
+    lo, hi = map(int, r[\"variant\"].split()[0].split(\"..\"))
+    assert abs(r[\"len\"] - (lo + hi) / 2) <= 1 + 0.01 * (lo + hi) / 2, (r[\"variant\"], r[\"len\"])
+    if r[\"variant\"].split()[1] == \"fixed\":
+        assert int(r[\"variant\"].split()[2]) == r[\"len\"], r
 "' _ "$csum"
 fi
 # thrash: every timed batch is whole passes over the 2^20-call schedule, so that the grouped

@@ -16,6 +16,12 @@
 
 int lab_main(int argc, char **argv);
 int lab_tune_main(int argc, char **argv); /* csum tune (bench/tune.c) */
+/* csum tune's choice from its measurements: median and spread of row r at ladder point l in
+ * mode m (0 latency, 1 throughput) at [(l * n_rows + r) * 2 + m], one_cycle in ticks. Fills
+ * each range's row and first length (up to 4); returns the number of ranges (-1: bad n_rows). */
+int lab_tune_choose(const double *median, const double *spread, size_t n_rows, double one_cycle,
+                    size_t *range_row, size_t *range_len);
+size_t lab_tune_ladder(const size_t **lengths); /* its ladder of lengths */
 
 /* Print to the visible output (stdout, or stderr under --json/--csv) and to the report. */
 void lab_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -342,6 +342,83 @@ static int slower_somewhere(const struct lab_options *o, const struct lab_clock 
     return worse;
 }
 
+/*
+ * Step 2: cost[l][r] = row r's slowdown at ladder point l against the best row there, the worse
+ * of the two modes; the best plan with up to four ranges, then the fewest ranges that are
+ * nowhere worse than it by more than that length's noise (its measurements' widest spread, at
+ * least 3 % and one core cycle): a range is kept only for a win beyond noise. Fills
+ * range_row/range_start (ladder indices) and totals[k] (the best plan's cost with k ranges);
+ * returns the number of ranges.
+ */
+static int choose_plan(const struct timing t[][MAX_ROWS][N_MODES], size_t n_points, size_t n_rows,
+                       double one_cycle, double cost[][MAX_ROWS], size_t *range_row,
+                       size_t *range_start, double totals[MAX_RANGES + 1])
+{
+    double noise[N_LADDER]; /* per length: the widest spread of its measurements, at least 3 % */
+    for (size_t l = 0; l < n_points; l++) {
+        double fastest = INFINITY;
+        for (size_t r = 0; r < n_rows; r++)
+            for (int m = 0; m < N_MODES; m++)
+                fastest = dmin(fastest, t[l][r][m].median);
+        noise[l] = dmax(MIN_MARGIN, one_cycle / fastest);
+        for (size_t r = 0; r < n_rows; r++) {
+            double c = 0;
+            for (int m = 0; m < N_MODES; m++) {
+                double best = INFINITY;
+                for (size_t q = 0; q < n_rows; q++)
+                    best = dmin(best, t[l][q][m].median);
+                c = dmax(c, t[l][r][m].median / best);
+                noise[l] = dmax(noise[l], t[l][r][m].spread);
+            }
+            cost[l][r] = c;
+        }
+    }
+    size_t best_row[MAX_RANGES], best_start[MAX_RANGES];
+    int n_ranges = 1, n_best;
+    totals[MAX_RANGES] = best_plan(cost, n_points, n_rows, MAX_RANGES, best_row, best_start, &n_best);
+    for (int k = 1; k <= MAX_RANGES; k++) {
+        totals[k] = best_plan(cost, n_points, n_rows, k, range_row, range_start, &n_ranges);
+        int within_noise = 1;
+        for (size_t l = 0, a = 0, b = 0; l < n_points; l++) {
+            while (a + 1 < (size_t)n_ranges && range_start[a + 1] <= l)
+                a++;
+            while (b + 1 < (size_t)n_best && best_start[b + 1] <= l)
+                b++;
+            within_noise &= cost[l][range_row[a]] <= cost[l][best_row[b]] * (1 + noise[l]);
+        }
+        if (within_noise)
+            break;
+    }
+    return n_ranges;
+}
+
+int lab_tune_choose(const double *median, const double *spread, size_t n_rows, double one_cycle,
+                    size_t *range_row, size_t *range_len)
+{
+    static struct timing t[N_LADDER][MAX_ROWS][N_MODES];
+    static double cost[N_LADDER][MAX_ROWS];
+    if (n_rows == 0 || n_rows > MAX_ROWS)
+        return -1;
+    for (size_t l = 0; l < N_LADDER; l++)
+        for (size_t r = 0; r < n_rows; r++)
+            for (int m = 0; m < N_MODES; m++) {
+                size_t i = (l * n_rows + r) * N_MODES + (size_t)m;
+                t[l][r][m] = (struct timing){ median[i], spread[i] };
+            }
+    size_t start[MAX_RANGES];
+    double totals[MAX_RANGES + 1];
+    int n = choose_plan(t, N_LADDER, n_rows, one_cycle, cost, range_row, start, totals);
+    for (int k = 0; k < n; k++)
+        range_len[k] = k ? ladder[start[k]] : 0;
+    return n;
+}
+
+size_t lab_tune_ladder(const size_t **lengths)
+{
+    *lengths = ladder;
+    return N_LADDER;
+}
+
 int lab_tune_main(int argc, char **argv)
 {
     struct lab_options o;
@@ -468,47 +545,13 @@ int lab_tune_main(int argc, char **argv)
 
     csum_impl_select("auto"); /* back to the plan in force */
 
-    /* 2. Choose: cost = slowdown against the best row at that length, the worse mode. */
+    /* 2. Choose. */
     static double cost[N_LADDER][MAX_ROWS];
-    double noise[N_LADDER]; /* per length: the widest spread of its measurements, at least 3 % */
     const double one_cycle = clk.cycles_per_tick > 0 ? 1 / clk.cycles_per_tick : 1; /* ticks */
-    for (size_t l = 0; l < n_points; l++) {
-        double fastest = INFINITY;
-        for (size_t r = 0; r < n_rows; r++)
-            for (int m = 0; m < N_MODES; m++)
-                fastest = dmin(fastest, t[l][r][m].median);
-        noise[l] = dmax(MIN_MARGIN, one_cycle / fastest);
-        for (size_t r = 0; r < n_rows; r++) {
-            double c = 0;
-            for (int m = 0; m < N_MODES; m++) {
-                double best = INFINITY;
-                for (size_t q = 0; q < n_rows; q++)
-                    best = dmin(best, t[l][q][m].median);
-                c = dmax(c, t[l][r][m].median / best);
-                noise[l] = dmax(noise[l], t[l][r][m].spread);
-            }
-            cost[l][r] = c;
-        }
-    }
-    /* The best plan with up to four ranges, then the fewest ranges that are nowhere worse than
-     * it by more than that length's noise: a range is kept only for a win beyond noise. */
-    size_t range_row[MAX_RANGES], range_start[MAX_RANGES], best_row[MAX_RANGES], best_start[MAX_RANGES];
-    int n_ranges = 1, n_best;
+    size_t range_row[MAX_RANGES], range_start[MAX_RANGES];
     double totals[MAX_RANGES + 1];
-    totals[MAX_RANGES] = best_plan(cost, n_points, n_rows, MAX_RANGES, best_row, best_start, &n_best);
-    for (int k = 1; k <= MAX_RANGES; k++) {
-        totals[k] = best_plan(cost, n_points, n_rows, k, range_row, range_start, &n_ranges);
-        int within_noise = 1;
-        for (size_t l = 0, a = 0, b = 0; l < n_points; l++) {
-            while (a + 1 < (size_t)n_ranges && range_start[a + 1] <= l)
-                a++;
-            while (b + 1 < (size_t)n_best && best_start[b + 1] <= l)
-                b++;
-            within_noise &= cost[l][range_row[a]] <= cost[l][best_row[b]] * (1 + noise[l]);
-        }
-        if (within_noise)
-            break;
-    }
+    const int n_ranges = choose_plan(t, n_points, n_rows, one_cycle, cost, range_row, range_start,
+                                     totals);
     char plan[256];
     plan_text(plan, sizeof plan, rows, range_row, range_start, n_ranges);
     printf("\nplan: %s  (cost %.2f over %zu lengths; 1.00 per length = the best row everywhere)\n",

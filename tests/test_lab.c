@@ -435,3 +435,42 @@ void test_lab_cpuinfo(struct test_ctx *t)
     cpu_from(&n1, other);
     CHECK(t, strcmp(m.cpu, n1.cpu) != 0, "arm64: two different cores both called '%s'", m.cpu);
 }
+
+/* csum tune's choice, from made-up measurements of two rows over its whole ladder: row 0 takes
+ * `a` ticks per call in each mode, row 1 the same times `late` from point `from` on and
+ * `early` before it (latency), with `tp` applied to its throughput instead where tp > 0. */
+static int tune_choice(double early, double late, size_t from, double tp, double spread,
+                       size_t *row, size_t *len)
+{
+    const size_t *ladder;
+    const size_t n = lab_tune_ladder(&ladder);
+    static double median[64 * 2 * 2], spreads[64 * 2 * 2];
+    for (size_t l = 0; l < n && l < 64; l++)
+        for (size_t m = 0; m < 2; m++) {
+            const double a = 100 + (double)l; /* ticks: one cycle is far below 3 % of it */
+            median[(l * 2 + 0) * 2 + m] = a;
+            median[(l * 2 + 1) * 2 + m] = a * (m == 1 && tp > 0 ? tp : l >= from ? late : early);
+            spreads[(l * 2 + 0) * 2 + m] = spreads[(l * 2 + 1) * 2 + m] = spread;
+        }
+    return lab_tune_choose(median, spreads, 2, 1.0, row, len);
+}
+
+/* A range is kept only for a win beyond the noise (3 %, or the measured spread), and a row's
+ * cost at a length is its worse mode; a win beyond both gives a second range. */
+void test_lab_tune_choice(struct test_ctx *t)
+{
+    size_t row[4], len[4];
+    const size_t *ladder;
+    lab_tune_ladder(&ladder);
+    int n = tune_choice(1.10, 0.50, 20, 0, 0.01, row, len);
+    CHECK(t, n == 2 && row[0] == 0 && row[1] == 1 && len[0] == 0 && len[1] == ladder[20],
+          "row 1 twice as fast from %zu bytes: %d ranges, first %zu@%zu", ladder[20], n, row[0], len[0]);
+    n = tune_choice(1.10, 0.98, 20, 0, 0.01, row, len);
+    CHECK(t, n == 1 && row[0] == 0, "a 2 %% win (under 3 %%): %d ranges, row %zu first", n, row[0]);
+    n = tune_choice(1.10, 0.90, 20, 0, 0.20, row, len);
+    CHECK(t, n == 1 && row[0] == 0, "a 10 %% win under a 20 %% spread: %d ranges, row %zu first", n,
+          row[0]);
+    n = tune_choice(0.60, 0.60, 0, 3.0, 0.01, row, len);
+    CHECK(t, n == 1 && row[0] == 0,
+          "row 1 faster in latency, 3x slower in throughput: %d ranges, row %zu first", n, row[0]);
+}

@@ -49,6 +49,7 @@ static const struct test_def tests[] = {
     { "lab-refuses-wrong", 0, test_lab_refuses_wrong, "the lab times nothing that fails the oracle" },
     { "lab-refuses-each-table", 0, test_lab_refuses_each_table, "sizes, mixed, thrash, h40 check the buffers they time" },
     { "lab-summary", 0, test_lab_summary, "the summary's ratios, noise marks and % of roofline" },
+    { "lab-tune-choice", 0, test_lab_tune_choice, "csum tune keeps a range only for a win beyond noise, worse mode" },
     { "lab-bodies", 0, test_lab_bodies, "latency chains each result into the next call; throughput does not" },
     { "lab-noise-flag", 0, test_lab_noise_flag, "a spread above --noise is repeated, then flagged" },
     { "lab-spread", 0, test_lab_spread, "p10/median/p90 and the noise flag of every lab result" },

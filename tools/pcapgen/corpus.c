@@ -96,6 +96,9 @@ static void add_edges(struct capture_file *cf, enum link link, int ipv, uint64_t
         { .ipv = 6, .proto = 6, .payload = 120, .ext = EXT_RT0_LEFT },
         { .ipv = 6, .proto = 58, .payload = 56, .ext = EXT_RT0_LEFT | EXT_HBH },
         { .ipv = 4, .proto = 6, .payload = 500, .ext = EXT_AH },
+        /* a UDP length below the IP payload's: the checksum covers the UDP datagram only */
+        { .ipv = 4, .proto = 17, .payload = 30, .udp_trailer = 6 },
+        { .ipv = 6, .proto = 17, .payload = 51, .udp_trailer = 9 },
         /* tiny frames padded to the Ethernet minimum */
         { .ipv = 4, .proto = 17, .payload = 0 },
         { .ipv = 4, .proto = 1, .payload = 2 },

@@ -161,7 +161,7 @@ static size_t build_segment(const struct ip_spec *s, uint64_t *rng, unsigned cha
         memset(seg, 0, hlen + body); /* echo reply, id 0, seq 0, payload zeros */
     const size_t len = hlen + body;
     if (s->proto == 17) /* a UDP jumbogram says 0 (RFC 2675 section 4) */
-        be16put(seg + 4, len > 0xffff ? 0 : (uint16_t)len);
+        be16put(seg + 4, len > 0xffff ? 0 : (uint16_t)(len - s->udp_trailer));
     return len;
 }
 
@@ -378,19 +378,20 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
 
     /* The segment and its correct checksum (over the final destination). */
     const size_t seglen = build_segment(s, rng, seg);
+    const size_t covered = s->proto == 17 ? seglen - s->udp_trailer : seglen; /* by the checksum */
     const int has_l4 = checksummed(s->proto) && !(s->proto == 58 && s->ipv == 4);
     const size_t field = checksum_field(s->proto);
     struct expectation l4e = { layer_of(s->proto), EXPECT_GOOD, level, via, 0, 0 };
     if (has_l4) {
-        uint16_t l4 = transport_checksum(s->ipv, src, final_dst, s->proto, seg, seglen);
-        if (s->l4_sum_zero && !s->carry && s->payload >= 2) {
+        uint16_t l4 = transport_checksum(s->ipv, src, final_dst, s->proto, seg, covered);
+        if (s->l4_sum_zero && !s->carry && s->payload >= 2 && !s->udp_trailer) {
             /* Adjust the last two payload bytes, at an even offset of the segment, so that
              * the checksum comes out 0x0000: add the current checksum value there. */
             size_t at = seglen - 2 - (seglen & 1);
             uint32_t w = (uint32_t)be16get(seg + at) + l4;
             w = (w & 0xffff) + (w >> 16);
             be16put(seg + at, (uint16_t)w);
-            l4 = transport_checksum(s->ipv, src, final_dst, s->proto, seg, seglen);
+            l4 = transport_checksum(s->ipv, src, final_dst, s->proto, seg, covered);
         }
         if (s->proto == 17 && l4 == 0)
             l4 = 0xffff; /* UDP sends a computed 0 as all ones */

@@ -127,6 +127,8 @@ struct ip_spec {
     int corrupt_ip;       /* store a wrong IPv4 header checksum (in every fragment) */
     int corrupt_l4;       /* store a wrong transport checksum */
     int udp_zero;         /* store 0 as the UDP checksum */
+    size_t udp_trailer;   /* the payload's last bytes follow the UDP datagram: a UDP length
+                           * below the IP payload's, which the checksum does not cover */
     int l4_sum_zero;      /* choose the payload so the computed transport checksum is 0x0000 */
     int icmp_all_zero;    /* ICMP echo reply of all zeros: the checksum is 0xffff */
     int tcp_ffff;         /* with l4_sum_zero: store 0xffff for TCP's computed 0x0000 */

@@ -84,6 +84,9 @@ check $? "macsec.pcap: encrypted MACsec frames counted in the summary"
 sed -E 's/ tcp bad 0xffff 0x0000 / tcp good 0xffff /' "$C/ffff.pcap.expect" | sort | diff - "$TMP/got" >"$TMP/diff"
 check $? "verify --rfc1624 ffff.pcap: $(head -4 "$TMP/diff" | tr '\n' ' ')"
 check $(( $(grep -c ' tcp bad 0xffff 0x0000 ' "$C/ffff.pcap.expect") == 0 )) "ffff.pcap holds TCP 0xffff-for-0x0000 cases"
+"$CSUM" pcap fix --rfc1624 "$C/ffff.pcap" "$TMP/ffff-rfc1624.pcap" >/dev/null
+cmp -s "$C/ffff.pcap" "$TMP/ffff-rfc1624.pcap"
+check $? "fix --rfc1624 ffff.pcap: nothing to change (every 0xffff for 0x0000 is good)"
 # Tunnel ports: without the option, the custom-port VXLAN/Geneve captures have no inner layer.
 for f in tunnel-vxlan-8472.pcap tunnel-geneve-6082.pcap; do
     "$CSUM" pcap verify --all "$C/$f" | grep -c ' inner ' >"$TMP/n"
@@ -264,9 +267,15 @@ for f in $captures; do
     check $? "fix $f: the fixed capture verifies clean ($(grep -m2 'checksum bad' "$TMP/after" | tr '\n' ' '))"
     # Only checksum bytes changed: every differing byte lies in a checksum field.
     "$CSUM" pcap verify --json --all "${opts[@]}" "$in" | grep -o '"offset": [0-9]*' |
-        awk '{ print $2; print $2 + 1 }' | sort -u >"$TMP/fields"
+        awk '{ print $2 }' >"$TMP/starts"
+    awk '{ print $1; print $1 + 1 }' "$TMP/starts" | sort -u >"$TMP/fields"
     cmp -l "$in" "$out" | awk '{ print $1 - 1 }' | sort -u >"$TMP/changed"
     check $(( $(comm -23 "$TMP/changed" "$TMP/fields" | wc -l) != 0 )) "fix $f: bytes outside checksum fields changed"
+    # Only the listed checksums changed: one changed field per line, none silently (a good
+    # checksum, an ICMP 0xffff for 0x0000, is left as it is).
+    nfields=$(awk 'NR == FNR { start[$1] = 1; next } { print ($1 in start) ? $1 : $1 - 1 }' \
+        "$TMP/starts" "$TMP/changed" | sort -u | wc -l)
+    check $(( nfields != $(grep -c '^frame' "$TMP/fixout") )) "fix $f: $nfields checksum fields changed, $(grep -c '^frame' "$TMP/fixout") listed"
     check $(( $(stat -c %s "$in") != $(stat -c %s "$out") )) "fix $f: size changed"
     # Not-checkable and offload verdicts are left as they were.
     normalize <"$TMP/after" | grep -E ' (not_checkable|offload)' | sort >"$TMP/left-after"

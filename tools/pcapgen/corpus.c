@@ -248,17 +248,20 @@ static void jumbo_file(const char *dir, FILE *manifest, uint64_t seed)
 }
 
 /* Stored 0xffff where 0x0000 is computed: bad for TCP (Wireshark's rule, unless --rfc1624),
- * good for ICMP, required for UDP. */
+ * good for ICMP and ICMPv6 (which `fix` leaves alone), required for UDP. */
 static void ffff_file(const char *dir, FILE *manifest, uint64_t seed)
 {
     struct capture_file cf;
     uint64_t rng = seed;
     cf_open(&cf, dir, "ffff.pcap", FMT_PCAP, 0, 0, 1, 1);
-    for (int i = 0; i < 30; i++) {
+    for (int i = 0; i < 40; i++) {
         struct pkt_spec s = { .link = LINK_ETHERNET, .pad_ethernet = 1 };
-        s.ip = (struct ip_spec){ .ipv = rnd(&rng) & 1 ? 4 : 6, .proto = i % 3 ? 6 : 17,
+        const int ipv = rnd(&rng) & 1 ? 4 : 6;
+        static const uint8_t protos[] = { 17, 6, 6, 1 };
+        const uint8_t proto = protos[i % 4] == 1 && ipv == 6 ? 58 : protos[i % 4];
+        s.ip = (struct ip_spec){ .ipv = ipv, .proto = proto,
                                  .payload = 20 + rnd(&rng) % 500, .l4_sum_zero = 1,
-                                 .tcp_ffff = i % 3 == 1 };
+                                 .tcp_ffff = i % 4 % 2 == 1 };
         add_packet(&cf, &s, &rng, 0, PB_ENHANCED);
     }
     cf_close(&cf, manifest, NULL);

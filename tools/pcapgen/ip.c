@@ -403,9 +403,9 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
         } else if (s->corrupt_l4) {
             stored = wrong_value(l4, rng);
             v = EXPECT_BAD;
-        } else if (s->tcp_ffff && s->proto == 6 && l4 == 0) {
-            stored = 0xffff; /* the other zero: bad by Wireshark's rule */
-            v = EXPECT_BAD;
+        } else if (s->tcp_ffff && s->proto != 17 && l4 == 0) {
+            stored = 0xffff; /* the other zero: bad for TCP by Wireshark's rule, good for ICMP */
+            v = s->proto == 6 ? EXPECT_BAD : EXPECT_GOOD;
         } else if (offloadable && (s->offload == OFFLOAD_PARTIAL || s->offload == OFFLOAD_TSO)) {
             stored = partial_checksum(s->ipv, src, final_dst, s->proto, seglen);
             v = EXPECT_OFFLOAD;

@@ -131,7 +131,7 @@ struct ip_spec {
                            * below the IP payload's, which the checksum does not cover */
     int l4_sum_zero;      /* choose the payload so the computed transport checksum is 0x0000 */
     int icmp_all_zero;    /* ICMP echo reply of all zeros: the checksum is 0xffff */
-    int tcp_ffff;         /* with l4_sum_zero: store 0xffff for TCP's computed 0x0000 */
+    int tcp_ffff;         /* with l4_sum_zero: store 0xffff for a TCP or ICMP 0x0000 */
     enum offload offload;
     int jumbo;            /* IPv6 jumbogram (RFC 2675): payload length 0, Jumbo Payload option */
 };

@@ -66,6 +66,10 @@ for f in $captures; do
     check $(( $(wc -l <"$TMP/plain") != listed + 1 )) "verify $f: plain output is $listed bad/offload lines + one summary ($(wc -l <"$TMP/plain") lines)"
     grep -q "^$C/$f: [0-9]* packets; checksums: " "$TMP/plain"
     check $? "verify $f: summary line names the file"
+    counts=$(awk '{ n[$4]++ } END { printf "%d good, %d bad, %d offload, %d not checkable, %d UDP without checksum",
+                                  n["good"], n["bad"], n["offload"], n["not_checkable"], n["none"] }' "$C/$f.expect")
+    grep -q "packets; checksums: $counts" "$TMP/plain"
+    check $? "verify $f: summary counts $counts ($(tail -1 "$TMP/plain" | cut -c1-200))"
     # --strict: anything not verified good (offload, not checkable, encrypted) fails too.
     unchecked=$(grep -cE ' (bad|offload|not_checkable) ' "$C/$f.expect")
     want=$(( unchecked + $(skipped_in "$f") > 0 ? 1 : 0 ))

@@ -156,6 +156,13 @@ done
 ls "$TMP"/.csum-tmp-* >/dev/null 2>&1
 check $(( $? == 0 )) "fix of malformed files: no temporary files left behind"
 if command -v python3 >/dev/null 2>&1; then
+    # A file name with the characters JSON escapes: the document still parses, and names it.
+    odd=$TMP/$'q"b\\s\tt\x01c'.pcap
+    cp "$C/clean.pcap" "$odd"
+    "$CSUM" pcap verify --json "$odd" >"$TMP/out" 2>/dev/null
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["file"] == sys.argv[2], d["file"]' \
+        "$TMP/out" "$odd" >"$TMP/pyout" 2>&1
+    check $? "verify --json of a file named with a quote, a backslash, control characters: $(tail -1 "$TMP/pyout")"
     "$CSUM" pcap verify --json "$TMP/missing.pcap" >"$TMP/out" 2>/dev/null
     check $(( $? != 2 )) "verify --json of a missing file: exit 2"
     python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["error"]["message"]' "$TMP/out" 2>/dev/null

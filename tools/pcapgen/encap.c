@@ -182,15 +182,22 @@ void build_tunnel(const struct tunnel_spec *t, const struct datagram *inner, uin
     case ENCAP_ICMP_ERROR:
     case ENCAP_ICMP_ERROR_CUT:
         /* An error about the inner packet, in the same IP version: destination unreachable
-         * (port) or time exceeded. The cut quote ends 8 bytes into the transport header. */
+         * (port), time exceeded, parameter problem (pointing at the TTL / hop limit) or, for
+         * IPv6, packet too big. The cut quote ends 8 bytes into the transport header. */
         outer.ipv = inner->ipv;
         outer.proto = inner->ipv == 4 ? 1 : 58;
         if (inner->ipv == 4) {
-            outer.icmp_type = rnd(rng) & 1 ? 3 : 11;
+            static const uint8_t types[] = { 3, 11, 12 };
+            outer.icmp_type = types[rnd(rng) % 3];
             outer.icmp_code = outer.icmp_type == 3 ? 3 : 0;
+            if (outer.icmp_type == 12)
+                outer.icmp_rest = 8u << 24;
         } else {
-            outer.icmp_type = rnd(rng) & 1 ? 1 : 3;
+            static const uint8_t types[] = { 1, 2, 3, 4 };
+            outer.icmp_type = types[rnd(rng) % 4];
             outer.icmp_code = outer.icmp_type == 1 ? 4 : 0;
+            if (outer.icmp_type == 2 || outer.icmp_type == 4)
+                outer.icmp_rest = outer.icmp_type == 2 ? 1280 : 7; /* MTU, pointer */
         }
         if (t->encap == ENCAP_ICMP_ERROR_CUT && inner->l4_off + 8 < inner->len)
             quoted = inner->l4_off + 8;

@@ -248,9 +248,10 @@ void build_link(enum link link, enum l2encap l2, const struct datagram *dg, int 
         fill(p, 12, rnd(rng));
         p[0] &= 0xfe;
         len = 12;
-        if (link == LINK_QINQ) {
-            be16put(p + len, 0x88a8);
-            be16put(p + len + 2, (uint16_t)(rnd(rng) & 0x0fff));
+        if (link == LINK_QINQ) { /* the outer tag: 802.1ad, or the older 0x9100 for odd VLAN ids */
+            const uint16_t vid = (uint16_t)(rnd(rng) & 0x0fff);
+            be16put(p + len, vid & 1 ? 0x9100 : 0x88a8);
+            be16put(p + len + 2, vid);
             len += 4;
         }
         if (link == LINK_VLAN || link == LINK_QINQ) {

@@ -25,6 +25,7 @@
  */
 #define _GNU_SOURCE
 #include "lab.h"
+#include "file_io.h" /* the atomic replacement `csum pcap fix` uses */
 #include "cpu_features.h"
 #include "plan.h"
 
@@ -93,8 +94,8 @@ static void make_parent_dirs(const char *path)
 }
 
 /*
- * Store `text` as the file `path` at once: a temporary file in the same directory, on disk
- * (fsync) before it is renamed over `path`, so that a program starting meanwhile reads the old
+ * Store `text` as the file `path` at once (file_io.c: a temporary file in the same directory,
+ * on disk before it is renamed over `path`), so that a program starting meanwhile reads the old
  * plan or the new one, never a part of one, a write that fails leaves the old plan as it was,
  * and two tunes writing at once leave one whole plan. The file keeps its permissions. A
  * symbolic link of ours is followed (the file it names is replaced, the link stays, as for
@@ -125,16 +126,8 @@ static int write_plan_file(const char *path, const char *text, const char **why)
         umask(mask);
         mode = 0666 & ~mask;
     }
-    const char *slash = strrchr(path, '/');
-    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
-    char *tmp = malloc(dir_len + sizeof ".csum-tmp-XXXXXX");
-    int fd = -1;
-    if (tmp) {
-        memcpy(tmp, path, dir_len);
-        strcpy(tmp + dir_len, ".csum-tmp-XXXXXX");
-        fd = mkstemp(tmp);
-    }
-    int rc = fd < 0 ? -1 : 0;
+    char *tmp;
+    int fd = file_temp_open(path, &tmp), rc = fd < 0 ? -1 : 0;
     for (size_t done = 0, len = strlen(text); rc == 0 && done < len;) {
         ssize_t n = write(fd, text + done, len - done);
         if (n > 0)
@@ -142,22 +135,14 @@ static int write_plan_file(const char *path, const char *text, const char **why)
         else if (n == 0 || errno != EINTR)
             rc = -1, errno = n == 0 ? EIO : errno; /* 0: no progress, and errno not set */
     }
-    if (rc == 0 && (fchmod(fd, mode) != 0 || fsync(fd) != 0))
-        rc = -1;
-    int e = errno;
-    if (fd >= 0 && close(fd) != 0 && rc == 0) {
-        rc = -1;
-        e = errno;
+    if (fd >= 0) {
+        if (rc == 0)
+            rc = file_temp_commit(fd, tmp, path, mode);
+        else
+            file_temp_abort(fd, tmp);
     }
-    if (rc == 0 && rename(tmp, path) != 0) {
-        rc = -1;
-        e = errno;
-    }
-    if (rc != 0 && fd >= 0)
-        unlink(tmp);
     if (rc != 0)
-        *why = strerror(e);
-    free(tmp);
+        *why = strerror(errno);
     free(target);
     return rc;
 }

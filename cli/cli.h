@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "file_io.h" /* file_same, file_temp_*: used by pcap fix */
+
 /* Exit statuses shared by every subcommand. */
 enum { EXIT_OK = 0, EXIT_FAILURE_FOUND = 1, EXIT_USAGE = 2 };
 
@@ -21,16 +23,5 @@ int cmd_sum(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_pcap(int argc, char **argv);
-
-/* Nonzero when `path` names the file described by `st` (same device and inode). */
-int file_same(const struct stat *st, const char *path);
-
-/* Atomic replacement of `path` (file_io.c): file_temp_open creates a temporary file next to
- * it (returns its descriptor and malloc'ed name, or -1 with errno); write to the descriptor,
- * then file_temp_commit (sets the mode, fsync, rename over `path`; 0 or -1 with errno, the
- * temporary file removed either way) or file_temp_abort (close and remove it). */
-int file_temp_open(const char *path, char **tmp_path);
-int file_temp_commit(int fd, char *tmp_path, const char *path, mode_t mode);
-void file_temp_abort(int fd, char *tmp_path);
 
 #endif /* CSUM_CLI_H */

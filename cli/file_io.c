@@ -4,10 +4,11 @@
  * on disk. A reader of the path sees the old file or the new one, never a part.
  */
 #define _GNU_SOURCE
-#include "cli.h"
+#include "file_io.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h> /* rename */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>

@@ -76,7 +76,7 @@ import glob, sys, tarfile, zipfile
 (sdist,), (wheel,) = glob.glob(sys.argv[1] + "/*.tar.gz"), glob.glob(sys.argv[1] + "/*.whl")
 names = {n.split("/", 1)[1] for n in tarfile.open(sdist).getnames() if "/" in n}
 need = {"pyproject.toml", "CMakeLists.txt", "include/csum_version.h", "python/src/pcap_adapter.c",
-        "cli/cmd_pcap.c", "cli/file_io.c", "pcap/csum_pcap.h", "python/csum/py.typed"}
+        "cli/cmd_pcap.c", "cli/file_io.c", "cli/file_io.h", "pcap/csum_pcap.h", "python/csum/py.typed"}
 assert need <= names, need - names
 files = zipfile.ZipFile(wheel).namelist()
 assert any(f.startswith("csum/_csum.") and f.endswith(".so") for f in files), files

@@ -26,14 +26,34 @@ static csum_wsum broken_at_32766(const void *buf, size_t len, csum_wsum sum)
     return len == 32766 ? s + 1 : s;
 }
 
-static size_t results_for(const char *impl, size_t len)
+/* Rows recorded for `impl`, in `table` (NULL: any) at `len` (0: any). */
+static size_t rows_of(const char *table, const char *impl, size_t len)
 {
     size_t n = 0;
     for (size_t i = 0; i < lab_result_count(); i++) {
         const struct lab_result *r = lab_result_get(i);
-        n += !strcmp(r->impl, impl) && (len == 0 || r->len == len);
+        n += (!table || !strcmp(r->table, table)) && !strcmp(r->impl, impl) &&
+             (len == 0 || r->len == len);
     }
     return n;
+}
+
+static size_t results_for(const char *impl, size_t len)
+{
+    return rows_of(NULL, impl, len);
+}
+
+/* A table run quietly and quickly: two short batches, latency mode, every alignment and count
+ * left to the table. */
+static void quick_table_options(struct lab_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->quick = 1;
+    o->batches = 2;
+    o->batch_ms = 0.02;
+    o->align = -1;
+    o->count = -1;
+    o->modes = MODE_LATENCY;
 }
 
 void test_lab_refuses_wrong(struct test_ctx *t)
@@ -49,14 +69,8 @@ void test_lab_refuses_wrong(struct test_ctx *t)
 
     /* Run the real lenalign table on the two 32 KiB-ish rows, quietly and quickly. */
     struct lab_options o;
-    memset(&o, 0, sizeof o);
-    o.quick = 1;
-    o.batches = 2;
-    o.batch_ms = 0.02;
+    quick_table_options(&o);
     o.len = 32766;
-    o.align = -1;
-    o.count = -1;
-    o.modes = MODE_LATENCY;
     o.baseline = "generic";
     struct lab_clock clk;
     lab_clock_init(&clk, 1);
@@ -110,12 +124,7 @@ static csum_wsum wrong_on_case(const void *buf, size_t len, csum_wsum sum)
 
 static size_t rows_in(const char *table, const char *impl)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < lab_result_count(); i++) {
-        const struct lab_result *r = lab_result_get(i);
-        n += !strcmp(r->table, table) && !strcmp(r->impl, impl);
-    }
-    return n;
+    return rows_of(table, impl, 0);
 }
 
 /* sizes (an odd length), mixed (one length inside two ranges), thrash (its second case) and
@@ -134,13 +143,7 @@ void test_lab_refuses_each_table(struct test_ctx *t)
     sabotage = 1;
 
     struct lab_options o;
-    memset(&o, 0, sizeof o);
-    o.quick = 1;
-    o.batches = 2;
-    o.batch_ms = 0.02;
-    o.align = -1;
-    o.count = -1;
-    o.modes = MODE_LATENCY;
+    quick_table_options(&o);
     o.only_impls = "wrong-on-case,generic";
     struct lab_clock clk;
     lab_clock_init(&clk, 1);

@@ -230,7 +230,11 @@ static void offload_file(const char *dir, FILE *manifest, uint64_t seed)
     cf_close(&cf, manifest, NULL);
 }
 
-/* IPv6 jumbograms (RFC 2675) on a loopback link: TCP and UDP, right and wrong. */
+/* IPv6 jumbograms (RFC 2675) on a loopback link: TCP and UDP, right and wrong. At the edges:
+ * a Jumbo Payload length (Hop-by-Hop header and segment) of 65535, malformed (section 3: it
+ * must be above 65535, so the checksums are not checkable), and of 65536, the smallest; UDP
+ * datagrams of 65535 bytes, whose length field still holds it, and of 65536, whose length
+ * field says 0 (section 4). */
 static void jumbo_file(const char *dir, FILE *manifest, uint64_t seed)
 {
     struct capture_file cf;
@@ -241,6 +245,16 @@ static void jumbo_file(const char *dir, FILE *manifest, uint64_t seed)
         s.ip = (struct ip_spec){ .ipv = 6, .jumbo = 1, .proto = i & 1 ? 17 : 6,
                                  .payload = 65536 + rnd(&rng) % 2000, .corrupt_l4 = i % 4 >= 2,
                                  .ext = i % 3 == 0 ? EXT_DSTOPTS : 0 };
+        add_packet(&cf, &s, &rng, 0, PB_ENHANCED);
+    }
+    static const size_t jumbo_lengths[] = { 65535, 65536, 8 + 65535, 8 + 65536 };
+    for (int i = 0; i < 4 * 4; i++) {
+        const size_t length = jumbo_lengths[i / 4];
+        const uint8_t proto = i / 4 >= 2 || i & 1 ? 17 : 6; /* the last two: UDP datagrams */
+        const size_t headers = 8 + (proto == 6 ? 20 : 8); /* Hop-by-Hop, TCP or UDP */
+        struct pkt_spec s = { .link = LINK_NULL };
+        s.ip = (struct ip_spec){ .ipv = 6, .jumbo = 1, .proto = proto,
+                                 .payload = length - headers, .corrupt_l4 = i % 4 >= 2 };
         add_packet(&cf, &s, &rng, 0, PB_ENHANCED);
     }
     add_random(&cf, 10, LINK_NULL, 6, 0, &rng);

@@ -434,6 +434,7 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
     const size_t piece = nfrag > 1 ? ((seglen / nfrag) + 7) / 8 * 8 : seglen;
     const int ipv4_ah = s->ipv == 4 && (s->ext & EXT_AH);
     const int tso = s->offload == OFFLOAD_TSO;
+    int jumbo_malformed = 0; /* a Jumbo Payload length below 65536 (RFC 2675 section 3) */
     int count = 0;
     for (size_t next_done = 0; next_done < seglen || count == 0; count++) {
         struct datagram *dg = &out[count];
@@ -498,6 +499,7 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
             const size_t plen = ext_len + this_len;
             if (s->jumbo)
                 be32put(ip + 44, (uint32_t)plen); /* the Jumbo Payload option's value */
+            jumbo_malformed = s->jumbo && plen <= 0xffff;
             be16put(ip + 4, s->jumbo || tso ? 0 : (uint16_t)plen);
         }
         memcpy(ip + iphl + ext_len, seg + done, this_len);
@@ -526,6 +528,9 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
             /* A fragmented datagram's checksum is not checkable; a zero UDP checksum over
              * IPv4 still says "none" where the UDP header is (the first fragment). */
             if (nfrag > 1 && !(count == 0 && e.verdict == EXPECT_NONE))
+                e.verdict = EXPECT_NOT_CHECKABLE;
+            /* A jumbogram of 65535 bytes or less is malformed: its length is not known. */
+            if (jumbo_malformed && e.verdict != EXPECT_NONE)
                 e.verdict = EXPECT_NOT_CHECKABLE;
             expect_add(dg->expect, &dg->n_expect, &e);
         }

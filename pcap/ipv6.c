@@ -109,6 +109,9 @@ void dissect_ipv6(struct dissect *d, struct span s)
             end = s.end;
             ip.offload = "IPv6 payload length 0: a segmentation-offload placeholder";
         } else if (jumbo <= 0xffff) {
+            /* RFC 2675 section 3: a Jumbo Payload length must exceed 65535; a smaller one is
+             * an error (a Parameter Problem for the sender, malformed for tshark), so the
+             * length the checksums cover is not known. */
             end = s.end;
             ip.problem = "Jumbo Payload option with a length below 65536";
         } else {

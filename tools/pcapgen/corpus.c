@@ -395,16 +395,17 @@ static void add_tcp_udp(struct capture_file *cf, struct ip_spec base, int quoted
 }
 
 /* Source routes, where the pseudo-header holds the route's last address: IPv4 options (RFC
- * 791) being followed, done, or not to be followed, alone and quoted in ICMP errors, and
- * IPv6 RPL headers (RFC 6554) with and without segments left; TCP, UDP and ICMP, right and
- * wrong. */
+ * 791) being followed, done, or not to be followed (with the pointer at the option's length
+ * and one past it, where a route ends), alone and quoted in ICMP errors, and IPv6 RPL
+ * headers (RFC 6554) with and without segments left; TCP, UDP and ICMP, right and wrong. */
 static void routes_file(const char *dir, FILE *manifest, uint64_t seed)
 {
     struct capture_file cf;
     uint64_t rng = seed;
     cf_open(&cf, dir, "routes.pcap", FMT_PCAP, 0, 0, 1, 1);
     static const enum route v4[] = { ROUTE_LSRR, ROUTE_SSRR, ROUTE_ODD_LENGTH, ROUTE_DONE,
-                                     ROUTE_BAD_POINTER, ROUTE_AFTER_EOL };
+                                     ROUTE_BAD_POINTER, ROUTE_AFTER_EOL, ROUTE_AT_LENGTH,
+                                     ROUTE_IN_LAST, ROUTE_DONE_ONE };
     static const int v6[] = { EXT_RPL, EXT_RPL, EXT_RPL, EXT_RPL | EXT_HBH | EXT_DSTOPTS,
                               EXT_RPL_DONE };
     static const uint8_t protos4[] = { 6, 17, 1 }, protos6[] = { 6, 17, 58 };

@@ -304,7 +304,7 @@ static size_t build_v6_ext(const struct ip_spec *s, uint64_t *rng, unsigned char
  * next hop, the final destination the route's last address. */
 static int route_followed(enum route r)
 {
-    return r == ROUTE_LSRR || r == ROUTE_SSRR || r == ROUTE_ODD_LENGTH;
+    return r == ROUTE_LSRR || r == ROUTE_SSRR || r == ROUTE_ODD_LENGTH || r == ROUTE_AT_LENGTH;
 }
 
 /* IPv4 options holding the source route `r` (RFC 791 section 3.1: type, length, pointer
@@ -318,6 +318,8 @@ static size_t source_route(unsigned char *p, enum route r, const unsigned char *
         [ROUTE_ODD_LENGTH] = { 131, 10, 4 }, [ROUTE_DONE] = { 131, 11, 12 },
         [ROUTE_BAD_POINTER] = { 131, 11, 6 }, [ROUTE_AFTER_EOL] = { 131, 11, 4 },
         [ROUTE_NO_POINTER] = { 131, 2 }, [ROUTE_NO_ADDRESS] = { 131, 6, 4 },
+        [ROUTE_AT_LENGTH] = { 131, 12, 12 }, [ROUTE_IN_LAST] = { 137, 11, 11 },
+        [ROUTE_DONE_ONE] = { 137, 7, 8 },
     };
     size_t at = 0; /* where the option starts */
     if (r == ROUTE_SSRR) { /* behind a router alert: the option walk must step over it */

@@ -98,6 +98,11 @@ enum route {
     ROUTE_AFTER_EOL,   /* loose, after an End of Option List: not an option */
     ROUTE_NO_POINTER,  /* loose, length 2: final destination not known, not checkable */
     ROUTE_NO_ADDRESS,  /* loose, length 6, pointer 4: the same */
+    /* The pointer at the option's end (RFC 791: the route is over once it exceeds the length) */
+    ROUTE_AT_LENGTH,   /* loose, length 12 (not 3 + 4n), pointer 12: not past the end, so
+                        * followed: the last four bytes are the end, as for ROUTE_ODD_LENGTH */
+    ROUTE_IN_LAST,     /* strict, length 11, pointer 11: inside the last address, not followed */
+    ROUTE_DONE_ONE,    /* strict, one address (length 7), pointer 8: the route is over */
 };
 
 enum offload {

@@ -20,9 +20,10 @@
  * (integrity only), IPv4/IPv6 in IPv4/IPv6, GRE (v0 and PPTP's v1; ERSPAN I/II/III), VXLAN,
  * VXLAN-GPE, Geneve, and the packets quoted in ICMP and ICMPv6 errors.
  *
- * Checksums: IPv4 header, TCP, UDP, ICMP, ICMPv6 and GRE's optional checksum, each with the
- * depth of its IP layer: level 0 is the frame's outer IP layer, level 1 and more an IP layer
- * inside a tunnel or quoted in an ICMP error.
+ * Checksums: IPv4 header, TCP, UDP, ICMP, ICMPv6, GRE's optional checksum and that of the
+ * extension structure after an ICMP/ICMPv6 error's quote (RFC 4884), each with the depth of
+ * its IP layer: level 0 is the frame's outer IP layer, level 1 and more an IP layer inside a
+ * tunnel or quoted in an ICMP error.
  */
 #ifndef CSUM_PCAP_H
 #define CSUM_PCAP_H
@@ -41,6 +42,9 @@ enum csum_pcap_layer {
     CSUM_PCAP_ICMP,
     CSUM_PCAP_ICMPV6,
     CSUM_PCAP_GRE,        /* the optional GRE checksum (RFC 2784) */
+    CSUM_PCAP_ICMP_EXT,   /* an ICMP/ICMPv6 error's extension structure (RFC 4884 section 7),
+                             at the level of the error; one whose checksum is 0 has none and
+                             is not reported */
     CSUM_PCAP_LAYER_COUNT
 };
 
@@ -178,7 +182,7 @@ int csum_pcap_fix_buffer(void *buf, size_t len, const struct csum_pcap_options *
 int csum_pcap_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options *o,
                      struct csum_pcap_summary *summary, struct csum_pcap_error *err);
 
-/* "ipv4", "tcp", "udp", "icmp", "icmpv6", "gre". */
+/* "ipv4", "tcp", "udp", "icmp", "icmpv6", "gre", "icmp-ext". */
 const char *csum_pcap_layer_name(enum csum_pcap_layer layer);
 
 /* "good", "bad", "offload", "not_checkable", "no_checksum". */

@@ -141,8 +141,10 @@ void dissect_vxlan_gpe(struct dissect *d, struct span s);
 void dissect_geneve(struct dissect *d, struct span s);
 void dissect_mpls(struct dissect *d, struct span s);
 
-/* The packet quoted after an ICMP (version 4) / ICMPv6 (6) error header at s.off. */
-void dissect_icmp_quote(struct dissect *d, int version, struct span s);
+/* The packet quoted after an ICMP (version 4) / ICMPv6 (6) error header at s.off. Returns
+ * where an RFC 4884 extension structure starts after the quote (its header captured), or 0
+ * when there is none. */
+size_t dissect_icmp_quote(struct dissect *d, int version, struct span s);
 
 /* ---- verdicts (verdict.c) ------------------------------------------------------------------- */
 

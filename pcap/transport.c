@@ -1,7 +1,8 @@
 /*
  * The checksummed transports and what they carry: TCP (RFC 9293), UDP (RFC 768) and the
- * tunnels found by UDP port, ICMP (RFC 792) with the packet quoted in its errors, ICMPv6
- * (RFC 4443), and the IP-level encapsulations (IP in IP, GRE).
+ * tunnels found by UDP port, ICMP (RFC 792) with the packet quoted in its errors and their
+ * extension structure (RFC 4884), ICMPv6 (RFC 4443), and the IP-level encapsulations (IP in
+ * IP, GRE).
  *
  * A checksum is checkable when every byte it covers was captured and the lengths that
  * delimit it are consistent; otherwise it is reported as not checkable with the reason,
@@ -63,12 +64,18 @@ static uint16_t partial_sum(const struct ip_info *ip, uint8_t proto, uint32_t le
     return (uint16_t)~network_value(m);
 }
 
-/* The checksum over pseudo-header (none for ICMP) and a segment summing to `sum`: 0 over a
+/* Whether the checksum covers a pseudo-header (ICMP's and an ICMP extension's do not). */
+static int has_pseudo_header(const struct kind *k)
+{
+    return k->layer != CSUM_PCAP_ICMP && k->layer != CSUM_PCAP_ICMP_EXT;
+}
+
+/* The checksum over pseudo-header (if any) and a segment summing to `sum`: 0 over a
  * segment as stored when intact, the value to store over one whose field is left out. */
 static csum_sum16 finish(const struct ip_info *ip, const struct kind *k, uint8_t proto,
                          size_t len, csum_wsum sum)
 {
-    if (k->layer == CSUM_PCAP_ICMP)
+    if (!has_pseudo_header(k))
         return csum_fold(sum);
     if (ip->version == 6)
         return csum_ipv6_magic(ip->src, ip->dst, (uint32_t)len, proto, sum);
@@ -140,7 +147,7 @@ static size_t checkable_length(struct dissect *d, const struct ip_info *ip,
     const char *why = NULL;
     if (ip->problem)
         why = ip->problem;
-    else if (ip->dst_unknown && k->layer != CSUM_PCAP_ICMP) /* no pseudo-header for ICMP */
+    else if (ip->dst_unknown && has_pseudo_header(k))
         why = ip->dst_unknown;
     else if (len < k->min_len)
         why = "shorter than its header";
@@ -226,18 +233,36 @@ static int icmp_is_error(int version, uint8_t type)
     return type >= 1 && type <= 4; /* unreachable, too big, time exceeded, parameter problem */
 }
 
+/*
+ * The extension structure [off, end) after an ICMP error's quote (RFC 4884 section 7): its
+ * checksum, in its 4-byte header, covers it whole and no pseudo-header; a stored 0 means none
+ * was sent (as Wireshark says too). Checked before the ICMP checksum, which covers it.
+ */
+static void icmp_extension(struct dissect *d, const struct ip_info *ip, uint8_t proto,
+                           size_t off, size_t end)
+{
+    static const struct kind k = { CSUM_PCAP_ICMP_EXT, 2, 4 };
+    if (be16(d->data + off + 2) == 0)
+        return;
+    if (checkable_length(d, ip, &k, off, end - off))
+        check(d, ip, proto, &k, off, end - off);
+}
+
 static void icmp(struct dissect *d, const struct ip_info *ip, uint8_t proto, struct span s)
 {
     const int v6 = proto == IPPROTO_ICMPV6_;
     const struct kind k = { v6 ? CSUM_PCAP_ICMPV6 : CSUM_PCAP_ICMP, 2, 4 };
     const size_t len = s.end - s.off;
+    size_t ext = 0;
     struct span inner;
     if (!ip->problem && len >= 8 && have(d, s.off, 8) &&
         icmp_is_error(v6 ? 6 : 4, d->data[s.off]) && span_enter(d, &s, 0, &inner)) {
         inner.level = ip->level + 1;
         inner.via = v6 ? CSUM_PCAP_VIA_ICMPV6 : CSUM_PCAP_VIA_ICMP;
-        dissect_icmp_quote(d, v6 ? 6 : 4, inner);
+        ext = dissect_icmp_quote(d, v6 ? 6 : 4, inner);
     }
+    if (ext && !ip->quoted) /* in a quoted ICMP message, never checked, nor is its extension */
+        icmp_extension(d, ip, proto, ext, s.end);
     if (ip->quoted && !ip->problem) /* complete, but still not checked by Wireshark */
         dissect_not_checkable(d, ip->level, ip->via, k.layer,
                               "an ICMP message quoted in an ICMP error is not checked");

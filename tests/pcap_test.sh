@@ -42,7 +42,7 @@ normalize() {
         via = "-"
         if (match($0, /\(via [a-z0-9-]+/)) via = substr($0, RSTART + 5, RLENGTH - 5)
         n = $2; sub(":", "", n)
-        rest = $0; sub(/^frame [0-9]+: [a-z]+ [a-z0-9]+ checksum /, "", rest)
+        rest = $0; sub(/^frame [0-9]+: [a-z]+ [a-z0-9-]+ checksum /, "", rest)
         if (rest ~ /^good: /) print n, $3, $4, "good", substr(rest, 7, 6), via
         else if (rest ~ /^(bad|offload): stored /) {
             split(rest, w, /[ ,:]+/); print n, $3, $4, w[1], w[3], w[5], via
@@ -121,7 +121,8 @@ s = doc["summary"]
 for v in ("good", "bad", "offload", "not_checkable"):
     n = sum(1 for r in want if r[3] == v)
     assert s[v] == n, "summary %s %d, expected %d" % (v, s[v], n)
-    assert s[v] == sum(s[l][v] for l in ("ipv4", "tcp", "udp", "icmp", "icmpv6", "gre")), v
+    layers = ("ipv4", "tcp", "udp", "icmp", "icmpv6", "gre", "icmp-ext")
+    assert s[v] == sum(s[l][v] for l in layers), v
     assert s["inner"][v] == sum(1 for r in want if r[3] == v and r[1] == "inner"), v
 assert doc["file"].endswith(sys.argv[3]) and doc["packets"] > 0 and "error" not in doc
 assert doc["format"] == ("pcapng" if sys.argv[3].endswith(".pcapng") else "pcap")
@@ -462,21 +463,22 @@ done
 # For each frame and layer, the statuses of its checksums in order from the outermost: good
 # (G), bad (B; our offload verdicts are bad to tshark), no UDP checksum (N), and the zero UDP
 # checksum over IPv6 that tshark calls illegal (Z). Statuses neither side could verify
-# (tshark's "unverified", our "not checkable") are left out. Reassembly is off, so fragments
-# are unverified for tshark as they are not checkable for us. One difference remains and is
-# allowed: tshark calls a zero UDP checksum over IPv6 illegal even in a truncated packet, where
-# we say not checkable (the value to store is not known).
+# (tshark's "unverified", our "not checkable") are left out, and so is the checksum 0 of an
+# ICMP extension structure (tshark's "not present": none to report for us). Reassembly is off,
+# so fragments are unverified for tshark as they are not checkable for us. One difference
+# remains and is allowed: tshark calls a zero UDP checksum over IPv6 illegal even in a
+# truncated packet, where we say not checkable (the value to store is not known).
 tshark_seq() { # tshark_seq FILE [tshark options]
     local f=$1; shift
     tshark -n -r "$f" -o ip.check_checksum:TRUE -o tcp.check_checksum:TRUE \
         -o udp.check_checksum:TRUE -o ip.defragment:FALSE -o ipv6.defragment:FALSE "$@" \
         -T fields -E occurrence=a -E aggregator=, -e frame.number -e ip.checksum.status \
         -e tcp.checksum.status -e udp.checksum.status -e icmp.checksum.status \
-        -e icmpv6.checksum.status -e gre.checksum.status 2>/dev/null |
-    awk -F'\t' 'BEGIN { split("ipv4 tcp udp icmp icmpv6 gre", L, " ")
+        -e icmpv6.checksum.status -e gre.checksum.status -e icmp.ext.checksum.status 2>/dev/null |
+    awk -F'\t' 'BEGIN { split("ipv4 tcp udp icmp icmpv6 gre icmp-ext", L, " ")
                         m["0"] = "B"; m["1"] = "G"; m["2"] = ""; m["3"] = "N"; m["4"] = "Z" }
-        { for (i = 2; i <= 7; i++) { n = split($i, v, ","); s = ""
-              for (k = 1; k <= n; k++) s = s m[v[k]]
+        { for (i = 2; i <= 8; i++) { n = split($i, v, ","); s = ""
+              for (k = 1; k <= n; k++) if (!(i == 8 && v[k] == "3")) s = s m[v[k]]
               if (s != "") print $1 "_" L[i - 1], s } }' | sort
 }
 our_seq() { # from `csum pcap verify --all` on standard input

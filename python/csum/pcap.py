@@ -90,7 +90,7 @@ class Check(NamedTuple):
     """Packet number in the file, from 1 (as Wireshark counts)."""
     layer: str
     """``"ipv4"`` (the header checksum), ``"tcp"``, ``"udp"``, ``"icmp"``, ``"icmpv6"``,
-    ``"gre"``."""
+    ``"gre"``, ``"icmp-ext"`` (an ICMP/ICMPv6 error's RFC 4884 extension structure)."""
     depth: str
     """``"outer"``: in the frame's first IP layer; ``"inner"``: in an IP layer inside a
     tunnel, or quoted in an ICMP error."""
@@ -233,8 +233,8 @@ class FixResult(PcapResult):
 def verify(source: Source, *, checks: str = "problems", strict: bool = False,
            rfc1624: bool = False, vxlan_ports: Ports = (), geneve_ports: Ports = ()
            ) -> VerifyResult:
-    """Check every IPv4 header, TCP, UDP, ICMP, ICMPv6 and GRE checksum in a capture, as
-    ``csum pcap verify --json`` does.
+    """Check every IPv4 header, TCP, UDP, ICMP, ICMPv6, GRE and ICMP extension checksum in a
+    capture, as ``csum pcap verify --json`` does.
 
     ``source``: a path, a bytes-like object holding the capture, or a binary file object
     (read to its end). ``checks``: which checksums ``result.checks`` lists: ``"problems"``

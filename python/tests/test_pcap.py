@@ -106,7 +106,7 @@ def cli_fix_lines(cli, src, *options):
     r = subprocess.run([cli, "pcap", "fix", "--dry-run", *options, str(src)], capture_output=True,
                        text=True, check=True)
     return [(int(m.group(1)), m.group(2), m.group(3), int(m.group(4), 16), int(m.group(5), 16))
-            for m in re.finditer(r"^frame (\d+): (\w+) (\w+) checksum 0x(\w+) -> 0x(\w+)",
+            for m in re.finditer(r"^frame (\d+): (\w+) ([\w-]+) checksum 0x(\w+) -> 0x(\w+)",
                                  r.stdout, re.M)]
 
 

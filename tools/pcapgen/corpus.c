@@ -458,6 +458,88 @@ static void routes_unlike_tshark_file(const char *dir, FILE *manifest, uint64_t 
                                "short for one, and none out of a quoted packet's RPL header");
 }
 
+/* A packet of `ip` quoted whole in an ICMP error of `type` with RFC 4884's length field and
+ * extension `ext` after an "original datagram" field of `field` bytes (0: the quote padded
+ * to whole words and 128 bytes; less than the quote cuts it). */
+static void add_multipart(struct capture_file *cf, const struct ip_spec *ip, uint8_t type,
+                          enum icmp_ext ext, size_t field, uint64_t *rng)
+{
+    struct pkt_spec s = { .link = LINK_ETHERNET, .ip = *ip, .pad_ethernet = 1 };
+    s.tunnel = (struct tunnel_spec){ .encap = ENCAP_ICMP_ERROR, .outer_ipv = ip->ipv,
+                                     .corrupt_outer_l4 = rnd(rng) % 6 == 0, .icmp_type = type,
+                                     .icmp_ext = ext, .icmp_field = field };
+    add_packet(cf, &s, rng, 0, PB_ENHANCED);
+}
+
+/* ICMP and ICMPv6 errors with RFC 4884's length field, of every type that has it (ICMP 3,
+ * 11, 12; ICMPv6 1, 3): the quote padded to 128 bytes or more, then an extension structure
+ * whose checksum is right, wrong or 0 (none sent), or nothing. The quoted TCP, UDP and ICMP
+ * packets are whole, right and wrong; over IPv4 at most 128 bytes of them, after which
+ * tshark 4.0 would look for no extension. */
+static void icmp_ext_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    cf_open(&cf, dir, "icmp-ext.pcap", FMT_PCAP, 0, 0, 1, 1);
+    static const uint8_t types4[] = { 3, 11, 12 }, types6[] = { 1, 3 };
+    static const uint8_t protos4[] = { 6, 17, 1 }, protos6[] = { 6, 17, 58 };
+    static const enum icmp_ext kinds[] = { ICMP_EXT_GOOD, ICMP_EXT_BAD, ICMP_EXT_ZERO,
+                                           ICMP_EXT_LENGTH_ONLY };
+    for (int i = 0; i < 64; i++) {
+        const int v4 = i % 2 == 0;
+        const struct ip_spec ip = { .ipv = v4 ? 4 : 6, .proto = (v4 ? protos4 : protos6)[i % 3],
+                                    .payload = rnd(&rng) % (v4 ? 80 : 160),
+                                    .corrupt_ip = v4 && rnd(&rng) % 5 == 0,
+                                    .corrupt_l4 = rnd(&rng) % 4 == 0 };
+        /* every kind with every type; now and then a field longer than the quote needs */
+        const uint8_t type = v4 ? types4[i / 2 % 3] : types6[i / 8 % 2];
+        const size_t field = i % 10 == 9 ? (v4 ? 160 : 240) : 0;
+        add_multipart(&cf, &ip, type, kinds[i / 2 % 4], field, &rng);
+    }
+    cf_close(&cf, manifest, NULL);
+}
+
+/* Where tshark 4.0 differs on RFC 4884. A quote cut by its field of 128 bytes, the datagram 1
+ * to 12 bytes longer: its transport is not checkable, where tshark reads the extension
+ * structure as part of the datagram (it ignores ICMPv6's length field, and reads an IPv4
+ * header's length past ICMP's) and finds its checksum bad. An ICMP quote longer than 128
+ * bytes: tshark looks for no extension after it. A field shorter than 128 bytes (124 for
+ * ICMP, 120 for ICMPv6) and a structure of version 1: no RFC 4884 extension for us, whose
+ * checksum tshark checks. */
+static void icmp_ext_unlike_tshark_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    const char *name = "icmp-ext-unlike-tshark.pcap";
+    cf_open(&cf, dir, name, FMT_PCAP, 0, 0, 1, 1);
+    for (int i = 0; i < 16; i++) {
+        const int v4 = i % 2 == 0;
+        const uint8_t proto = i / 2 % 2 ? 17 : 6;
+        const size_t headers = (v4 ? 20 : 40) + (proto == 6 ? 20 : 8);
+        const struct ip_spec cut = { .ipv = v4 ? 4 : 6, .proto = proto,
+                                     .payload = 128 + 1 + rnd(&rng) % 12 - headers,
+                                     .corrupt_l4 = i / 4 % 2 };
+        add_multipart(&cf, &cut, v4 ? 11 : 3, i / 8 ? ICMP_EXT_BAD : ICMP_EXT_GOOD, 128, &rng);
+    }
+    for (int i = 0; i < 4; i++) {
+        const struct ip_spec longer = { .ipv = 4, .proto = i % 2 ? 17 : 6,
+                                        .payload = 100 + rnd(&rng) % 100, .corrupt_l4 = i / 2 };
+        add_multipart(&cf, &longer, 3, i % 2 ? ICMP_EXT_BAD : ICMP_EXT_GOOD, 0, &rng);
+    }
+    for (int i = 0; i < 8; i++) {
+        const int v4 = i % 2 == 0;
+        const struct ip_spec ip = { .ipv = v4 ? 4 : 6, .proto = 17, .payload = rnd(&rng) % 60 };
+        if (i < 4)
+            add_multipart(&cf, &ip, v4 ? 12 : 1, ICMP_EXT_BAD, v4 ? 124 : 120, &rng);
+        else
+            add_multipart(&cf, &ip, v4 ? 3 : 1, ICMP_EXT_VERSION_1, 0, &rng);
+    }
+    cf_close(&cf, manifest, NULL);
+    tshark_gap(manifest, name, "tshark 4.0 ignores RFC 4884's length where it cuts the quote, "
+                               "looks for no extension after an ICMP quote of more than 128 "
+                               "bytes, and checks extensions RFC 4884 does not define");
+}
+
 /* TCP data offsets the segment does not have: past its end the checksum is still checked
  * (it covers the whole segment, however the header is cut), below 5 words it is not. */
 static void tcp_offset_file(const char *dir, FILE *manifest, uint64_t seed)
@@ -552,6 +634,8 @@ int write_corpus(const char *dir)
     routes_file(dir, manifest, seed++);
     routes_unlike_tshark_file(dir, manifest, seed++);
     tcp_offset_file(dir, manifest, seed++);
+    icmp_ext_file(dir, manifest, seed++);
+    icmp_ext_unlike_tshark_file(dir, manifest, seed++);
     malformed_files(dir, manifest);
     return fclose(manifest) == 0 ? 0 : 2;
 }

@@ -55,6 +55,53 @@ static void nest(struct datagram *out, const struct datagram *inner, enum via vi
     }
 }
 
+/*
+ * RFC 4884 after the quote carry[0..*quoted) of an ICMP error of IP version `ipv`: the
+ * "original datagram" field (t->icmp_field bytes, or the quote padded to whole words and
+ * 128 bytes; a longer quote is cut), its length in words in the header's second word *rest
+ * (ICMP byte 5, ICMPv6 byte 4), then the extension structure t->icmp_ext asks for: header
+ * (version, reserved, checksum over the structure) and an MPLS label stack object of 1 to 3
+ * entries (RFC 4950: class 1, C-Type 1). Returns the bytes carried; the structure's checksum
+ * expectation (level 0) in *e, and whether there is one.
+ */
+static size_t icmp_multipart(const struct tunnel_spec *t, int ipv, unsigned char *carry,
+                             size_t *quoted, uint32_t *rest, uint64_t *rng, struct expectation *e)
+{
+    const size_t unit = ipv == 4 ? 4 : 8;
+    size_t field = t->icmp_field;
+    if (!field) {
+        field = (*quoted + unit - 1) / unit * unit;
+        if (field < 128)
+            field = 128;
+    }
+    if (*quoted > field)
+        *quoted = field;
+    memset(carry + *quoted, 0, field - *quoted);
+    *rest |= (uint32_t)(field / unit) << (ipv == 4 ? 16 : 24);
+    if (t->icmp_ext == ICMP_EXT_LENGTH_ONLY)
+        return field;
+    unsigned char *x = carry + field;
+    const size_t entries = 1 + rnd(rng) % 3, len = 8 + 4 * entries;
+    x[0] = t->icmp_ext == ICMP_EXT_VERSION_1 ? 0x10 : 0x20;
+    x[1] = 0;
+    be16put(x + 4, (uint16_t)(len - 4)); /* the object: length, class, C-Type, entries */
+    x[6] = x[7] = 1;
+    uint16_t want;
+    do { /* labels whose checksum is not 0, which would say "none" */
+        fill(x + 8, 4 * entries, rnd(rng));
+        be16put(x + 2, 0);
+        want = oracle_checksum(x, len, 0);
+    } while (want == 0);
+    const uint16_t stored = t->icmp_ext == ICMP_EXT_ZERO ? 0
+                          : t->icmp_ext == ICMP_EXT_GOOD ? want : wrong_value(want, rng);
+    be16put(x + 2, stored);
+    const struct expectation ext = { "icmp-ext", stored == want ? EXPECT_GOOD : EXPECT_BAD, 0,
+                                     VIA_NONE, stored, want };
+    if (field >= 128 && stored != 0 && t->icmp_ext != ICMP_EXT_VERSION_1)
+        *e = ext;
+    return field + len;
+}
+
 /* A GRE header with `flags` for `proto`; the checksum (if any) is filled in later. */
 static size_t gre_header(unsigned char *p, uint16_t flags, uint16_t proto, uint64_t *rng)
 {
@@ -85,6 +132,7 @@ void build_tunnel(const struct tunnel_spec *t, const struct datagram *inner, uin
     struct ip_spec outer = { .ipv = t->outer_ipv, .corrupt_ip = t->corrupt_outer_ip };
     int gre_csum = 0;
     size_t quoted = inner->len;
+    struct expectation ext = { NULL, EXPECT_GOOD, 0, VIA_NONE, 0, 0 }; /* RFC 4884's checksum */
 
     switch (t->encap) {
     case ENCAP_IPIP:
@@ -188,13 +236,13 @@ void build_tunnel(const struct tunnel_spec *t, const struct datagram *inner, uin
         outer.proto = inner->ipv == 4 ? 1 : 58;
         if (inner->ipv == 4) {
             static const uint8_t types[] = { 3, 11, 12 };
-            outer.icmp_type = types[rnd(rng) % 3];
+            outer.icmp_type = t->icmp_type ? t->icmp_type : types[rnd(rng) % 3];
             outer.icmp_code = outer.icmp_type == 3 ? 3 : 0;
             if (outer.icmp_type == 12)
                 outer.icmp_rest = 8u << 24;
         } else {
             static const uint8_t types[] = { 1, 2, 3, 4 };
-            outer.icmp_type = types[rnd(rng) % 4];
+            outer.icmp_type = t->icmp_type ? t->icmp_type : types[rnd(rng) % 4];
             outer.icmp_code = outer.icmp_type == 1 ? 4 : 0;
             if (outer.icmp_type == 2 || outer.icmp_type == 4)
                 outer.icmp_rest = outer.icmp_type == 2 ? 1280 : 7; /* MTU, pointer */
@@ -203,6 +251,8 @@ void build_tunnel(const struct tunnel_spec *t, const struct datagram *inner, uin
             quoted = inner->l4_off + 8;
         memcpy(carry, inner->data, quoted);
         n = quoted;
+        if (t->icmp_ext != ICMP_EXT_NONE)
+            n = icmp_multipart(t, inner->ipv, carry, &quoted, &outer.icmp_rest, rng, &ext);
         via = inner->ipv == 4 ? VIA_ICMP : VIA_ICMPV6;
         break;
     default:
@@ -247,6 +297,8 @@ void build_tunnel(const struct tunnel_spec *t, const struct datagram *inner, uin
         in = &quoted_inner;
     }
     nest(out, in, via);
+    if (ext.layer)
+        expect_add(out->expect, &out->n_expect, &ext);
     if (gre_csum) { /* the value to store: over the GRE header with the field zeroed */
         unsigned char *gre = out->data + out->l4_off;
         const uint16_t stored = be16get(gre + 4);

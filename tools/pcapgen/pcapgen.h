@@ -165,10 +165,30 @@ enum encap {
     ENCAP_COUNT
 };
 
+/* RFC 4884 in an ICMP error (ENCAP_ICMP_ERROR, of a type with its length field: ICMP 3, 11,
+ * 12; ICMPv6 1, 3): the "original datagram" field's length in the header, then maybe an
+ * extension structure (RFC 4884 section 7) holding an MPLS label stack object (RFC 4950).
+ * A structure is checked after a field of at least 128 bytes only. */
+enum icmp_ext {
+    ICMP_EXT_NONE,        /* no length field (RFC 792, RFC 4443) */
+    ICMP_EXT_LENGTH_ONLY, /* the length field, nothing after the field */
+    ICMP_EXT_GOOD,        /* an extension structure, its checksum right */
+    ICMP_EXT_BAD,         /* ... wrong */
+    ICMP_EXT_ZERO,        /* ... 0: none sent, nothing to check */
+    ICMP_EXT_VERSION_1,   /* a structure of version 1 (not RFC 4884's), its checksum wrong:
+                           * not looked into */
+};
+
 struct tunnel_spec {
     enum encap encap;
     int outer_ipv;
     int corrupt_outer_ip, corrupt_outer_l4; /* outer IPv4 header; outer UDP/ICMP/GRE checksum */
+    /* ICMP errors: the type (0: random), RFC 4884's length field and extension, and the
+     * "original datagram" field's length (0: the quote padded to whole 32-bit (ICMP) or 64-bit
+     * (ICMPv6) words, at least 128 bytes; otherwise that, cutting the quote if shorter). */
+    uint8_t icmp_type;
+    enum icmp_ext icmp_ext;
+    size_t icmp_field;
 };
 
 /* Wrap `inner` (one datagram) in the tunnel: `out` is the outer datagram, with the inner

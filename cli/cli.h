@@ -1,5 +1,6 @@
 /*
- * The `csum` command: one file per subcommand, all using only the public API (csum.h).
+ * The `csum` command: one file per subcommand, all using the public API (csum.h); csum impls
+ * also reads two internal reports (src/cpu_features.h, src/plan.h) csum.h has no query for.
  */
 #ifndef CSUM_CLI_H
 #define CSUM_CLI_H

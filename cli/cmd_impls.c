@@ -7,6 +7,8 @@
  */
 #include "cli.h"
 #include "csum.h"
+#include "cpu_features.h" /* internal: the CSUM_CPU_DISABLE names the library ignored */
+#include "plan.h"         /* internal: csum_ipv4_header_batch's plan and its source */
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -81,11 +83,31 @@ static void plan_range(const char *plan, const char *name, char *out, size_t siz
     }
 }
 
+/* The library skips, silently, the names in CSUM_CPU_DISABLE that are no CPU feature (a typo
+ * hides nothing); say so here, above the CPU column they would have changed. */
+static void print_ignored_cpu_disable(void)
+{
+    char ignored[256], known[256] = "", text[sizeof ignored + sizeof known + 128];
+    if (csum_cpu_disable_ignored(ignored, sizeof ignored) == 0)
+        return;
+    for (unsigned bit = 0; csum_cpu_feature_name(bit); bit++) {
+        size_t len = strlen(known);
+        snprintf(known + len, sizeof known - len, "%s%s", len ? " " : "",
+                 csum_cpu_feature_name(bit));
+    }
+    snprintf(text, sizeof text, "CSUM_CPU_DISABLE: %s ignored: %s (the features are %s)", ignored,
+             strchr(ignored, ',') ? "no CPU features of those names"
+                                  : "no CPU feature of that name", known);
+    print_wrapped(text, 4, printf("  "));
+}
+
 static void print_partial_group(const char *plan, int reference)
 {
     printf("%scsum_partial: %s\n", reference ? "\n" : "",
            reference ? "reference implementations (historical algorithms, for comparison only)"
                      : "product implementations (the automatic plan chooses among these)");
+    if (!reference)
+        print_ignored_cpu_disable();
     printf("%-15s %-4s %-11s %s\n", "NAME", "CPU", "LENGTHS", "REQUIRES");
     int rows = 0;
     for (size_t i = 0; i < csum_impl_count(); i++) {
@@ -198,7 +220,9 @@ int cmd_impls(int argc, char **argv)
                    "comes from. Then the dispatch plan, where it came from and why (a setting that\n"
                    "was ignored is named with the reason), the plan file 'csum tune --write'\n"
                    "stores, and csum_partial_copy's implementations with the copy lengths each one\n"
-                   "is used for. CSUM_COPY_IMPL=NAME forces one copy implementation for every length.\n");
+                   "is used for, and csum_ipv4_header_batch's plan (by number of headers) and where\n"
+                   "it came from. CSUM_COPY_IMPL=NAME forces one copy implementation for every\n"
+                   "length. A name in CSUM_CPU_DISABLE that is no CPU feature is named as ignored.\n");
             return EXIT_OK;
         }
         return usage_error("impls: unexpected argument '%s'", argv[1]);
@@ -217,5 +241,10 @@ int cmd_impls(int argc, char **argv)
         printf("  plan file: none (CSUM_DISPATCH_FILE is empty, or no absolute HOME)\n");
     }
     print_copy_table();
+
+    char batch[256];
+    printf("\ncsum_ipv4_header_batch: %s (by number of headers)\n",
+           csum_ipv4_batch_describe(batch, sizeof batch));
+    print_wrapped(csum_ipv4_batch_source(), 8, printf("  from: "));
     return EXIT_OK;
 }

@@ -131,8 +131,10 @@ void csum_cpu_class(char *buf, size_t size)
 }
 
 /* CSUM_CPU_DISABLE="avx512bw,avx2" pretends the CPU lacks those features, so fallbacks can
- * be exercised on a machine that has everything. Unknown names are ignored. */
-static uint32_t disabled_by_env(void)
+ * be exercised on a machine that has everything. Returns the mask of the names that are
+ * features; the others are skipped, and listed comma-separated in `unknown` (like snprintf:
+ * their whole length in *unknown_len) for `csum impls` to report. */
+static uint32_t parse_disable(char *unknown, size_t size, size_t *unknown_len)
 {
 #if defined(__GLIBC__)
     const char *env = secure_getenv("CSUM_CPU_DISABLE"); /* ignored in set-uid programs */
@@ -140,15 +142,34 @@ static uint32_t disabled_by_env(void)
     const char *env = getenv("CSUM_CPU_DISABLE");
 #endif
     uint32_t mask = 0;
-    while (env && *env) {
-        size_t n = strcspn(env, ", ");
-        for (unsigned bit = 0; bit < CSUM_CPU_FEATURE_COUNT; bit++)
-            if (strlen(feature_names[bit]) == n && strncmp(env, feature_names[bit], n) == 0)
-                mask |= 1u << bit;
-        env += n;
-        env += strspn(env, ", ");
+    size_t len = 0;
+    if (size)
+        unknown[0] = '\0';
+    const char *name = env ? env : "";
+    while (*(name += strspn(name, ", "))) { /* the next name, separators skipped */
+        size_t n = strcspn(name, ", ");
+        unsigned bit = 0;
+        while (bit < CSUM_CPU_FEATURE_COUNT &&
+               !(strlen(feature_names[bit]) == n && strncmp(name, feature_names[bit], n) == 0))
+            bit++;
+        if (bit < CSUM_CPU_FEATURE_COUNT) {
+            mask |= 1u << bit;
+        } else {
+            int w = snprintf(len < size ? unknown + len : NULL, len < size ? size - len : 0,
+                             "%s%.*s", len ? "," : "", (int)n, name);
+            len += w > 0 ? (size_t)w : 0;
+        }
+        name += n;
     }
+    *unknown_len = len;
     return mask;
+}
+
+size_t csum_cpu_disable_ignored(char *buf, size_t size)
+{
+    size_t len;
+    parse_disable(buf, size, &len);
+    return len;
 }
 
 uint32_t csum_cpu_features(void)
@@ -157,7 +178,8 @@ uint32_t csum_cpu_features(void)
     static _Atomic uint32_t cached;
     uint32_t v = atomic_load_explicit(&cached, memory_order_relaxed);
     if (!(v & 0x80000000u)) {
-        v = (detect() & ~disabled_by_env()) | 0x80000000u;
+        size_t ignored;
+        v = (detect() & ~parse_disable(NULL, 0, &ignored)) | 0x80000000u;
         atomic_store_explicit(&cached, v, memory_order_relaxed);
     }
     return v & 0x7fffffffu;

@@ -48,6 +48,11 @@ enum csum_cpu_feature_mask {
  */
 uint32_t csum_cpu_features(void);
 
+/* The names in CSUM_CPU_DISABLE that are not features, so were ignored, comma-separated
+ * ("" when none): like snprintf, at most `size` bytes, returns the whole length. For
+ * `csum impls`, which says so: the library itself never prints. */
+size_t csum_cpu_disable_ignored(char *buf, size_t size);
+
 /* Printable name of feature bit `bit`, or NULL when out of range. */
 const char *csum_cpu_feature_name(unsigned bit);
 

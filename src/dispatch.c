@@ -22,11 +22,12 @@
  *  - csum_partial: CSUM_DISPATCH, else the plan file (csum_dispatch_file(), written by
  *    `csum tune --write`), else the compiled-in plan for this CPU (src/dispatch_defaults.c).
  *    Text that is malformed or names a row this CPU cannot run is ignored (the next source is
- *    used) and the reason is kept in csum_dispatch_source();
+ *    used) and the reason is kept in csum_dispatch_source() (an unusable CSUM_IMPL's too);
  *  - csum_partial_copy: the first supported product row with normal stores, and from
  *    csum_copy_nontemporal_threshold() bytes up the first with streaming stores;
  *  - csum_ipv4_header_batch: header by header (generic) below BATCH_MIN headers, the first
- *    supported product row with a batch entry from there.
+ *    supported product row with a batch entry from there; why an unusable CSUM_BATCH_IMPL was
+ *    ignored is kept in its source (csum_ipv4_batch_source()).
  * Environment variables are read with secure_getenv (not in set-uid programs). Nothing is ever
  * printed.
  */
@@ -288,17 +289,38 @@ static void note_ignored(char *source, size_t size, const char *what, const char
         snprintf(source + len, size - len, " (%.256s ignored: %.200s)", what, why);
 }
 
+static const char *const force_variable[CSUM_OP_COUNT] = {
+    [CSUM_OP_PARTIAL] = "CSUM_IMPL",
+    [CSUM_OP_COPY] = "CSUM_COPY_IMPL",
+    [CSUM_OP_IPV4_BATCH] = "CSUM_BATCH_IMPL",
+};
+
+/* Appends why the force variable of `op` (csum_partial's or the batch's) is not used, when it
+ * names something other than a row this CPU runs: the automatic plan is used instead. */
+static void note_ignored_force(enum csum_op op, char *notes, size_t size)
+{
+    const char *name = env(force_variable[op]);
+    struct csum_op_entry e;
+    if (!name || !*name || strcmp(name, "auto") == 0 || supported_entry(op, name, &e) == 0)
+        return;
+    size_t i = 0;
+    while (csum_op_entry_at(op, i, &e) == 0 && strcmp(e.name, name) != 0)
+        i++;
+    char why[160]; /* a row without an entry for op: only the batch has such rows */
+    snprintf(why, sizeof why,
+             csum_op_entry_at(op, i, &e) == 0 ? "this CPU cannot run '%.64s'"
+             : csum_impl_find(name)           ? "'%.64s' has no IPv4 header batch"
+                                              : "no implementation '%.64s'",
+             name);
+    note_ignored(notes, size, force_variable[op], why);
+}
+
 static const struct csum_plan *build_auto_partial(void)
 {
     struct csum_plan p;
     char why[160], notes[512] = "", source[4096 + 600];
-    const char *forced = env("CSUM_IMPL");
     struct csum_op_entry e;
-    if (forced && *forced && strcmp(forced, "auto") != 0 && supported_entry(CSUM_OP_PARTIAL, forced, &e) != 0) {
-        snprintf(why, sizeof why, csum_impl_find(forced) ? "this CPU cannot run '%.64s'"
-                                                         : "no implementation '%.64s'", forced);
-        note_ignored(notes, sizeof notes, "CSUM_IMPL", why);
-    }
+    note_ignored_force(CSUM_OP_PARTIAL, notes, sizeof notes);
 
     const char *from_env = env("CSUM_DISPATCH");
     if (from_env) {
@@ -375,13 +397,15 @@ static const struct csum_plan *build_auto_batch(void)
 {
     struct csum_plan p;
     struct csum_op_entry e;
+    char source[512] = "compiled-in defaults";
+    note_ignored_force(CSUM_OP_IPV4_BATCH, source, sizeof source);
     csum_plan_init(&p, CSUM_OP_IPV4_BATCH);
     supported_entry(CSUM_OP_IPV4_BATCH, "generic", &e);
     csum_plan_add(&p, 0, &e);
     if (first_product(CSUM_OP_IPV4_BATCH, not_generic, &e) == 0)
         csum_plan_add(&p, BATCH_MIN, &e);
     csum_plan_finish(&p);
-    return keep(&p, "compiled-in defaults");
+    return keep(&p, source);
 }
 
 static const struct csum_plan *(*const build_auto[CSUM_OP_COUNT])(void) = {
@@ -425,12 +449,6 @@ static const struct csum_plan *auto_plan(enum csum_op op)
 }
 
 /* ---- choosing ----------------------------------------------------------------------------- */
-
-static const char *const force_variable[CSUM_OP_COUNT] = {
-    [CSUM_OP_PARTIAL] = "CSUM_IMPL",
-    [CSUM_OP_COPY] = "CSUM_COPY_IMPL",
-    [CSUM_OP_IPV4_BATCH] = "CSUM_BATCH_IMPL",
-};
 
 /* The plan a name asks for: "auto", or one supported entry for every size; NULL otherwise. */
 static const struct csum_plan *plan_for_name(enum csum_op op, const char *name, const char *source)
@@ -673,4 +691,9 @@ const char *csum_ipv4_batch_describe(char *buf, size_t size)
 {
     csum_plan_format(current(CSUM_OP_IPV4_BATCH), buf, size);
     return buf;
+}
+
+const char *csum_ipv4_batch_source(void)
+{
+    return current(CSUM_OP_IPV4_BATCH)->source;
 }

@@ -85,5 +85,9 @@ csum_partial_copy_fn csum_copy_fn_for(size_t len);
  * automatic plan; 0 or -1 as csum_impl_select), and the current plan as text in buf. */
 int csum_ipv4_batch_select(const char *name);
 const char *csum_ipv4_batch_describe(char *buf, size_t size);
+/* Where the batch's plan came from, as csum_dispatch_source() says it for csum_partial's:
+ * "compiled-in defaults" (with "(CSUM_BATCH_IMPL ignored: why)" when that was set but not
+ * usable), "CSUM_BATCH_IMPL" or "csum_ipv4_batch_select". For `csum impls`. */
+const char *csum_ipv4_batch_source(void);
 
 #endif /* CSUM_PLAN_H */

@@ -89,6 +89,43 @@ if grep -q "CSUM_COPY_IMPL=generic ignored" "$TMP/out"; then
 else
     ok "impls is silent about a CSUM_COPY_IMPL it uses"
 fi
+# csum_ipv4_header_batch's plan, and a CSUM_BATCH_IMPL the library ignored (it falls back to
+# the automatic plan): impls names it and says why, in the batch plan's "from:" line.
+"$CSUM" impls >"$TMP/impls" 2>&1
+expect_grep "$TMP/impls" "^csum_ipv4_header_batch: generic@0[,a-z0-9@-]* (by number of headers)$" \
+    "impls shows the batch plan"
+batch_row=$(sed -n 's/^csum_ipv4_header_batch: generic@0,\([a-z0-9-]*\)@.*/\1/p' "$TMP/impls")
+CSUM_BATCH_IMPL=generic "$CSUM" impls >"$TMP/out" 2>&1
+expect_grep "$TMP/out" "^csum_ipv4_header_batch: generic@0 " "CSUM_BATCH_IMPL=generic is the batch plan"
+expect_grep "$TMP/out" "^  from: CSUM_BATCH_IMPL$" "impls says the batch plan came from CSUM_BATCH_IMPL"
+CSUM_BATCH_IMPL=no-such-row "$CSUM" impls 2>&1 | tr -s ' \n' '  ' >"$TMP/out" # wrapped lines joined
+expect_grep "$TMP/out" "from: compiled-in defaults (CSUM_BATCH_IMPL ignored: no implementation 'no-such-row')" \
+    "impls names an unknown CSUM_BATCH_IMPL it ignored"
+if [ -n "$batch_row" ]; then # a SIMD batch row, its features hidden
+    hide=$(awk -v row="$batch_row" '$1 == row { for (i = 4; i <= NF; i++) printf "%s%s", (i > 4 ? "," : ""), $i; exit }' "$TMP/impls")
+    CSUM_CPU_DISABLE=$hide CSUM_BATCH_IMPL=$batch_row "$CSUM" impls 2>&1 | tr -s ' \n' '  ' >"$TMP/out"
+    expect_grep "$TMP/out" "(CSUM_BATCH_IMPL ignored: this CPU cannot run '$batch_row')" \
+        "impls names an unsupported CSUM_BATCH_IMPL it ignored"
+fi
+reference_row=$(awk '/^csum_partial: reference/ { on = 1; next } on && $2 == "yes" { print $1; exit }' "$TMP/impls")
+if [ -n "$reference_row" ]; then # a historical csum_partial: a row without a batch
+    CSUM_BATCH_IMPL=$reference_row "$CSUM" impls 2>&1 | tr -s ' \n' '  ' >"$TMP/out"
+    expect_grep "$TMP/out" "(CSUM_BATCH_IMPL ignored: '$reference_row' has no IPv4 header batch)" \
+        "impls names a CSUM_BATCH_IMPL row without a batch"
+fi
+# CSUM_CPU_DISABLE: the names that are no CPU feature hide nothing; impls names them.
+CSUM_CPU_DISABLE=avx2,no-such-feature,neon "$CSUM" impls 2>&1 | tr -s ' \n' '  ' >"$TMP/out"
+expect_grep "$TMP/out" "CSUM_CPU_DISABLE: no-such-feature ignored: no CPU feature of that name (the features are " \
+    "impls names a CSUM_CPU_DISABLE feature it ignored"
+CSUM_CPU_DISABLE="bogus, avx2,,typo" "$CSUM" impls 2>&1 | tr -s ' \n' '  ' >"$TMP/out"
+expect_grep "$TMP/out" "CSUM_CPU_DISABLE: bogus,typo ignored: no CPU features of those names" \
+    "impls names every CSUM_CPU_DISABLE feature it ignored"
+CSUM_CPU_DISABLE=avx2,neon "$CSUM" impls >"$TMP/out" 2>&1
+if grep -q "CSUM_CPU_DISABLE" "$TMP/out"; then
+    fail "impls is silent about a CSUM_CPU_DISABLE whose names are all features"
+else
+    ok "impls is silent about a CSUM_CPU_DISABLE whose names are all features"
+fi
 expect_status 0 "--impl generic impls" -- "$CSUM" --impl generic impls
 expect_grep "$TMP/out" "^generic *yes *all " "--impl generic sends every length to generic"
 CSUM_IMPL=generic "$CSUM" impls >"$TMP/out" 2>&1

@@ -21,7 +21,8 @@
  *
  * `--write` stores the plan in the file the library reads at startup (csum_dispatch_file()),
  * replaced at once (write_plan_file);
- * `--reset` removes that file, so the compiled-in plan applies again.
+ * `--reset` removes that file, so the compiled-in plan applies again; only a file that
+ * `--write` made (plan_file_check), never whatever else CSUM_DISPATCH_FILE may name.
  */
 #define _GNU_SOURCE
 #include "lab.h"
@@ -30,6 +31,7 @@
 #include "plan.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +62,13 @@ struct timing {
     double spread; /* (max - min) / median over the repeats */
 };
 
+/* The first line of every plan file `--write` writes (unchanged since csum tune has existed):
+ * `--reset` removes a file only when it starts with it. */
+#define PLAN_FILE_HEADER "# csum dispatch plan, written by 'csum tune'"
+/* The largest file `--reset` takes for a plan file: the largest the library reads (`--write`
+ * writes under 512 bytes). */
+enum { PLAN_FILE_MAX = 65536 };
+
 static void usage(FILE *f)
 {
     fprintf(f, "Usage: csum tune [--quick] [-M IMPL[,IMPL...]] [--write [FILE]] [--force]\n"
@@ -74,7 +83,8 @@ static void usage(FILE *f)
                "                  refused (exit 1) when the new plan is slower than the current\n"
                "                  one at some length by more than the measured noise\n"
                "  --force         write even then\n"
-               "  --reset         remove that file: the compiled-in plan applies again\n"
+               "  --reset         remove that file: the compiled-in plan applies again (only a\n"
+               "                  file that --write wrote; anything else is left alone, exit 1)\n"
                "  -M IMPL,...     only these implementations\n"
                "  --quick         fewer lengths and batches (noisier)\n"
                "  --cpu N         pin to CPU N (default: the last online CPU)\n");
@@ -172,6 +182,46 @@ static int check_names(const char *list)
     return 0;
 }
 
+/*
+ * Whether `path` is a plan file `--write` wrote: a regular file (or a symbolic link to one) of
+ * at most PLAN_FILE_MAX bytes that starts with PLAN_FILE_HEADER. Anything but a regular file is
+ * refused unopened (opening a device may do something; a FIFO would wait for a writer). 0 with
+ * its identity in *st; -1 with *why NULL when there is no file (or a symbolic link to none);
+ * -1 with a reason in *why (an errno text, or this function's own) otherwise.
+ */
+static int plan_file_check(const char *path, struct stat *st, const char **why)
+{
+    *why = NULL;
+    if (stat(path, st) != 0) {
+        *why = errno == ENOENT ? NULL : strerror(errno);
+        return -1;
+    }
+    char head[sizeof PLAN_FILE_HEADER - 1];
+    size_t got = 0;
+    ssize_t r = 0;
+    int fd = S_ISREG(st->st_mode) ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) : -1;
+    if (!S_ISREG(st->st_mode))
+        *why = "it is not a regular file";
+    else if (fd < 0 || fstat(fd, st) != 0)
+        *why = strerror(errno);
+    else if (!S_ISREG(st->st_mode)) /* replaced since stat */
+        *why = "it is not a regular file";
+    else if (st->st_size > PLAN_FILE_MAX)
+        *why = "it is larger than a plan file";
+    else {
+        while (got < sizeof head &&
+               ((r = read(fd, head + got, sizeof head - got)) > 0 || (r < 0 && errno == EINTR)))
+            got += r > 0 ? (size_t)r : 0;
+        if (r < 0)
+            *why = strerror(errno);
+        else if (got < sizeof head || memcmp(head, PLAN_FILE_HEADER, sizeof head) != 0)
+            *why = "it does not start with \"" PLAN_FILE_HEADER "\"";
+    }
+    if (fd >= 0)
+        close(fd);
+    return *why ? -1 : 0;
+}
+
 static int reset(void)
 {
     char path[4096];
@@ -180,11 +230,22 @@ static int reset(void)
         printf("no plan file is read (CSUM_DISPATCH_FILE is empty, or no absolute HOME): nothing to reset\n");
         return 0;
     }
-    if (unlink(path) != 0) {
-        if (errno == ENOENT) {
+    struct stat st;
+    const char *why;
+    if (plan_file_check(path, &st, &why) != 0) {
+        if (why == NULL) {
             printf("no plan file at %s: csum_partial already uses the compiled-in plan\n", path);
             return 0;
         }
+        fprintf(stderr, "csum: tune: not removing %s: %s (--reset removes only a plan file that "
+                        "'csum tune --write' wrote)\n", path, why);
+        return 1;
+    }
+    if (!file_same(&st, path)) { /* replaced since it was checked */
+        fprintf(stderr, "csum: tune: not removing %s: it changed while it was checked\n", path);
+        return 1;
+    }
+    if (unlink(path) != 0) {
         fprintf(stderr, "csum: tune: cannot remove %s: %s\n", path, strerror(errno));
         return 1;
     }
@@ -619,7 +680,7 @@ int lab_tune_main(int argc, char **argv)
     csum_cpu_class(cpu, sizeof cpu);
     if (cpu[0]) /* the library ignores the file on another kind of CPU */
         snprintf(cpu_line, sizeof cpu_line, "%s%s\n", CSUM_PLAN_FILE_CPU, cpu);
-    snprintf(text, sizeof text, "# csum dispatch plan, written by 'csum tune' on %s\n"
+    snprintf(text, sizeof text, PLAN_FILE_HEADER " on %s\n"
                                 "# remove with 'csum tune --reset'\n%s%s\n", date, cpu_line, plan);
     if (write_plan_file(write_to, text, &why) != 0) {
         fprintf(stderr, "csum: tune: cannot write %s: %s\n", write_to, why);

@@ -327,6 +327,23 @@ else
 fi
 rm "$TMP/plan"
 mv "$TMP/dotfiles/plan" "$TMP/plan"
+# --reset removes only a plan file --write wrote: anything else CSUM_DISPATCH_FILE names (by
+# mistake) is left as it is, with the reason and exit 1. A plan written by hand, which the
+# library reads, is not one --write wrote either; a directory or a FIFO is never opened.
+printf 'keep me\n' >"$TMP/notes"
+printf 'generic@0\n' >"$TMP/hand-plan"
+{ head -n 1 "$TMP/plan"; head -c 70000 /dev/zero | tr '\0' '#'; echo; } >"$TMP/big-plan"
+mkdir "$TMP/plan-dir"
+mkfifo "$TMP/plan-fifo"
+ln -s notes "$TMP/link-to-notes"
+for f in notes hand-plan big-plan plan-dir plan-fifo link-to-notes; do
+    ls -ld "$TMP/$f" >"$TMP/before"
+    expect_status 1 "tune --reset refuses $f (not a plan file --write wrote)" -- \
+        env CSUM_DISPATCH_FILE="$TMP/$f" "$CSUM" tune --reset
+    expect_grep "$TMP/err" "not removing $TMP/$f: it " "tune --reset says why it leaves $f alone"
+    expect_same "$(ls -ld "$TMP/$f" 2>&1)" "$(cat "$TMP/before")" "tune --reset leaves $f as it was"
+done
+expect_grep "$TMP/notes" "^keep me$" "tune --reset leaves the file a refused link names alone"
 expect_status 0 "tune --reset" -- env CSUM_DISPATCH_FILE="$TMP/plan" "$CSUM" tune --reset
 expect_grep "$TMP/out" "^removed $TMP/plan" "tune --reset removes the plan file"
 expect_status 0 "tune --reset again" -- env CSUM_DISPATCH_FILE="$TMP/plan" "$CSUM" tune --reset

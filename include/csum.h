@@ -312,7 +312,8 @@ CSUM_API const char *csum_dispatch_source(void);
  * snprintf), or 0 when there is no plan file (the file itself need not exist). The library
  * ignores a file tuned on another kind of CPU: `csum tune --write` names the CPU in a
  * "# cpu: ..." comment before the plan (x86-64: "AuthenticAMD family 25 model 17").
- * Environment variables are not read in set-uid or set-gid programs (secure_getenv).
+ * Environment variables are not read in set-uid or set-gid programs on Linux (glibc's
+ * secure_getenv; with another C library, the kernel's AT_SECURE flag through getauxval).
  */
 CSUM_API size_t csum_dispatch_file(char *buf, size_t size);
 

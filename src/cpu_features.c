@@ -2,8 +2,8 @@
  * CPU feature detection. This file is compiled with the baseline target flags only: nothing
  * here may execute an instruction the CPU might lack.
  */
-#define _GNU_SOURCE /* secure_getenv */
 #include "cpu_features.h"
+#include "csum_internal.h" /* csum_getenv */
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -136,11 +136,7 @@ void csum_cpu_class(char *buf, size_t size)
  * their whole length in *unknown_len) for `csum impls` to report. */
 static uint32_t parse_disable(char *unknown, size_t size, size_t *unknown_len)
 {
-#if defined(__GLIBC__)
-    const char *env = secure_getenv("CSUM_CPU_DISABLE"); /* ignored in set-uid programs */
-#else
-    const char *env = getenv("CSUM_CPU_DISABLE");
-#endif
+    const char *env = csum_getenv("CSUM_CPU_DISABLE"); /* ignored in set-uid programs */
     uint32_t mask = 0;
     size_t len = 0;
     if (size)

@@ -12,6 +12,10 @@
 #include <stdint.h>
 #include <string.h>
 
+/* getenv, but NULL in set-uid and set-gid programs (src/env.c): every CSUM_* variable, and
+ * HOME and XDG_CONFIG_HOME, are read through it. */
+const char *csum_getenv(const char *name);
+
 /* Bytes of the last-level cache that one logical CPU can count on (src/cache_info.c). */
 size_t csum_llc_share(void);
 

@@ -28,8 +28,8 @@
  *  - csum_ipv4_header_batch: header by header (generic) below BATCH_MIN headers, the first
  *    supported product row with a batch entry from there; why an unusable CSUM_BATCH_IMPL was
  *    ignored is kept in its source (csum_ipv4_batch_source()).
- * Environment variables are read with secure_getenv (not in set-uid programs). Nothing is ever
- * printed.
+ * Environment variables are read with csum_getenv (src/env.c: not in set-uid programs).
+ * Nothing is ever printed.
  */
 #define _GNU_SOURCE
 #include "plan.h"
@@ -50,15 +50,6 @@ enum { BATCH_MIN = 8 };
  * this size). A copy this small fits in one core's private L2 (1 MiB on Zen 4 and Zen 5),
  * which a small share of the last-level cache says nothing about (csum.h). */
 enum { NONTEMPORAL_MIN = 1 << 20 };
-
-static const char *env(const char *name)
-{
-#if defined(__GLIBC__)
-    return secure_getenv(name); /* not from the environment of a set-uid program's caller */
-#else
-    return getenv(name);
-#endif
-}
 
 /* ---- first use ----------------------------------------------------------------------------- */
 
@@ -200,8 +191,8 @@ static int not_generic(const struct csum_op_entry *e)
 
 size_t csum_dispatch_file(char *buf, size_t size)
 {
-    const char *named = env("CSUM_DISPATCH_FILE"), *xdg = env("XDG_CONFIG_HOME"),
-               *home = env("HOME");
+    const char *named = csum_getenv("CSUM_DISPATCH_FILE"),
+               *xdg = csum_getenv("XDG_CONFIG_HOME"), *home = csum_getenv("HOME");
     int n;
     if (named)
         n = *named ? snprintf(buf, size, "%s", named) : 0; /* set but empty: no file */
@@ -299,7 +290,7 @@ static const char *const force_variable[CSUM_OP_COUNT] = {
  * names something other than a row this CPU runs: the automatic plan is used instead. */
 static void note_ignored_force(enum csum_op op, char *notes, size_t size)
 {
-    const char *name = env(force_variable[op]);
+    const char *name = csum_getenv(force_variable[op]);
     struct csum_op_entry e;
     if (!name || !*name || strcmp(name, "auto") == 0 || supported_entry(op, name, &e) == 0)
         return;
@@ -322,7 +313,7 @@ static const struct csum_plan *build_auto_partial(void)
     struct csum_op_entry e;
     note_ignored_force(CSUM_OP_PARTIAL, notes, sizeof notes);
 
-    const char *from_env = env("CSUM_DISPATCH");
+    const char *from_env = csum_getenv("CSUM_DISPATCH");
     if (from_env) {
         if (csum_plan_parse(&p, CSUM_OP_PARTIAL, from_env, 1, why, sizeof why) == 0) {
             snprintf(source, sizeof source, "CSUM_DISPATCH%s", notes);
@@ -505,7 +496,7 @@ static void plan_changed(enum csum_op op)
 static const struct csum_plan *initialize(enum csum_op op)
 {
     const struct csum_plan *choice =
-        plan_for_name(op, env(force_variable[op]),
+        plan_for_name(op, csum_getenv(force_variable[op]),
                       op == CSUM_OP_PARTIAL ? "one implementation for all lengths"
                                             : force_variable[op]);
     if (!choice)

@@ -69,6 +69,23 @@ if command -v pkg-config >/dev/null; then
                -o "$tmp/pc-spaced" && "$tmp/pc-spaced"
     }
     check "pkg-config: PREFIX with a space: consumer builds with its flags and runs" -- spaced_consumer
+    # A tree moved after installing: csum.pc keeps the prefix it was installed with (system
+    # paths stay system paths, which pkg-config leaves out), and pkg-config --define-prefix
+    # takes the prefix from where the file now is.
+    # Moved, not copied, so that a path into the old place cannot pass; moved back after.
+    moved_consumer() {
+        local moved="$tmp/moved" pc status
+        mv "$prefix" "$moved" || return 1
+        pc=$(find "$moved" -name csum.pc) &&
+            [ "$(PKG_CONFIG_PATH=${pc%/*} pkg-config --define-prefix --variable=prefix csum)" = \
+              "$moved" ] &&
+            eval "set -- $(PKG_CONFIG_PATH=${pc%/*} pkg-config --define-prefix --cflags --libs csum)" &&
+            cc "$root/tests/consumer/consumer.c" "$@" -Wl,-rpath,"${pc%/pkgconfig/csum.pc}" \
+               -o "$tmp/pc-moved" && "$tmp/pc-moved"
+        status=$?
+        mv "$moved" "$prefix" && return $status
+    }
+    check "pkg-config --define-prefix: a moved install tree builds a consumer" -- moved_consumer
 else
     fail "pkg-config: not installed"
 fi

@@ -13,7 +13,7 @@
 
 #define LANES_VEC __m512i
 #define LANES_BYTES 64
-#define LANES_FUNCTION avx512_sum
+#define LANES_FUNCTION avx512_sum_with
 #define LANES_MOVE avx512_move
 #define V_ZERO() _mm512_setzero_si512()
 #define V_ADD32(a, b) _mm512_add_epi32((a), (b))
@@ -44,5 +44,23 @@ static inline uint32_t lanes_reduce32(__m512i v)
 }
 
 #include "x86_lanes.h"
+
+CSUM_ALWAYS_INLINE csum_wsum avx512_sum(unsigned char *dst, const unsigned char *p, size_t len,
+                                        csum_wsum sum, enum csum_store store)
+{
+    return avx512_sum_with(dst, p, len, sum, store, 0, _mm512_setzero_si512());
+}
+
+/* csum_partial of a buffer at an even address off a 64-byte boundary, longer than the bytes up
+ * to it: those bytes as one masked load, the rest with aligned loads, as
+ * avx512_vnni_sum_from_boundary does and for the same reason. The sum of the words is exact, so
+ * the result is that of avx512_sum on the same bytes. */
+CSUM_ALWAYS_INLINE csum_wsum avx512_sum_from_boundary(const unsigned char *p, size_t len,
+                                                      csum_wsum sum)
+{
+    const size_t head_len = 64 - ((uintptr_t)p & 63);
+    return avx512_sum_with(NULL, p + head_len, len - head_len, sum, CSUM_STORE_NONE, 1,
+                           avx512_load_tail(p, head_len));
+}
 
 #endif /* CSUM_X86_AVX512_SUM_H */

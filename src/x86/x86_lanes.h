@@ -69,8 +69,11 @@ static inline LANES_VEC lanes_reconstruct32(struct lanes l)
     return V_ADD32(V_SUB32(l.all, V_SLLI32(l.high, 16)), l.high);
 }
 
+/* With has_head, `head` is one more vector, summed with the buffer (in the rest pair, which
+ * then takes three). The words' sum is exact either way, so the result does not depend on it. */
 CSUM_ALWAYS_INLINE csum_wsum LANES_FUNCTION(unsigned char *dst, const unsigned char *p,
-                                            size_t len, csum_wsum sum, enum csum_store store)
+                                            size_t len, csum_wsum sum, enum csum_store store,
+                                            int has_head, LANES_VEC head)
 {
     const struct lanes zero = { V_ZERO(), V_ZERO() };
     const size_t B = LANES_BYTES;
@@ -103,6 +106,8 @@ CSUM_ALWAYS_INLINE csum_wsum LANES_FUNCTION(unsigned char *dst, const unsigned c
     /* The rest in pairs of their own: below 4 vectors the four above are never touched, and
      * their reconstruction is skipped. */
     struct lanes r0 = zero, r1 = zero;
+    if (has_head)
+        lanes_add(&r0, head);
     if (len & (2 * B)) {
         lanes_add(&r0, LANES_MOVE(dst, p, i, store));
         lanes_add(&r1, LANES_MOVE(dst, p, i + B, store));

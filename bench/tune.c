@@ -62,13 +62,6 @@ struct timing {
     double spread; /* (max - min) / median over the repeats */
 };
 
-/* The first line of every plan file `--write` writes (unchanged since csum tune has existed):
- * `--reset` removes a file only when it starts with it. */
-#define PLAN_FILE_HEADER "# csum dispatch plan, written by 'csum tune'"
-/* The largest file `--reset` takes for a plan file: the largest the library reads (`--write`
- * writes under 512 bytes). */
-enum { PLAN_FILE_MAX = 65536 };
-
 static void usage(FILE *f)
 {
     fprintf(f, "Usage: csum tune [--quick] [-M IMPL[,IMPL...]] [--write [FILE]] [--force]\n"
@@ -184,10 +177,10 @@ static int check_names(const char *list)
 
 /*
  * Whether `path` is a plan file `--write` wrote: a regular file (or a symbolic link to one) of
- * at most PLAN_FILE_MAX bytes that starts with PLAN_FILE_HEADER. Anything but a regular file is
- * refused unopened (opening a device may do something; a FIFO would wait for a writer). 0 with
- * its identity in *st; -1 with *why NULL when there is no file (or a symbolic link to none);
- * -1 with a reason in *why (an errno text, or this function's own) otherwise.
+ * at most CSUM_PLAN_FILE_MAX bytes that starts with CSUM_PLAN_FILE_HEADER. Anything but a
+ * regular file is refused unopened (opening a device may do something; a FIFO would wait for a
+ * writer). 0 with its identity in *st; -1 with *why NULL when there is no file (or a symbolic
+ * link to none); -1 with a reason in *why (an errno text, or this function's own) otherwise.
  */
 static int plan_file_check(const char *path, struct stat *st, const char **why)
 {
@@ -196,7 +189,7 @@ static int plan_file_check(const char *path, struct stat *st, const char **why)
         *why = errno == ENOENT ? NULL : strerror(errno);
         return -1;
     }
-    char head[sizeof PLAN_FILE_HEADER - 1];
+    char head[sizeof CSUM_PLAN_FILE_HEADER - 1];
     size_t got = 0;
     ssize_t r = 0;
     int fd = S_ISREG(st->st_mode) ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) : -1;
@@ -206,7 +199,7 @@ static int plan_file_check(const char *path, struct stat *st, const char **why)
         *why = strerror(errno);
     else if (!S_ISREG(st->st_mode)) /* replaced since stat */
         *why = "it is not a regular file";
-    else if (st->st_size > PLAN_FILE_MAX)
+    else if (st->st_size > CSUM_PLAN_FILE_MAX)
         *why = "it is larger than a plan file";
     else {
         while (got < sizeof head &&
@@ -214,8 +207,8 @@ static int plan_file_check(const char *path, struct stat *st, const char **why)
             got += r > 0 ? (size_t)r : 0;
         if (r < 0)
             *why = strerror(errno);
-        else if (got < sizeof head || memcmp(head, PLAN_FILE_HEADER, sizeof head) != 0)
-            *why = "it does not start with \"" PLAN_FILE_HEADER "\"";
+        else if (got < sizeof head || memcmp(head, CSUM_PLAN_FILE_HEADER, sizeof head) != 0)
+            *why = "it does not start with \"" CSUM_PLAN_FILE_HEADER "\"";
     }
     if (fd >= 0)
         close(fd);
@@ -680,7 +673,7 @@ int lab_tune_main(int argc, char **argv)
     csum_cpu_class(cpu, sizeof cpu);
     if (cpu[0]) /* the library ignores the file on another kind of CPU */
         snprintf(cpu_line, sizeof cpu_line, "%s%s\n", CSUM_PLAN_FILE_CPU, cpu);
-    snprintf(text, sizeof text, PLAN_FILE_HEADER " on %s\n"
+    snprintf(text, sizeof text, CSUM_PLAN_FILE_HEADER " on %s\n"
                                 "# remove with 'csum tune --reset'\n%s%s\n", date, cpu_line, plan);
     if (write_plan_file(write_to, text, &why) != 0) {
         fprintf(stderr, "csum: tune: cannot write %s: %s\n", write_to, why);

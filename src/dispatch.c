@@ -207,17 +207,12 @@ size_t csum_dispatch_file(char *buf, size_t size)
     return n > 0 ? (size_t)n : 0;
 }
 
-/* The largest plan file read: `csum tune --write` writes about 150 bytes. Bigger files are
- * refused unread, so that a wrong CSUM_DISPATCH_FILE cannot make the first csum_partial() of a
- * program read megabytes into memory. */
-enum { PLAN_FILE_MAX = 65536 };
-
 /* The first line of the file that is not a comment or blank, into text. 0, or -1 when the file
  * cannot be read, holds no plan or a plan line too long for text, or names before its plan a CPU
  * of another kind than this one (why says so). Whole lines: a long comment is skipped whole,
- * never read on as a plan. Only a regular file of at most
- * PLAN_FILE_MAX bytes is read, opened without blocking (a FIFO would wait for a writer, a
- * device such as /dev/zero never end). */
+ * never read on as a plan. Only a regular file of at most CSUM_PLAN_FILE_MAX bytes is read,
+ * opened without blocking (a FIFO would wait for a writer, a device such as /dev/zero never
+ * end). */
 static int read_plan_file(const char *path, char *text, size_t size, char *why, size_t why_size)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -228,13 +223,14 @@ static int read_plan_file(const char *path, char *text, size_t size, char *why, 
     ssize_t len = -1;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         snprintf(why, why_size, "not a regular file");
-    } else if (st.st_size > PLAN_FILE_MAX) {
-        snprintf(why, why_size, "larger than %d bytes", PLAN_FILE_MAX);
-    } else if ((data = malloc(PLAN_FILE_MAX + 1)) != NULL) {
+    } else if (st.st_size > CSUM_PLAN_FILE_MAX) {
+        snprintf(why, why_size, "larger than %d bytes", CSUM_PLAN_FILE_MAX);
+    } else if ((data = malloc(CSUM_PLAN_FILE_MAX + 1)) != NULL) {
         size_t got = 0;
         ssize_t r = 0;
-        while (got < PLAN_FILE_MAX &&
-               ((r = read(fd, data + got, PLAN_FILE_MAX - got)) > 0 || (r < 0 && errno == EINTR)))
+        while (got < CSUM_PLAN_FILE_MAX &&
+               ((r = read(fd, data + got, CSUM_PLAN_FILE_MAX - got)) > 0 ||
+                (r < 0 && errno == EINTR)))
             got += r > 0 ? (size_t)r : 0;
         len = r < 0 ? -1 : (ssize_t)got;
         snprintf(why, why_size, len < 0 ? "cannot be read" : "no plan in the file");

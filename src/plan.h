@@ -35,6 +35,13 @@ enum { CSUM_PLAN_MAX_RANGES = CSUM_DISPATCH_MAX_RANGES, CSUM_PLAN_TEXT_MAX = 256
  * --write` writes it before the plan, and the library ignores a file tuned on another kind of
  * CPU. A file without it (or from a CPU that does not say what it is) applies anywhere. */
 #define CSUM_PLAN_FILE_CPU "# cpu: "
+/* The first line of every plan file `csum tune --write` writes; `--reset` removes only a file
+ * that starts with it. */
+#define CSUM_PLAN_FILE_HEADER "# csum dispatch plan, written by 'csum tune'"
+/* The largest plan file the library reads (and `--reset` removes); `--write` writes about 150
+ * bytes. Bigger files are refused unread, so that a wrong CSUM_DISPATCH_FILE cannot make the
+ * first csum_partial() of a program read megabytes into memory. */
+enum { CSUM_PLAN_FILE_MAX = 65536 };
 
 struct csum_plan {
     /* Hot fields first: range k covers [from[k], from[k + 1]); unused ranges start at

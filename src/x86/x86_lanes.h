@@ -15,7 +15,9 @@
  * below 2^32 for 65536 vectors. Each of the four accumulator pairs takes one vector per step and
  * is flushed (reconstructed and widened to 64-bit lanes) every 16384 steps; 64-bit lanes cannot
  * overflow for any size_t length. Up to 64 KiB no flush happens and the words' whole sum is
- * below 2^32, so the last reduction stays in 32-bit lanes.
+ * below 2^32, so the last reduction stays in 32-bit lanes. A head vector (has_head: the bytes
+ * before the buffer's first 64-byte boundary) goes into the rest pair, which then takes three;
+ * with it, 64 KiB after the head still sum to less than 2^32.
  *
  * Use: define the vector type and operations (V_*), LANES_BYTES (bytes per vector),
  * LANES_FUNCTION (the name of the function to define) and LANES_MOVE(dst, src, i, store) (the
@@ -28,7 +30,7 @@
  *       sums in scalar code (or 0);
  *   uint64_t lanes_reduce(LANES_VEC wide): the sum of the 64-bit lanes;
  *   uint32_t lanes_reduce32(LANES_VEC v): the sum of the 32-bit lanes (known not to overflow);
- * the second inclusion defines LANES_FUNCTION(dst, src, len, sum, store).
+ * the second inclusion defines LANES_FUNCTION(dst, src, len, sum, store, has_head, head).
  */
 #ifndef LANES_DECLARED
 #define LANES_DECLARED

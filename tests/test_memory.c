@@ -36,6 +36,26 @@ void test_guard_pages(struct test_ctx *t)
         check_against_oracle(t, g.data, big[i], 0x1234, "large, start guard");
     }
     guarded_buffer_unmap(&g);
+
+    /* The rows that sum a buffer off a vector boundary from that boundary (avx512 from 768
+     * bytes, avx512-vnni from 2048, avx2 from 4096), in the quick suite too: from just below each
+     * threshold, 66 lengths flush against the end guard (the start then takes every offset mod
+     * 64) and against the start guard; the same around 64 KiB (where the 32-bit reductions end)
+     * and, in the full suite, around 1 MiB (avx512-vnni's flush). */
+    static const size_t edges[] = { 768, 2048, 4096, 65536, 16376 * 64 };
+    const size_t n_edges = t->quick ? 4 : 5;
+    if (guarded_buffer_map(&g, edges[n_edges - 1] + 64) != 0) {
+        CHECK(t, 0, "cannot map guard pages for %zu bytes", edges[n_edges - 1] + 64);
+        return;
+    }
+    testdata_fill(g.data, g.data_len, 0x6a7f);
+    end = g.data + g.data_len;
+    for (size_t e = 0; e < n_edges; e++)
+        for (size_t len = edges[e] - 1; len <= edges[e] + 64; len++) {
+            check_against_oracle(t, end - len, len, sums[len & 1], "from a boundary, end guard");
+            check_against_oracle(t, g.data, len, sums[~len & 1], "from a boundary, start guard");
+        }
+    guarded_buffer_unmap(&g);
 }
 
 /* ---- 64 MiB ------------------------------------------------------------------------------ */

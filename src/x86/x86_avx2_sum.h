@@ -19,7 +19,8 @@
  * Overflow bound. Per lane, T vectors give L, H < T * 2^32, so L + H < T * 2^33 and the four
  * lanes' sum is below T * 2^35. Buffers are summed in chunks of at most 1.5 * 2^33 bytes
  * (T < 1.5 * 2^28): the sum stays below 3 * 2^62, adding a 32-bit seed cannot carry, and no
- * length overflows anything.
+ * length overflows anything. avx2_sum_from_boundary adds a head vector to a single chunk of at
+ * most 2^33 bytes: T <= 2^28 + 2, far inside the bound.
  *
  * Never reads (or writes) outside the buffers, on any x86 implementation. From 32 bytes on,
  * the last 2..30 bytes of the even part come from one 32-byte load that ends at the buffer's
@@ -187,6 +188,8 @@ CSUM_ALWAYS_INLINE uint64_t avx2_short(unsigned char *dst, const unsigned char *
         s = csum_add64(s, v);
         i += 8;
     }
+    if (!(n & 7)) /* also keeps csum_partial(NULL, 0) from computing NULL + 0 */
+        return s;
     return csum_add64(s, csum_tail_copy_sum7(csum_dst_at(dst, i), p + i, n & 7));
 }
 

@@ -19,8 +19,9 @@
  * 64-bit lanes cannot overflow for any size_t length. Up to 1024 vectors (64 KiB) no flush
  * happens, and every partial sum of the 16 lanes stays within 1024 * 16 * 2^16 = 2^30: the
  * final reduction can then stay in 32-bit lanes. A buffer summed from its 64-byte boundary
- * (avx512_vnni_sum_from_boundary) has one vector more, its head: 16377 between flushes, 1025 up
- * to 64 KiB, both still inside these bounds.
+ * (avx512_vnni_sum_from_boundary) has one vector more, its head: 16377 between flushes, and
+ * 1025 up to 64 KiB, whose partial sums stay within 1025 * 16 * 2^16 = 2^30 + 2^20: a little
+ * over 2^30, still far inside int32.
  *
  * Unrolling. Summing alone is bound by two loads per cycle and needs eight dot products in
  * flight to cover their latency: eight accumulators, 512-byte steps. Copying is bound by one

@@ -154,6 +154,32 @@ void test_copy_guard_pages(struct test_ctx *t)
     }
     guarded_buffer_unmap(&gs);
     guarded_buffer_unmap(&gd);
+
+    /* The rows that store a copy from dst's first vector boundary (the AVX-512 ones from 1280
+     * bytes when src is as far off its boundary, from 4096 when not; avx2 from 4096), in the
+     * quick suite too: from just below each threshold, 66 lengths with dst flush against its end
+     * guard (dst then takes every offset mod 64) and src flush against either of its guards (as
+     * far off as dst, or at a boundary); the same around 64 KiB. */
+    static const size_t edges[] = { 1280, 4096, 65536 };
+    const size_t map_len = edges[2] + 64;
+    if (guarded_buffer_map(&gs, map_len) != 0 || guarded_buffer_map(&gd, map_len) != 0) {
+        CHECK(t, 0, "cannot map guard pages for %zu bytes", map_len);
+        return;
+    }
+    testdata_fill(gs.data, gs.data_len, 0x6a7d3);
+    for (size_t e = 0; e < sizeof edges / sizeof *edges; e++)
+        for (size_t len = edges[e] - 1; len <= edges[e] + 64; len++) {
+            const unsigned char *srcs[2] = { gs.data + gs.data_len - len, gs.data };
+            unsigned char *dst = gd.data + gd.data_len - len;
+            for (int s = 0; s < 2; s++) {
+                csum_wsum init = sweep_init(len + (size_t)s);
+                copy_case(t, dst, srcs[s], len, init, oracle_checksum(srcs[s], len, init), 0,
+                          s ? "from dst's boundary, src after the start guard"
+                            : "from dst's boundary, src at the end guard");
+            }
+        }
+    guarded_buffer_unmap(&gs);
+    guarded_buffer_unmap(&gd);
 }
 
 /* ---- 64 MiB ------------------------------------------------------------------------------------ */

@@ -14,16 +14,24 @@ CSUM_TARGET_BEGIN
 #include "x86_copy_stream.h"
 #include "x86_avx2_ipv4_batch.h"
 
-/* From 4 KiB on, buffers are summed from their first 32-byte boundary (avx2_sum_from_boundary).
- * Its 16-bit canonical result costs every call about 2 ticks, aligned ones too: at 4 KiB 3-5 %
- * of an aligned call against 16 % won at offset 2; at 2 KiB 7-8 % lost against 7-9 % won
- * (Zen 4, AVX-512 hidden; docs/METHOD.md, "Buffers off a vector boundary"). */
+/* From 4 KiB on, buffers are summed (copies stored) from their first 32-byte boundary
+ * (avx2_sum_from_boundary). Its 16-bit canonical result costs every call about 2 ticks, aligned
+ * ones too: at 4 KiB 3-5 % of an aligned call against 16 % won at offset 2; at 2 KiB 7-8 % lost
+ * against 7-9 % won. A copy to offset 14 gains little at 4 KiB and 18-20 % at 5-6 KiB, where an
+ * aligned one loses 1-2 % (Zen 4, AVX-512 hidden; docs/METHOD.md, "Buffers off a vector
+ * boundary"). */
 #define AVX2_ALIGN_MIN 4096
 
 __attribute__((noinline)) static csum_wsum csum_partial_avx2_from_boundary(const unsigned char *p,
                                                                           size_t len, csum_wsum sum)
 {
-    return avx2_sum_from_boundary(p, len, sum);
+    return avx2_sum_from_boundary(NULL, p, len, sum, CSUM_STORE_NONE);
+}
+
+__attribute__((noinline)) static csum_wsum csum_partial_copy_avx2_from_boundary(
+    unsigned char *dst, const unsigned char *src, size_t len, csum_wsum sum)
+{
+    return avx2_sum_from_boundary(dst, src, len, sum, CSUM_STORE_TEMPORAL);
 }
 
 X86_ROW_ENTRY static csum_wsum csum_partial_avx2(const void *buf, size_t len, csum_wsum sum)
@@ -35,6 +43,8 @@ X86_ROW_ENTRY static csum_wsum csum_partial_avx2(const void *buf, size_t len, cs
 
 X86_ROW_ENTRY static csum_wsum csum_partial_copy_avx2(void *dst, const void *src, size_t len, csum_wsum sum)
 {
+    if (len - AVX2_ALIGN_MIN <= ((size_t)1 << AVX2_CHUNK_SHIFT) - AVX2_ALIGN_MIN)
+        return csum_partial_copy_avx2_from_boundary(dst, src, len, sum);
     return avx2_sum(dst, src, len, sum, CSUM_STORE_TEMPORAL);
 }
 

@@ -287,32 +287,35 @@ CSUM_ALWAYS_INLINE csum_wsum avx2_sum(unsigned char *dst, const unsigned char *p
 }
 
 /*
- * csum_partial of at least 32 bytes and at most one chunk, from a 32-byte boundary: when the
- * buffer starts at an even address off one, the bytes up to it are one vector loaded from the
- * buffer's start with the bytes after them cleared, and the loop starts at the boundary, so
- * none of its loads straddles a cache line. A straddling load takes two load slots, and the
- * loop reads half its vectors twice: on Zen 4 (AVX-512 hidden) a 16 KiB buffer at offset 2
- * took 1.3 times as long as an aligned one (docs/METHOD.md). An odd address keeps the
- * unaligned loop: from the boundary the bytes would pair the other way.
+ * At least 32 bytes and at most one chunk, from a 32-byte boundary of the buffer (of a copy's
+ * destination): when it starts at an even address off one, the bytes up to it are one vector
+ * moved from the buffer's start, with the bytes after them cleared for the sum, and the loop
+ * starts at the boundary, so none of its loads (stores) straddles a cache line. A straddling
+ * load takes two load slots, and the loop reads half its vectors twice: on Zen 4 (AVX-512
+ * hidden) a 16 KiB buffer at offset 2 took 1.3 times as long as an aligned one
+ * (docs/METHOD.md). A copy stores the head's whole 32 bytes, and the loop then stores those
+ * after the boundary again, with the same values. An odd address keeps the unaligned loop:
+ * from the boundary the bytes would pair the other way.
  *
  * The loop's exact total depends on how its 32-bit halves fall, which differs with the head,
  * so the result is the total's canonical 16-bit value plus `sum`: the same for the same bytes
  * at any address, for every length this path takes.
  */
-CSUM_ALWAYS_INLINE csum_wsum avx2_sum_from_boundary(const unsigned char *p, size_t len,
-                                                    csum_wsum sum)
+CSUM_ALWAYS_INLINE csum_wsum avx2_sum_from_boundary(unsigned char *dst, const unsigned char *p,
+                                                    size_t len, csum_wsum sum,
+                                                    enum csum_store store)
 {
     /* One loop for every address (GCC 12 copies the accumulators around a second copy of it,
      * 4 more instructions a step): the head is the 32 - off bytes before the boundary at an even
      * address off one, and nothing (the mask clears the whole vector) at a boundary or at an
      * odd address. */
-    const size_t off = (uintptr_t)p & 31, head_len = (off & 1) ? 0 : (32 - off) & 31;
+    const uintptr_t at = (uintptr_t)(store == CSUM_STORE_NONE ? (const void *)p : dst);
+    const size_t off = at & 31, head_len = (off & 1) ? 0 : (32 - off) & 31;
     const __m256i keep =
         _mm256_loadu_si256((const __m256i *)(const void *)(avx2_byte_mask + 64 - head_len));
-    const __m256i head =
-        _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(const void *)p), keep);
+    const __m256i head = _mm256_and_si256(avx2_move(dst, p, 0, store), keep);
     const uint64_t total =
-        avx2_chunk_with(NULL, p + head_len, len - head_len, CSUM_STORE_NONE, 1, head);
+        avx2_chunk_with(csum_dst_at(dst, head_len), p + head_len, len - head_len, store, 1, head);
     const uint32_t folded = x86_fold64_rotate(total);
     /* 32 -> 16 bits with one rotate, as x86_fold64_rotate does 64 -> 32: canonical (1..0xffff,
      * 0 only for an exact zero) and three instructions, not csum_canonical16's six. */

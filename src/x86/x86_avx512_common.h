@@ -54,6 +54,35 @@ CSUM_ALWAYS_INLINE __m512i avx512_move_tail(unsigned char *dst, const unsigned c
     return v;
 }
 
+/*
+ * Where a buffer is read from its first 64-byte boundary (the *_from_boundary paths): the
+ * source's when summing, the destination's when copying (a store that straddles a cache line
+ * costs more than such a load: docs/METHOD.md, "Buffers off a vector boundary"). The bytes before
+ * it are one masked move, `head`, and `*head_len` of them; the caller's loop starts after them.
+ */
+CSUM_ALWAYS_INLINE __m512i avx512_move_head(unsigned char *dst, const unsigned char *src,
+                                            enum csum_store store, size_t *head_len)
+{
+    const uintptr_t at = (uintptr_t)(store == CSUM_STORE_NONE ? (const void *)src : dst);
+    *head_len = 64 - (at & 63);
+    return avx512_move_tail(dst, src, 0, *head_len, store);
+}
+
+/*
+ * Whether a copy goes from the destination's first 64-byte boundary: dst at an even address off
+ * one (an odd head would pair the loop's bytes the other way), and at least `same_min` bytes
+ * when src is as far off its own boundary (all loads aligned then too), or `other_min` when it
+ * is not (only the stores are). The length is tested first, expected short: shorter copies pay
+ * one compare that falls through to the loop.
+ */
+CSUM_ALWAYS_INLINE int avx512_copy_from_boundary_wanted(const void *dst, const void *src, size_t len,
+                                                        size_t same_min, size_t other_min)
+{
+    const uintptr_t d = (uintptr_t)dst;
+    return __builtin_expect(len >= same_min, 0) && (d & 63) && !(d & 1) &&
+           (len >= other_min || !(((uintptr_t)src ^ d) & 63));
+}
+
 /* The sum of the 16 32-bit lanes modulo 2^32 (the adds wrap), for callers that know it fits
  * in 32 bits, signed or unsigned: halve the vector three times, then swap the last pairs, with
  * a single move to a general register at the end. */

@@ -51,16 +51,18 @@ CSUM_ALWAYS_INLINE csum_wsum avx512_sum(unsigned char *dst, const unsigned char 
     return avx512_sum_with(dst, p, len, sum, store, 0, _mm512_setzero_si512());
 }
 
-/* csum_partial of a buffer at an even address off a 64-byte boundary, longer than the bytes up
- * to it: those bytes as one masked load, the rest with aligned loads, as
+/* A buffer (a copy's destination) at an even address off a 64-byte boundary, longer than the
+ * bytes up to it: those bytes as one masked move, the rest with aligned loads (stores), as
  * avx512_vnni_sum_from_boundary does and for the same reason. The sum of the words is exact, so
  * the result is that of avx512_sum on the same bytes. */
-CSUM_ALWAYS_INLINE csum_wsum avx512_sum_from_boundary(const unsigned char *p, size_t len,
-                                                      csum_wsum sum)
+CSUM_ALWAYS_INLINE csum_wsum avx512_sum_from_boundary(unsigned char *dst, const unsigned char *p,
+                                                      size_t len, csum_wsum sum,
+                                                      enum csum_store store)
 {
-    const size_t head_len = 64 - ((uintptr_t)p & 63);
-    return avx512_sum_with(NULL, p + head_len, len - head_len, sum, CSUM_STORE_NONE, 1,
-                           avx512_load_tail(p, head_len));
+    size_t head_len;
+    const __m512i head = avx512_move_head(dst, p, store, &head_len);
+    return avx512_sum_with(csum_dst_at(dst, head_len), p + head_len, len - head_len, sum, store,
+                           1, head);
 }
 
 #endif /* CSUM_X86_AVX512_SUM_H */

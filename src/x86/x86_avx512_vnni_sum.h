@@ -186,20 +186,23 @@ CSUM_ALWAYS_INLINE csum_wsum avx512_vnni_sum(unsigned char *dst, const unsigned 
 }
 
 /*
- * csum_partial of a buffer at an even address off a 64-byte boundary: the bytes up to the
- * boundary as one zero-padded (masked) vector, the rest from the boundary on, so every load of
- * the loop is aligned. An unaligned 64-byte load touches two cache lines: on Zen 4 a 16 KiB
- * buffer at offset 2 took 1.5 times as long as an aligned one (docs/METHOD.md). The word pairs
- * and the exact sum are those of the unaligned loop, and so is the result. An odd address
+ * A buffer (a copy's destination) at an even address off a 64-byte boundary, longer than the
+ * bytes up to it: those bytes as one zero-padded (masked) move, the rest from the boundary on,
+ * so every load of the loop (every store of a copy) is aligned. An unaligned 64-byte access
+ * touches two cache lines: on Zen 4 a 16 KiB buffer at offset 2 took 1.5 times as long to sum
+ * as an aligned one, and a 4 KiB copy to offset 14 1.2 times as long (docs/METHOD.md). The word
+ * pairs and the exact sum are those of the unaligned loop, and so is the result. An odd address
  * would pair the loop's bytes the other way and give another (congruent) 32-bit result, so it
  * keeps the unaligned loop.
  */
-CSUM_ALWAYS_INLINE csum_wsum avx512_vnni_sum_from_boundary(const unsigned char *p, size_t len,
-                                                           csum_wsum sum)
+CSUM_ALWAYS_INLINE csum_wsum avx512_vnni_sum_from_boundary(unsigned char *dst,
+                                                           const unsigned char *p, size_t len,
+                                                           csum_wsum sum, enum csum_store store)
 {
-    const size_t head_len = 64 - ((uintptr_t)p & 63);
-    return avx512_vnni_sum_with(NULL, p + head_len, len - head_len, sum, CSUM_STORE_NONE, 1,
-                                avx512_load_tail(p, head_len), len);
+    size_t head_len;
+    const __m512i head = avx512_move_head(dst, p, store, &head_len);
+    return avx512_vnni_sum_with(csum_dst_at(dst, head_len), p + head_len, len - head_len, sum,
+                                store, 1, head, len);
 }
 
 #endif /* CSUM_X86_AVX512_VNNI_SUM_H */

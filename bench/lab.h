@@ -108,6 +108,7 @@ struct lab_options {
     double batch_ms;       /* minimum duration of one batch */
     unsigned modes;        /* MODE_* wanted (0 = each table's default) */
     long len, align;       /* -l / -a: restrict cases (-1 = all) */
+    long dst_align;        /* --dst-align: the copy table's destination offset (-1 = as -a) */
     long count;            /* -c: fixed calls per batch, or iterations for distributions */
     int interleave;        /* -I: thrash interleaved only */
     int zero_sum;          /* h40 --zero-sum */

@@ -3,7 +3,9 @@
  * fused implementation, memcpy followed by csum_partial, and memcpy alone: the batch median per
  * call, and the distribution of single calls (min/avg/max, p50/p99/p99.9 over -c calls,
  * 1,000,000 by default) because worst-case jitter matters as much as the average. --busy adds
- * the same measurements with a cache-thrashing thread on another CPU.
+ * the same measurements with a cache-thrashing thread on another CPU. Buffers start on a 64-byte
+ * boundary unless -a (the source, and the destination too) or --dst-align moves them: a packet's
+ * payload is rarely aligned, and a copy's loads and stores straddle cache lines then.
  */
 #include "lab.h"
 
@@ -58,6 +60,12 @@ static void single_copy(const void *ctx, uint64_t i)
     __asm__ volatile("" ::"r"(r));
 }
 
+/* The load column: "idle" or "busy", with the destination's offset when it is not the source's. */
+static int variant_width(const char *variant)
+{
+    return strlen(variant) > 5 ? (int)strlen(variant) : 5;
+}
+
 static void measure_row(const struct lab_env *env, struct copy_ctx *c, const char *name,
                         const char *variant, uint64_t calls, double memcpy_ns, double *ns_out)
 {
@@ -65,7 +73,8 @@ static void measure_row(const struct lab_env *env, struct copy_ctx *c, const cha
     struct lab_distribution d;
     lab_measure(env->o, env->clk, body_copy, c, &st);
     lab_distribution(env->clk, single_copy, c, calls, &d);
-    struct lab_result *r = lab_result_add("copy", name, variant, MODE_THROUGHPUT, c->len, 0, &st);
+    struct lab_result *r = lab_result_add("copy", name, variant, MODE_THROUGHPUT, c->len,
+                                          (uintptr_t)c->src & 63, &st);
     if (r) {
         r->dist = d;
         r->has_dist = 1;
@@ -73,8 +82,8 @@ static void measure_row(const struct lab_env *env, struct copy_ctx *c, const cha
     char ratio[16] = "";
     if (memcpy_ns > 0 && c->kind != COPY_TIMER)
         snprintf(ratio, sizeof ratio, "%.2fx", st.ns_median / memcpy_ns);
-    lab_out("%-7zu %-22s %-5s %9.1f %7s %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n", c->len, name,
-            variant, st.ns_median, ratio, d.min, d.avg, d.max, d.p50, d.p99, d.p999);
+    lab_out("%-7zu %-22s %-*s %9.1f %7s %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n", c->len, name,
+            variant_width(variant), variant, st.ns_median, ratio, d.min, d.avg, d.max, d.p50, d.p99, d.p999);
     if (ns_out)
         *ns_out = st.ns_median;
 }
@@ -105,7 +114,8 @@ static void run_pass(const struct lab_env *env, const char *variant, unsigned ch
         for (size_t i = 0; lab_copy_subjects[i]; i++) {
             const struct lab_copy_subject *s = lab_copy_subjects[i];
             if (!fused_is_correct(s, dst, src, len)) {
-                lab_wrong_sum("copy", 0, "%s refused at len %zu: wrong sum or wrong copy", s->name, len);
+                lab_wrong_sum("copy", 0, "%s refused at len %zu (src +%zu, dst +%zu): wrong sum or wrong copy",
+                              s->name, len, (size_t)((uintptr_t)src & 63), (size_t)((uintptr_t)dst & 63));
                 continue;
             }
             c.kind = COPY_FUSED;
@@ -127,6 +137,8 @@ void table_copy(const struct lab_env *env)
     const struct lab_options *o = env->o;
     const uint64_t calls = o->count > 0 ? (uint64_t)o->count : o->quick ? 100000 : 1000000;
     const size_t max_len = o->len >= 0 ? (size_t)o->len : 65536;
+    const size_t src_off = o->align >= 0 ? (size_t)o->align : 0;
+    const size_t dst_off = o->dst_align >= 0 ? (size_t)o->dst_align : src_off;
     unsigned char *src = lab_buffer(max_len), *dst = lab_buffer(max_len);
     if (!src || !dst) {
         lab_fail("copy", "cannot allocate buffers");
@@ -134,19 +146,28 @@ void table_copy(const struct lab_env *env)
         lab_buffer_free(dst, max_len);
         return;
     }
-    char what[160];
+    /* With an offset the variant names the destination's unless it is the source's: the
+     * results' align column holds the source's. */
+    char idle[32] = "idle", busy[32] = "busy", what[224];
+    if (dst_off != src_off) {
+        snprintf(idle, sizeof idle, "idle, dst +%zu", dst_off);
+        snprintf(busy, sizeof busy, "busy, dst +%zu", dst_off);
+    }
     snprintf(what, sizeof what, "ns; batch median per call, ratio to memcpy, then %llu single "
-             "calls timed one by one (include the timer; resolution %.1f ns)",
-             (unsigned long long)calls, (double)env->clk->granularity / env->clk->ticks_per_ns);
+             "calls timed one by one (include the timer; resolution %.1f ns); src +%zu, dst +%zu "
+             "from a 64-byte boundary",
+             (unsigned long long)calls, (double)env->clk->granularity / env->clk->ticks_per_ns,
+             src_off, dst_off);
     lab_table_title(env, "copy (Gerum 2021)", what);
-    lab_out("%-7s %-22s %-5s %9s %7s %9s %9s %9s %9s %9s %9s\n", "len", "subject", "load",
+    lab_out("%-7s %-22s %-*s %9s %7s %9s %9s %9s %9s %9s %9s\n", "len", "subject",
+            variant_width(idle), "load",
             "median", "ratio", "min", "avg", "max", "p50", "p99", "p99.9");
-    run_pass(env, "idle", dst, src, calls);
+    run_pass(env, idle, dst + dst_off, src + src_off, calls);
     if (o->busy) {
         if (lab_busy_start(o->cpu) != 0) {
             lab_note("copy", "--busy: cannot start the background thread");
         } else {
-            run_pass(env, "busy", dst, src, calls);
+            run_pass(env, busy, dst + dst_off, src + src_off, calls);
             lab_busy_stop();
         }
     }

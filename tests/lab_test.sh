@@ -30,6 +30,8 @@ refused "a length that cannot be allocated" "option -l takes a length in bytes f
 refused "an alignment above 63" "option -a takes an alignment" -- sizes -a 64
 refused "an empty lenalign case set" "lenalign has no case with -l 40 -a 63" -- lenalign -l 40 -a 63
 refused "-l for a table that ignores it" "h40 does not take -l" -- h40 -l 100
+refused "--dst-align without the copy table" "--dst-align is the copy table's" -- sizes --dst-align 2
+refused "--dst-align above 63" "option --dst-align takes an alignment" -- copy --dst-align 64
 refused "a thrash count that is not whole passes over its schedule" \
     "thrash times whole passes over its 1048576-call schedule: -c takes a multiple of 1048576" -- thrash -c 1000
 refused "--cpu beyond the online CPUs" "option --cpu takes a CPU number from 0 to" -- --cpu 4096 h40
@@ -119,6 +121,20 @@ if printf '%s' "$header" | grep -q ',cycles_est_median,' && ! printf '%s' "$head
     ok "lab: results.csv names its cycles column an estimate"
 else
     fail "lab: results.csv header: $header"
+fi
+# copy at an offset: the source where -a puts it (the align column), the destination where
+# --dst-align does (named in the variant), every row there and none refused.
+if command -v python3 >/dev/null; then
+    check "lab: copy -a 14 --dst-align 2 measures every row at those offsets" -- \
+        sh -c '"$1" bench --quick copy -l 1500 -a 14 --dst-align 2 -c 1000 --json 2>"$2" | python3 -c "
+import json, sys
+doc = json.load(sys.stdin)
+rows = [r for r in doc[\"results\"] if r[\"table\"] == \"copy\"]
+impls = {r[\"impl\"] for r in rows}
+assert {\"memcpy\", \"csum_partial_copy\", \"generic\"} <= impls, impls
+assert all(r[\"align\"] == 14 and r[\"variant\"] == \"idle, dst +2\" and r[\"len\"] == 1500
+           for r in rows), rows
+" && grep -q "src +14, dst +2 from a 64-byte boundary" "$2" && ! grep -q "refused" "$2"' _ "$csum" "$tmp/copy-err"
 fi
 # mixed: every range, both modes, random and fixed rows for each subject, no bytes per tick.
 if command -v python3 >/dev/null; then

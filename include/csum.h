@@ -313,7 +313,8 @@ CSUM_API const char *csum_dispatch_source(void);
  * ignores a file tuned on another kind of CPU: `csum tune --write` names the CPU in a
  * "# cpu: ..." comment before the plan (x86-64: "AuthenticAMD family 25 model 17").
  * Environment variables are not read in set-uid or set-gid programs on Linux (glibc's
- * secure_getenv; with another C library, the kernel's AT_SECURE flag through getauxval).
+ * secure_getenv; with another C library, the kernel's AT_SECURE flag through getauxval), nor
+ * on the BSDs and macOS where issetugid() is true.
  */
 CSUM_API size_t csum_dispatch_file(char *buf, size_t size);
 

@@ -294,8 +294,14 @@ CSUM_ALWAYS_INLINE csum_wsum avx2_sum(unsigned char *dst, const unsigned char *p
  * load takes two load slots, and the loop reads half its vectors twice: on Zen 4 (AVX-512
  * hidden) a 16 KiB buffer at offset 2 took 1.3 times as long as an aligned one
  * (docs/METHOD.md). A copy stores the head's whole 32 bytes, and the loop then stores those
- * after the boundary again, with the same values. An odd address keeps the unaligned loop:
- * from the boundary the bytes would pair the other way.
+ * after the boundary again, with the same values.
+ *
+ * At an odd address the head has an odd length, and the loop pairs the bytes after it the
+ * other way round: each of its words is a high byte of the buffer's and the low byte of the
+ * next. RFC 1071 (section 2, "byte order independence") gives the way out: summing with the
+ * bytes of every word swapped gives the byte-swapped sum. So the head's words are swapped too
+ * (one vpshufb), everything is summed in the loop's pairing, and the canonical result is
+ * swapped back at the end (0xffff and 0 stay what they are).
  *
  * The loop's exact total depends on how its 32-bit halves fall, which differs with the head,
  * so the result is the total's canonical 16-bit value plus `sum`: the same for the same bytes
@@ -306,20 +312,26 @@ CSUM_ALWAYS_INLINE csum_wsum avx2_sum_from_boundary(unsigned char *dst, const un
                                                     enum csum_store store)
 {
     /* One loop for every address (GCC 12 copies the accumulators around a second copy of it,
-     * 4 more instructions a step): the head is the 32 - off bytes before the boundary at an even
-     * address off one, and nothing (the mask clears the whole vector) at a boundary or at an
-     * odd address. */
+     * 4 more instructions a step): the head is the 32 - off bytes before the boundary, and
+     * nothing (the mask clears the whole vector) at a boundary. */
     const uintptr_t at = (uintptr_t)(store == CSUM_STORE_NONE ? (const void *)p : dst);
-    const size_t off = at & 31, head_len = (off & 1) ? 0 : (32 - off) & 31;
+    const size_t off = at & 31, head_len = (32 - off) & 31;
     const __m256i keep =
         _mm256_loadu_si256((const __m256i *)(const void *)(avx2_byte_mask + 64 - head_len));
-    const __m256i head = _mm256_and_si256(avx2_move(dst, p, 0, store), keep);
+    __m256i head = _mm256_and_si256(avx2_move(dst, p, 0, store), keep);
+    if (off & 1) {
+        const __m256i swap = _mm256_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14,
+                                              1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+        head = _mm256_shuffle_epi8(head, swap);
+    }
     const uint64_t total =
         avx2_chunk_with(csum_dst_at(dst, head_len), p + head_len, len - head_len, store, 1, head);
     const uint32_t folded = x86_fold64_rotate(total);
     /* 32 -> 16 bits with one rotate, as x86_fold64_rotate does 64 -> 32: canonical (1..0xffff,
      * 0 only for an exact zero) and three instructions, not csum_canonical16's six. */
-    const uint32_t canonical = (folded + ((folded >> 16) | (folded << 16))) >> 16;
+    uint32_t canonical = (folded + ((folded >> 16) | (folded << 16))) >> 16;
+    if (off & 1)
+        canonical = ((canonical >> 8) | (canonical << 8)) & 0xffff;
     return x86_add_ec32(canonical, sum);
 }
 

@@ -15,11 +15,11 @@ CSUM_TARGET_BEGIN
 #include "x86_avx2_ipv4_batch.h"
 
 /* From 4 KiB on, buffers are summed (copies stored) from their first 32-byte boundary, at odd
- * addresses too (avx2_sum_from_boundary). Its 16-bit canonical result costs every call about 2 ticks, aligned
- * ones too: at 4 KiB 3-5 % of an aligned call against 16 % won at offset 2; at 2 KiB 7-8 % lost
- * against 7-9 % won. A copy to offset 14 gains little at 4 KiB and 18-20 % at 5-6 KiB, where an
- * aligned one loses 1-2 % (Zen 4, AVX-512 hidden; docs/METHOD.md, "Buffers off a vector
- * boundary"). */
+ * addresses too (avx2_sum_from_boundary). Its 16-bit canonical result costs every call about 2
+ * ticks, aligned ones too: at 4 KiB 3-5 % of an aligned call against 16 % won at offset 2 (30 %
+ * at 33); at 2 KiB 7-8 % lost against 7-9 % won. A copy to offset 14 gains little at 4 KiB and
+ * 18-20 % at 5-6 KiB, where an aligned one loses 1-2 % (Zen 4, AVX-512 hidden; docs/METHOD.md,
+ * "Buffers off a vector boundary"). */
 #define AVX2_ALIGN_MIN 4096
 
 __attribute__((noinline)) static csum_wsum csum_partial_avx2_from_boundary(const unsigned char *p,

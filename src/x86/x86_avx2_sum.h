@@ -288,7 +288,7 @@ CSUM_ALWAYS_INLINE csum_wsum avx2_sum(unsigned char *dst, const unsigned char *p
 
 /*
  * At least 32 bytes and at most one chunk, from a 32-byte boundary of the buffer (of a copy's
- * destination): when it starts at an even address off one, the bytes up to it are one vector
+ * destination): when it starts off one, the bytes up to it are one vector
  * moved from the buffer's start, with the bytes after them cleared for the sum, and the loop
  * starts at the boundary, so none of its loads (stores) straddles a cache line. A straddling
  * load takes two load slots, and the loop reads half its vectors twice: on Zen 4 (AVX-512

@@ -4,7 +4,8 @@
  * the ratios computed; then the targets a speed change is judged by: every length up to 256 B
  * against linux-6.8, % of the roofline, fused copy against memcpy, batch against a loop.
  * Everything is read from the result store (the sizes, copy and batch tables); a length or a
- * table that did not run is left out, never filled in.
+ * table that did not run is left out, never filled in, and so is a buffer off a 64-byte
+ * boundary (-a, --dst-align): the targets are stated for aligned buffers.
  *
  * Ratios are csum_partial's time divided by the other's (< 1: csum_partial is faster).
  */
@@ -22,7 +23,7 @@ static const struct lab_result *find(const char *table, const char *impl, const 
     for (size_t i = 0; i < lab_result_count(); i++) {
         const struct lab_result *r = lab_result_get(i);
         if (!strcmp(r->table, table) && !strcmp(r->impl, impl) && !strcmp(r->mode, mode) &&
-            r->len == len && (!variant || !strcmp(r->variant, variant)))
+            r->len == len && r->align == 0 && (!variant || !strcmp(r->variant, variant)))
             return r;
     }
     return NULL;

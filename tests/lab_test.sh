@@ -136,6 +136,18 @@ assert all(r[\"align\"] == 14 and r[\"variant\"] == \"idle, dst +2\" and r[\"len
            for r in rows), rows
 " && grep -q "src +14, dst +2 from a 64-byte boundary" "$2" && ! grep -q "refused" "$2"' _ "$csum" "$tmp/copy-err"
 fi
+# The summary states its targets for aligned buffers: a copy run at an offset (its variant
+# plain "idle" when both buffers share it) gives it no copy figure.
+if command -v python3 >/dev/null; then
+    check "lab: the summary takes no copy figure from buffers off a boundary" -- \
+        sh -c '"$1" bench --quick copy -l 1500 -a 14 -c 1000 --json 2>/dev/null | python3 -c "
+import json, sys
+doc = json.load(sys.stdin)
+assert any(r[\"table\"] == \"copy\" and r[\"variant\"] == \"idle\" and r[\"align\"] == 14
+           for r in doc[\"results\"]), doc[\"results\"]
+assert doc[\"summary\"][\"targets\"][\"copy_vs_memcpy_1500\"] is None, doc[\"summary\"]
+"' _ "$csum"
+fi
 # mixed: every range, both modes, random and fixed rows for each subject, no bytes per tick.
 if command -v python3 >/dev/null; then
     check "lab: a --quick mixed run gives each subject's random and fixed rows, every range" -- \

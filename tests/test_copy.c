@@ -164,7 +164,12 @@ void test_copy_guard_pages(struct test_ctx *t)
      * far off as dst, or at a boundary); the same around 64 KiB. */
     static const size_t edges[] = { 1280, 4096, 65536 };
     const size_t map_len = edges[2] + 64;
-    if (guarded_buffer_map(&gs, map_len) != 0 || guarded_buffer_map(&gd, map_len) != 0) {
+    if (guarded_buffer_map(&gs, map_len) != 0) {
+        CHECK(t, 0, "cannot map guard pages for %zu bytes", map_len);
+        return;
+    }
+    if (guarded_buffer_map(&gd, map_len) != 0) {
+        guarded_buffer_unmap(&gs);
         CHECK(t, 0, "cannot map guard pages for %zu bytes", map_len);
         return;
     }

@@ -121,12 +121,13 @@ static void check(struct dissect *d, const struct ip_info *ip, uint8_t proto,
         note = "0xffff for 0x0000: the same ones'-complement zero (RFC 1624), bad by "
                "Wireshark's rule";
     }
-    if (k->layer == CSUM_PCAP_UDP) {
-        if (value == 0)
-            value = 0xffff; /* a computed 0 is sent as all ones (RFC 768) */
-        if (stored == 0)
-            v = udp_zero_is_none(ip) ? CSUM_PCAP_NO_CHECKSUM : CSUM_PCAP_BAD;
-    }
+    /* Where a stored 0 means "none" (UDP, RFC 768; an ICMP extension, RFC 4884 section 7), a
+     * computed 0 is sent as all ones, the other ones'-complement zero: storing 0 would turn
+     * the checksum off. */
+    if ((k->layer == CSUM_PCAP_UDP || k->layer == CSUM_PCAP_ICMP_EXT) && value == 0)
+        value = 0xffff;
+    if (k->layer == CSUM_PCAP_UDP && stored == 0)
+        v = udp_zero_is_none(ip) ? CSUM_PCAP_NO_CHECKSUM : CSUM_PCAP_BAD;
     if (v == CSUM_PCAP_BAD && stored != 0 &&
         (k->layer == CSUM_PCAP_TCP || k->layer == CSUM_PCAP_UDP) &&
         (stored == partial_sum(ip, proto, (uint32_t)len) || stored == partial_sum(ip, proto, 0))) {
@@ -236,7 +237,8 @@ static int icmp_is_error(int version, uint8_t type)
 /*
  * The extension structure [off, end) after an ICMP error's quote (RFC 4884 section 7): its
  * checksum, in its 4-byte header, covers it whole and no pseudo-header; a stored 0 means none
- * was sent (as Wireshark says too). Checked before the ICMP checksum, which covers it.
+ * was sent (as Wireshark says too), so a computed 0 is stored as 0xffff, as UDP's is. Checked
+ * before the ICMP checksum, which covers it.
  */
 static void icmp_extension(struct dissect *d, const struct ip_info *ip, uint8_t proto,
                            size_t off, size_t end)

@@ -473,7 +473,8 @@ static void add_multipart(struct capture_file *cf, const struct ip_spec *ip, uin
 
 /* ICMP and ICMPv6 errors with RFC 4884's length field, of every type that has it (ICMP 3,
  * 11, 12; ICMPv6 1, 3): the quote padded to 128 bytes or more, then an extension structure
- * whose checksum is right, wrong or 0 (none sent), or nothing. The quoted TCP, UDP and ICMP
+ * whose checksum is right, wrong or 0 (none sent), or computes to 0 (stored as 0xffff, right
+ * or wrong), or nothing. The quoted TCP, UDP and ICMP
  * packets are whole, right and wrong; over IPv4 at most 128 bytes of them, after which
  * tshark 4.0 would look for no extension. */
 static void icmp_ext_file(const char *dir, FILE *manifest, uint64_t seed)
@@ -484,7 +485,8 @@ static void icmp_ext_file(const char *dir, FILE *manifest, uint64_t seed)
     static const uint8_t types4[] = { 3, 11, 12 }, types6[] = { 1, 3 };
     static const uint8_t protos4[] = { 6, 17, 1 }, protos6[] = { 6, 17, 58 };
     static const enum icmp_ext kinds[] = { ICMP_EXT_GOOD, ICMP_EXT_BAD, ICMP_EXT_ZERO,
-                                           ICMP_EXT_LENGTH_ONLY };
+                                           ICMP_EXT_LENGTH_ONLY, ICMP_EXT_NEGATIVE_ZERO,
+                                           ICMP_EXT_NEGATIVE_ZERO_BAD };
     for (int i = 0; i < 64; i++) {
         const int v4 = i % 2 == 0;
         const struct ip_spec ip = { .ipv = v4 ? 4 : 6, .proto = (v4 ? protos4 : protos6)[i % 3],
@@ -494,7 +496,7 @@ static void icmp_ext_file(const char *dir, FILE *manifest, uint64_t seed)
         /* every kind with every type; now and then a field longer than the quote needs */
         const uint8_t type = v4 ? types4[i / 2 % 3] : types6[i / 8 % 2];
         const size_t field = i % 10 == 9 ? (v4 ? 160 : 240) : 0;
-        add_multipart(&cf, &ip, type, kinds[i / 2 % 4], field, &rng);
+        add_multipart(&cf, &ip, type, kinds[(i / 2 + i / 12) % 6], field, &rng);
     }
     cf_close(&cf, manifest, NULL);
 }

@@ -86,14 +86,26 @@ static size_t icmp_multipart(const struct tunnel_spec *t, int ipv, unsigned char
     x[1] = 0;
     be16put(x + 4, (uint16_t)(len - 4)); /* the object: length, class, C-Type, entries */
     x[6] = x[7] = 1;
+    const int negative_zero = t->icmp_ext == ICMP_EXT_NEGATIVE_ZERO ||
+                              t->icmp_ext == ICMP_EXT_NEGATIVE_ZERO_BAD;
     uint16_t want;
     do { /* labels whose checksum is not 0, which would say "none" */
         fill(x + 8, 4 * entries, rnd(rng));
         be16put(x + 2, 0);
         want = oracle_checksum(x, len, 0);
     } while (want == 0);
+    if (negative_zero) {
+        /* The last label's low word takes the checksum in: the structure then sums to all
+         * ones, its checksum computes to 0, and the one value that says so is 0xffff. */
+        const size_t last = len - 2;
+        const uint32_t folded = (uint32_t)be16get(x + last) + want;
+        be16put(x + last, (uint16_t)(folded + (folded >> 16)));
+        want = 0xffff;
+    }
     const uint16_t stored = t->icmp_ext == ICMP_EXT_ZERO ? 0
-                          : t->icmp_ext == ICMP_EXT_GOOD ? want : wrong_value(want, rng);
+                          : t->icmp_ext == ICMP_EXT_GOOD || t->icmp_ext == ICMP_EXT_NEGATIVE_ZERO
+                              ? want
+                              : wrong_value(want, rng);
     be16put(x + 2, stored);
     const struct expectation ext = { "icmp-ext", stored == want ? EXPECT_GOOD : EXPECT_BAD, 0,
                                      VIA_NONE, stored, want };

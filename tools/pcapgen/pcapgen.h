@@ -175,6 +175,8 @@ enum icmp_ext {
     ICMP_EXT_GOOD,        /* an extension structure, its checksum right */
     ICMP_EXT_BAD,         /* ... wrong */
     ICMP_EXT_ZERO,        /* ... 0: none sent, nothing to check */
+    ICMP_EXT_NEGATIVE_ZERO,     /* ... its checksum computes to 0, sent as 0xffff (0 says none) */
+    ICMP_EXT_NEGATIVE_ZERO_BAD, /* ... wrong: fix must store 0xffff */
     ICMP_EXT_VERSION_1,   /* a structure of version 1 (not RFC 4884's), its checksum wrong:
                            * not looked into */
 };

@@ -260,8 +260,9 @@ CSUM_API const struct csum_impl *csum_impl_active(void);
 /**
  * Make csum_partial() use the implementation called `name` for every length (a reference
  * implementation too: the caller asked for it by name); "auto" restores the automatic plan.
- * Returns 0 on success, -1 if the name is unknown or this CPU cannot run it (the active
- * implementation is then unchanged). Safe to call from any thread at any time.
+ * Returns 0 on success, -1 if the name is unknown, this CPU cannot run it, or there is no
+ * memory for the plan (the active implementation is then unchanged). Safe to call from any
+ * thread at any time.
  */
 CSUM_API int csum_impl_select(const char *name);
 
@@ -358,8 +359,9 @@ CSUM_API const struct csum_copy_impl *csum_copy_impl_active(size_t len);
 /**
  * Make csum_partial_copy() use the copy implementation `name` for every length, and
  * csum_iov_copy() for every segment of 64 bytes or more (shorter segments are always copied
- * inline, see csum_iov_copy()); "auto" restores the choice by CPU and length. Returns 0 on success, -1 if the name
- * is unknown or this CPU cannot run it (nothing changes then). Safe from any thread.
+ * inline, see csum_iov_copy()); "auto" restores the choice by CPU and length. Returns 0 on
+ * success, -1 if the name is unknown, this CPU cannot run it, or there is no memory for the
+ * plan (nothing changes then). Safe from any thread.
  */
 CSUM_API int csum_copy_impl_select(const char *name);
 

@@ -401,23 +401,29 @@ static const struct csum_plan *(*const build_auto[CSUM_OP_COUNT])(void) = {
     [CSUM_OP_IPV4_BATCH] = build_auto_batch,
 };
 
-/* The last resort when a plan cannot be kept (out of memory): generic for every size, from
- * static storage. */
+/* The last resort when the automatic plan cannot be kept (out of memory at first use, where
+ * some plan must run): generic for every size, from static storage, written once. The first thread to claim it builds it; a thread that loses
+ * the claim waits the few instructions the build takes, so no two threads ever write it and
+ * none reads it half written. */
 static const struct csum_plan *emergency_plan(enum csum_op op)
 {
+    enum { UNBUILT, BUILDING, BUILT };
     static struct csum_plan plans[CSUM_OP_COUNT];
-    static _Atomic int built[CSUM_OP_COUNT];
-    if (!atomic_load(&built[op])) {
-        struct csum_plan p;
+    static _Atomic int state[CSUM_OP_COUNT];
+    int expected = UNBUILT;
+    if (atomic_load_explicit(&state[op], memory_order_acquire) == BUILT)
+        return &plans[op];
+    if (atomic_compare_exchange_strong(&state[op], &expected, BUILDING)) {
         struct csum_op_entry e;
-        csum_plan_init(&p, op);
+        csum_plan_init(&plans[op], op);
         supported_entry(op, "generic", &e);
-        csum_plan_add(&p, 0, &e);
-        csum_plan_finish(&p);
-        p.source = "generic (out of memory)";
-        plans[op] = p; /* racing builders write the same bytes */
-        atomic_store(&built[op], 1);
+        csum_plan_add(&plans[op], 0, &e);
+        csum_plan_finish(&plans[op]);
+        plans[op].source = "generic (out of memory)";
+        atomic_store_explicit(&state[op], BUILT, memory_order_release);
     }
+    while (atomic_load_explicit(&state[op], memory_order_acquire) != BUILT)
+        ;
     return &plans[op];
 }
 
@@ -437,7 +443,8 @@ static const struct csum_plan *auto_plan(enum csum_op op)
 
 /* ---- choosing ----------------------------------------------------------------------------- */
 
-/* The plan a name asks for: "auto", or one supported entry for every size; NULL otherwise. */
+/* The plan a name asks for: "auto", or one supported entry for every size; NULL otherwise,
+ * and when out of memory (a caller who named a row gets an error, not silently generic). */
 static const struct csum_plan *plan_for_name(enum csum_op op, const char *name, const char *source)
 {
     struct csum_op_entry e;
@@ -445,8 +452,7 @@ static const struct csum_plan *plan_for_name(enum csum_op op, const char *name, 
         return auto_plan(op);
     if (supported_entry(op, name, &e) != 0)
         return NULL;
-    const struct csum_plan *p = single_plan(op, &e, source);
-    return p ? p : emergency_plan(op);
+    return single_plan(op, &e, source);
 }
 
 /*

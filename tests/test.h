@@ -67,6 +67,9 @@ void unmap_large(unsigned char *p, size_t len);
 /* Bytes of memory the kernel says are available, or 0 if unknown. */
 unsigned long long mem_available(void);
 
+/* While set, malloc fails (test_util.c; the binary is linked with --wrap=malloc). */
+extern _Atomic int test_malloc_fails;
+
 /* Run this binary as "--selection-child MODE" with up to two extra environment entries
  * (selection variables inherited from the caller are dropped); captures stdout and stderr and
  * returns the exit status, or -1. */

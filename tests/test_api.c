@@ -6,6 +6,7 @@
 #include "test.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,26 +163,72 @@ static void *race_thread(void *arg)
     return NULL;
 }
 
+/* Many threads make the process's first csum_partial call at once: whether all got the right
+ * answer. */
+static int race_first_use(void)
+{
+    enum { THREADS = 8 };
+    pthread_t th[THREADS];
+    uint16_t got[THREADS];
+    testdata_fill(race_buf, sizeof race_buf, 7);
+    pthread_barrier_init(&race_barrier, NULL, THREADS);
+    for (int i = 0; i < THREADS; i++)
+        pthread_create(&th[i], NULL, race_thread, &got[i]);
+    for (int i = 0; i < THREADS; i++)
+        pthread_join(th[i], NULL);
+    uint16_t want = oracle_checksum(race_buf, sizeof race_buf, 0);
+    for (int i = 0; i < THREADS; i++)
+        if (got[i] != want)
+            return 0;
+    return 1;
+}
+
+/*
+ * "out-of-memory": every malloc fails from the start. The racing first use must still run
+ * (the static generic plan) and say why; naming a row must fail and change nothing, for the
+ * copies too; once memory is back, "auto" must give the automatic plan. Prints
+ * "PLAN|SOURCE|first use right|selections refused|copy right|auto's last row".
+ */
+static int out_of_memory_child(void)
+{
+    atomic_store(&test_malloc_fails, 1);
+    const int race_ok = race_first_use();
+    char plan[256];
+    csum_dispatch_describe(plan, sizeof plan);
+    const char *source = csum_dispatch_source();
+    const struct csum_impl *first = csum_impl_active();
+    int refused = 1;
+    for (size_t i = 0; i < csum_impl_count(); i++) {
+        const struct csum_impl *impl = csum_impl_get(i);
+        if (csum_impl_supported(impl) && impl != first)
+            refused &= csum_impl_select(impl->name) == -1 && csum_impl_active() == first;
+    }
+    static unsigned char src[1500], dst[1500];
+    testdata_fill(src, sizeof src, 9);
+    const int copy_ok = csum16_network_value(csum_fold(csum_partial_copy(dst, src, sizeof src, 0))) ==
+                            oracle_checksum(src, sizeof src, 0) &&
+                        memcmp(dst, src, sizeof src) == 0;
+    for (size_t i = 0; i < csum_copy_impl_count(); i++) {
+        const struct csum_copy_impl *impl = csum_copy_impl_get(i);
+        if (csum_copy_impl_supported(impl) && impl != csum_copy_impl_active(0))
+            refused &= csum_copy_impl_select(impl->name) == -1;
+    }
+    atomic_store(&test_malloc_fails, 0);
+    const int back = csum_impl_select("auto") == 0;
+    printf("%s|%s|%d|%d|%d|%s\n", plan, source, race_ok, refused, copy_ok,
+           back ? csum_impl_active()->name : "(auto refused)");
+    return 0;
+}
+
 int selection_child_main(const char *mode)
 {
     if (!strncmp(mode, "copy", 4))
         return copy_selection_child(mode);
-    if (!strcmp(mode, "race")) {
-        enum { THREADS = 8 };
-        pthread_t th[THREADS];
-        uint16_t got[THREADS];
-        testdata_fill(race_buf, sizeof race_buf, 7);
-        pthread_barrier_init(&race_barrier, NULL, THREADS);
-        for (int i = 0; i < THREADS; i++)
-            pthread_create(&th[i], NULL, race_thread, &got[i]);
-        for (int i = 0; i < THREADS; i++)
-            pthread_join(th[i], NULL);
-        uint16_t want = oracle_checksum(race_buf, sizeof race_buf, 0);
-        for (int i = 0; i < THREADS; i++)
-            if (got[i] != want) {
-                printf("race-mismatch\n");
-                return 1;
-            }
+    if (!strcmp(mode, "out-of-memory"))
+        return out_of_memory_child();
+    if (!strcmp(mode, "race") && !race_first_use()) {
+        printf("race-mismatch\n");
+        return 1;
     }
     if (!strcmp(mode, "file")) {
         char path[4096];
@@ -328,6 +375,12 @@ void test_api_selection_env(struct test_ctx *t)
     expect_child(t, "report", "CSUM_IMPL=no-such-impl", NULL, best);
     expect_child(t, "report", "CSUM_IMPL=", NULL, best);
     expect_child(t, "race", NULL, NULL, best);
+    /* Out of memory from the first call on: right answers from the static generic plan. */
+    char want[256];
+    snprintf(want, sizeof want, "generic@0|generic (out of memory)|1|1|1|%s\n", best);
+    int rc = test_run_child("out-of-memory", NULL, NULL, out, sizeof out, err, sizeof err);
+    CHECK(t, rc == 0 && !strcmp(out, want) && !err[0],
+          "out of memory: the child said '%s' (rc %d, stderr '%s'), want '%s'", out, rc, err, want);
     char env[128], disable[256];
     for (size_t i = 0; i < csum_impl_count(); i++) {
         const struct csum_impl *impl = csum_impl_get(i);

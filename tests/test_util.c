@@ -4,11 +4,24 @@
 #include "test.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 enum { MAX_REPORTED_FAILURES = 8 };
+
+/* Linked with -Wl,--wrap=malloc (CMakeLists.txt): every malloc of the library (and of the
+ * tests, not of the C library itself) fails while test_malloc_fails is set, which is how the
+ * tests reach the library's out-of-memory paths. */
+_Atomic int test_malloc_fails;
+void *__real_malloc(size_t size);
+void *__wrap_malloc(size_t size);
+void *__wrap_malloc(size_t size)
+{
+    return atomic_load_explicit(&test_malloc_fails, memory_order_relaxed) ? NULL
+                                                                           : __real_malloc(size);
+}
 
 void test_fail(struct test_ctx *t, const char *file, int line, const char *fmt, ...)
 {

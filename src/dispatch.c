@@ -427,6 +427,8 @@ static const struct csum_plan *emergency_plan(enum csum_op op)
     return &plans[op];
 }
 
+/* The automatic plan, built once; NULL when out of memory (only first use falls back to the
+ * emergency plan: "auto" named by a caller fails then, as any other name does). */
 static const struct csum_plan *auto_plan(enum csum_op op)
 {
     const struct csum_plan *p = atomic_load_explicit(&auto_plans[op], memory_order_acquire);
@@ -434,7 +436,7 @@ static const struct csum_plan *auto_plan(enum csum_op op)
         return p;
     p = build_auto[op]();
     if (!p)
-        return emergency_plan(op);
+        return NULL;
     const struct csum_plan *expected = NULL;
     if (!atomic_compare_exchange_strong(&auto_plans[op], &expected, p))
         return expected; /* another thread won; ours stays on the kept list */
@@ -503,6 +505,8 @@ static const struct csum_plan *initialize(enum csum_op op)
                                             : force_variable[op]);
     if (!choice)
         choice = auto_plan(op); /* unset, "auto", unknown or unsupported */
+    if (!choice)
+        choice = emergency_plan(op); /* out of memory: some plan must run */
     const struct csum_plan *expected = &first_use[op];
     if (atomic_compare_exchange_strong_explicit(&active[op], &expected, choice,
                                                 memory_order_acq_rel, memory_order_acquire)) {

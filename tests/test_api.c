@@ -185,8 +185,8 @@ static int race_first_use(void)
 
 /*
  * "out-of-memory": every malloc fails from the start. The racing first use must still run
- * (the static generic plan) and say why; naming a row must fail and change nothing, for the
- * copies too; once memory is back, "auto" must give the automatic plan. Prints
+ * (the static generic plan) and say why; naming a row, or "auto", must fail and change
+ * nothing, for the copies too; once memory is back, "auto" must give the automatic plan. Prints
  * "PLAN|SOURCE|first use right|selections refused|copy right|auto's last row".
  */
 static int out_of_memory_child(void)
@@ -203,6 +203,9 @@ static int out_of_memory_child(void)
         if (csum_impl_supported(impl) && impl != first)
             refused &= csum_impl_select(impl->name) == -1 && csum_impl_active() == first;
     }
+    /* "auto" too: its plan cannot be built, and a caller who names it gets an error. */
+    refused &= csum_impl_select("auto") == -1 && csum_dispatch_set("auto") == -1 &&
+               csum_impl_active() == first;
     static unsigned char src[1500], dst[1500];
     testdata_fill(src, sizeof src, 9);
     const int copy_ok = csum16_network_value(csum_fold(csum_partial_copy(dst, src, sizeof src, 0))) ==
@@ -213,6 +216,7 @@ static int out_of_memory_child(void)
         if (csum_copy_impl_supported(impl) && impl != csum_copy_impl_active(0))
             refused &= csum_copy_impl_select(impl->name) == -1;
     }
+    refused &= csum_copy_impl_select("auto") == -1;
     atomic_store(&test_malloc_fails, 0);
     const int back = csum_impl_select("auto") == 0;
     printf("%s|%s|%d|%d|%d|%s\n", plan, source, race_ok, refused, copy_ok,

@@ -277,6 +277,9 @@ for f in $captures; do
     check $(( $(grep -c '^frame' "$TMP/fixout") < nbad )) "fix $f: at least the $nbad bad checksums changed"
     "$CSUM" pcap verify --all "${opts[@]}" "$out" >"$TMP/after" 2>&1
     check $? "fix $f: the fixed capture verifies clean ($(grep -m2 'checksum bad' "$TMP/after" | tr '\n' ' '))"
+    # As many checksums as before: a fix never stores a value that says "none" (a UDP or ICMP
+    # extension checksum computing to 0 is stored as 0xffff).
+    check $(( $(normalize <"$TMP/after" | wc -l) != $(wc -l <"$C/$f.expect") )) "fix $f: $(normalize <"$TMP/after" | wc -l) checksums after the fix, $(wc -l <"$C/$f.expect") before"
     # Only checksum bytes changed: every differing byte lies in a checksum field.
     "$CSUM" pcap verify --json --all "${opts[@]}" "$in" | grep -o '"offset": [0-9]*' |
         awk '{ print $2 }' >"$TMP/starts"

@@ -298,9 +298,11 @@ CSUM_API int csum_dispatch_set(const char *plan);
 /**
  * Where the current plan came from, and why: "compiled-in defaults" (followed by the CPU class
  * the plan was measured on, e.g. "compiled-in defaults: AMD Zen 4 (family 25 with AVX-512),
- * measured 2026-11-25 with csum tune and csum bench short"), "CSUM_DISPATCH", the plan file's path, "one implementation for all lengths"
- * (csum_impl_select or CSUM_IMPL), "csum_dispatch_set". When CSUM_DISPATCH, the plan file or
- * CSUM_IMPL was set but not used, the text ends with the reason in parentheses, e.g.
+ * measured 2026-11-25 with csum tune and csum bench short"), "CSUM_DISPATCH", the plan file's
+ * path, "one implementation for all lengths" (csum_impl_select or CSUM_IMPL),
+ * "csum_dispatch_set", or "generic (out of memory)" (the first call found no memory for the
+ * plan it chose, and runs generic until a selection succeeds). When CSUM_DISPATCH, the plan
+ * file or CSUM_IMPL was set but not used, the text ends with the reason in parentheses, e.g.
  * "(CSUM_DISPATCH ignored: no implementation 'avx3')". Valid until the plan changes.
  */
 CSUM_API const char *csum_dispatch_source(void);

@@ -37,6 +37,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -402,9 +403,9 @@ static const struct csum_plan *(*const build_auto[CSUM_OP_COUNT])(void) = {
 };
 
 /* The last resort when the automatic plan cannot be kept (out of memory at first use, where
- * some plan must run): generic for every size, from static storage, written once. The first thread to claim it builds it; a thread that loses
- * the claim waits the few instructions the build takes, so no two threads ever write it and
- * none reads it half written. */
+ * some plan must run): generic for every size, from static storage, written once. The first
+ * thread to claim it builds it; a thread that loses the claim yields until it is built, so no
+ * two threads ever write it and none reads it half written. */
 static const struct csum_plan *emergency_plan(enum csum_op op)
 {
     enum { UNBUILT, BUILDING, BUILT };
@@ -423,7 +424,7 @@ static const struct csum_plan *emergency_plan(enum csum_op op)
         atomic_store_explicit(&state[op], BUILT, memory_order_release);
     }
     while (atomic_load_explicit(&state[op], memory_order_acquire) != BUILT)
-        ;
+        sched_yield(); /* the builder may have been descheduled */
     return &plans[op];
 }
 

@@ -18,12 +18,9 @@ CSUM_TARGET_BEGIN
 /* From 768 bytes, a buffer at an even address off a 64-byte boundary is summed from that
  * boundary (avx512_sum_from_boundary): on Zen 4, 1.6 times as fast from 1 KiB at offsets 2 and
  * 14, but 320-640 B measured 5-34 % slower with the head's extra vector. A copy to such an
- * address is stored from dst's boundary with avx512-vnni's thresholds, measured alike: from
- * 1280 bytes when src is as far off its own, else from 4 KiB (docs/METHOD.md, "Buffers off a
- * vector boundary"). */
+ * address is stored from dst's boundary (avx512_copy_from_boundary_wanted; docs/METHOD.md,
+ * "Buffers off a vector boundary"). */
 #define AVX512_ALIGN_MIN 768
-#define AVX512_COPY_SAME_ALIGN_MIN 1280
-#define AVX512_COPY_ALIGN_MIN 4096
 
 __attribute__((noinline)) static csum_wsum csum_partial_avx512_from_boundary(const unsigned char *p,
                                                                             size_t len, csum_wsum sum)
@@ -46,8 +43,7 @@ X86_ROW_ENTRY static csum_wsum csum_partial_avx512(const void *buf, size_t len, 
 
 X86_ROW_ENTRY static csum_wsum csum_partial_copy_avx512(void *dst, const void *src, size_t len, csum_wsum sum)
 {
-    if (avx512_copy_from_boundary_wanted(dst, src, len, AVX512_COPY_SAME_ALIGN_MIN,
-                                         AVX512_COPY_ALIGN_MIN))
+    if (avx512_copy_from_boundary_wanted(dst, src, len))
         return csum_partial_copy_avx512_from_boundary(dst, src, len, sum);
     return avx512_sum(dst, src, len, sum, CSUM_STORE_TEMPORAL);
 }

@@ -15,13 +15,10 @@ CSUM_TARGET_BEGIN
 
 /* From 2 KiB on, a buffer at an even address off a 64-byte boundary is summed from that boundary
  * (avx512_vnni_sum_from_boundary): the head's extra vector costs about as much as the split loads
- * of 1.5 KiB, so shorter buffers keep the unaligned loop. A copy to such an address goes from
- * dst's boundary from 1280 bytes when src is as far off its own (then every access is aligned),
- * and from 4 KiB when not (only the stores are; shorter copies measured up to 8 % slower). Zen 4;
- * docs/METHOD.md, "Buffers off a vector boundary". */
+ * of 1.5 KiB, so shorter buffers keep the unaligned loop. A copy to such an address is stored
+ * from dst's boundary (avx512_copy_from_boundary_wanted). Zen 4; docs/METHOD.md, "Buffers off a
+ * vector boundary". */
 #define AVX512_VNNI_ALIGN_MIN 2048
-#define AVX512_VNNI_COPY_SAME_ALIGN_MIN 1280
-#define AVX512_VNNI_COPY_ALIGN_MIN 4096
 
 __attribute__((noinline)) static csum_wsum csum_partial_avx512_vnni_from_boundary(
     const unsigned char *p, size_t len, csum_wsum sum)
@@ -45,8 +42,7 @@ X86_ROW_ENTRY static csum_wsum csum_partial_avx512_vnni(const void *buf, size_t 
 X86_ROW_ENTRY static csum_wsum csum_partial_copy_avx512_vnni(void *dst, const void *src, size_t len,
                                                csum_wsum sum)
 {
-    if (avx512_copy_from_boundary_wanted(dst, src, len, AVX512_VNNI_COPY_SAME_ALIGN_MIN,
-                                         AVX512_VNNI_COPY_ALIGN_MIN))
+    if (avx512_copy_from_boundary_wanted(dst, src, len))
         return csum_partial_copy_avx512_vnni_from_boundary(dst, src, len, sum);
     return avx512_vnni_sum(dst, src, len, sum, CSUM_STORE_TEMPORAL);
 }

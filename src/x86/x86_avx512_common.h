@@ -70,17 +70,20 @@ CSUM_ALWAYS_INLINE __m512i avx512_move_head(unsigned char *dst, const unsigned c
 
 /*
  * Whether a copy goes from the destination's first 64-byte boundary: dst at an even address off
- * one (an odd head would pair the loop's bytes the other way), and at least `same_min` bytes
- * when src is as far off its own boundary (all loads aligned then too), or `other_min` when it
- * is not (only the stores are). The length is tested first, expected short: shorter copies pay
- * one compare that falls through to the loop.
+ * one (an odd head would pair the loop's bytes the other way), and at least 1280 bytes when src
+ * is as far off its own boundary (all loads aligned then too), or 4 KiB when it is not (only
+ * the stores are; shorter copies measured up to 8 % slower). Both AVX-512 rows, measured alike
+ * on Zen 4 (docs/METHOD.md, "Buffers off a vector boundary"). The length is tested first,
+ * expected short: shorter copies pay one compare that falls through to the loop.
  */
-CSUM_ALWAYS_INLINE int avx512_copy_from_boundary_wanted(const void *dst, const void *src, size_t len,
-                                                        size_t same_min, size_t other_min)
+#define AVX512_COPY_SAME_ALIGN_MIN 1280
+#define AVX512_COPY_ALIGN_MIN 4096
+
+CSUM_ALWAYS_INLINE int avx512_copy_from_boundary_wanted(const void *dst, const void *src, size_t len)
 {
     const uintptr_t d = (uintptr_t)dst;
-    return __builtin_expect(len >= same_min, 0) && (d & 63) && !(d & 1) &&
-           (len >= other_min || !(((uintptr_t)src ^ d) & 63));
+    return __builtin_expect(len >= AVX512_COPY_SAME_ALIGN_MIN, 0) && (d & 63) && !(d & 1) &&
+           (len >= AVX512_COPY_ALIGN_MIN || !(((uintptr_t)src ^ d) & 63));
 }
 
 /* The sum of the 16 32-bit lanes modulo 2^32 (the adds wrap), for callers that know it fits

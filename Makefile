@@ -13,7 +13,7 @@ DESTDIR    ?=
 FUZZ_SECONDS ?= 60
 FUZZ_CC    ?= clang
 
-.PHONY: all build check test test-asan test-tsan test-cpus test-arm64 test-s390x bench results golden install fuzz help clean
+.PHONY: all build check test test-asan test-tsan test-cpus test-arm64 test-s390x bench results tune-results golden install fuzz help clean
 
 all: build
 
@@ -63,6 +63,12 @@ NOTE ?=
 results: ## publish a full run to docs/results/<cpu>/ and regenerate the README's Results section
 	python3 scripts/results.py publish $(RUN) $(if $(NOTE),--note "$(NOTE)")
 
+# make tune-results: the measurements a compiled-in plan rests on (src/dispatch_defaults.c), kept
+# with the machine class's results. TUNE_ARGS='--runs 3' for more tune runs, '--quick' to try it.
+TUNE_ARGS ?=
+tune-results: build ## csum tune (twice) and the short table under each plan it proposes, kept in docs/results/<cpu>/tune/
+	python3 scripts/tune_results.py $(BUILD) $(TUNE_ARGS)
+
 install: build ## install into $(PREFIX), staged under $(DESTDIR) if set
 	DESTDIR="$(DESTDIR)" $(CMAKE) --install $(BUILD) --prefix "$(PREFIX)"
 
@@ -93,6 +99,9 @@ help:
 	@echo "                  (BENCH_ARGS='--quick' for a check run; never overwrites a run)"
 	@echo "  make results    publish a full run (RUN=dir, default the newest; NOTE='...') to"
 	@echo "                  docs/results/<cpu>/ and regenerate the README's Results section"
+	@echo "  make tune-results  csum tune (twice) and the lab's short table under each plan it"
+	@echo "                  proposes, kept in docs/results/<cpu>/tune/, and the dispatch row"
+	@echo "                  they suggest (TUNE_ARGS='--runs 3', '--quick')"
 	@echo "  make install    install into PREFIX=$(PREFIX) (DESTDIR=dir to stage): library,"
 	@echo "                  header, csum, csum(1), csum.pc, CMake package"
 	@echo "  make fuzz       each libFuzzer target for FUZZ_SECONDS=$(FUZZ_SECONDS) s (clang; build-fuzz/)"

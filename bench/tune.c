@@ -549,6 +549,11 @@ int lab_tune_main(int argc, char **argv)
     static double raw[N_LADDER][MAX_ROWS][N_MODES][REPEATS];
     static struct timing t[N_LADDER][MAX_ROWS][N_MODES];
     const size_t n_points = o.quick ? N_LADDER - 3 : N_LADDER; /* --quick stops at 4 KiB */
+    /* What the output was measured on, so a saved copy (docs/results/<cpu>/tune/) says it. */
+    struct lab_machine machine;
+    lab_machine_describe(&machine, &o);
+    printf("csum tune: %s, pinned to CPU %d, %s; %s; plan in force: %s (%s)\n", machine.cpu,
+           o.cpu, machine.date, machine.compiler, machine.dispatch, machine.dispatch_source);
     printf("csum tune: %s per call, median of %d measurements of %d batches; "
            "latency / throughput\n%-7s", clk.tick_name, repeats, o.batches, "len");
     for (size_t r = 0; r < n_rows; r++)

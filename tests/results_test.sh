@@ -62,4 +62,52 @@ line = [l for l in results.section([dict(doc=doc, dir="docs/results/test", note=
         if l.startswith("| **Test CPU**")][0]
 assert "busy: 45 of 765 timed batches (6 %) preempted" in line and "waited" not in line, line
 PY
+# scripts/tune_results.py (make tune-results) against a stand-in csum with known outputs: it
+# keeps every output, reads tune's machine line and proposed plan, computes csum_partial /
+# linux-6.8 per mode from the short table's CSV, picks the plan that loses at fewest lengths,
+# and gates the suggested row by the ISAs of that plan's rows.
+stub="$tmp/stub"
+mkdir -p "$stub"
+cat > "$stub/csum" <<'SH'
+#!/bin/sh
+case "$1" in
+tune)
+    echo "csum tune: Test CPU (family 99 model 7), pinned to CPU 1, 2026-11-26 00:00 UTC; gcc 12.2.0; plan in force: x86-scalar@0,avx2@256 (compiled-in defaults: by features (AVX2): test)"
+    echo "plan: x86-scalar@0,avx2@192  (cost 1.00 over 2 lengths)"
+    echo "(use it now with CSUM_DISPATCH='x86-scalar@0,avx2@192', or store it with 'csum tune --write')" ;;
+bench)
+    echo "short table under $CSUM_DISPATCH" >&2
+    echo "table,impl,variant,mode,len,align,ticks_median,noisy"
+    if [ "$CSUM_DISPATCH" = "x86-scalar@0,avx2@256" ]; then a=9; b=11; else a=9; b=9; fi
+    for mode in latency throughput; do
+        echo "short,csum_partial,,$mode,1,0,$a,0"; echo "short,linux-6.8,,$mode,1,0,10,0"
+        echo "short,csum_partial,,$mode,2,0,$b,0"; echo "short,linux-6.8,,$mode,2,0,10,0"
+    done ;;
+esac
+SH
+chmod +x "$stub/csum"
+if PYTHONDONTWRITEBYTECODE=1 python3 scripts/tune_results.py "$stub" --runs 2 --dest "$tmp/tune" \
+        >"$tmp/tune.out" 2>"$tmp/tune.err"; then
+    ok "results: tune_results.py runs against a stand-in csum"
+else
+    fail "results: tune_results.py failed: $(tail -3 "$tmp/tune.err")"
+fi
+expect_count() { # what pattern n
+    local n
+    n=$(find "$tmp/tune" -name "$2" | wc -l)
+    if [ "$n" -eq "$3" ]; then ok "results: tune_results.py keeps $1"; else fail "results: tune_results.py kept $n $1, not $3"; fi
+}
+expect_count "both tune outputs" 'tune-*-run[12].txt' 2
+expect_count "the short table under both plans, text and CSV" 'short-*-x86-scalar-0_avx2-*.*' 4
+for want in "x86-scalar@0,avx2@256 (in force)      *1.10 at 2 B, 1.00, 1 " \
+            "best on the short table .*: x86-scalar@0,avx2@192$" \
+            "no measured row for this CPU class yet" \
+            '^      CSUM_ISA_MASK(avx2),$' \
+            '"Test CPU (family 99 model 7), measured [0-9-]* with csum tune and csum bench short" },'; do
+    if grep -q -- "$want" "$tmp/tune.out"; then
+        ok "results: tune_results.py prints /$want/"
+    else
+        fail "results: tune_results.py does not print /$want/: $(cat "$tmp/tune.out")"
+    fi
+done
 finish results

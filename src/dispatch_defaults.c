@@ -52,6 +52,22 @@ static const struct default_plan plans[] = {
       CSUM_ISA_MASK(avx512_vnni),
       "x86-scalar@0,avx512-vnni@256",
       "AMD Zen 4 (family 25 with AVX-512), measured 2026-11-25 with csum tune and csum bench short" },
+    /* Intel Skylake-SP/X/W, Cascade Lake and Cooper Lake (family 6 model 85), not measured
+     * here: on these cores any 512-bit instruction, even an add, caps the clock of the whole
+     * core at a lower "license" level for about a millisecond, and multiplies such as
+     * vpdpwssd cap it lower still, slowing whatever else runs there (Vlad Krasnov, "On the
+     * dangers of Intel's frequency scaling", Cloudflare blog, 2017; Travis Downs, "Gathering
+     * Intel on Intel AVX-512 Transitions", 2020). A checksum timed alone cannot see that cost,
+     * so csum tune cannot either. DPDK leaves AVX-512 off by default on x86 for this reason
+     * (its max SIMD bitwidth is 256 unless the application asks; "Using AVX-512 with DPDK"):
+     * these cores get 256-bit rows, as on AVX2-only CPUs. On Ice Lake and Rocket Lake the
+     * downclocking is small (Downs, "Ice Lake AVX-512 Downclocking", 2020), so those and later
+     * Intel cores keep the AVX-512 rows below. CSUM_DISPATCH (or a tuned plan file) opts in. */
+    { "GenuineIntel", 6, 0x55, 0x55,
+      CSUM_ISA_MASK(avx512),
+      "x86-scalar@0,avx2@256",
+      "Intel Skylake-SP/X, Cascade Lake, Cooper Lake (family 6 model 85): 256-bit rows, as "
+      "512-bit instructions lower the core's clock there; not measured here" },
     /* Never measured: the Zen 5 thresholds, for any other CPU with AVX-512 VNNI. */
     { NULL, 0, 0, 0,
       CSUM_ISA_MASK(avx512_vnni),
@@ -91,16 +107,21 @@ static int matches(const struct default_plan *d, const struct csum_cpu_id *id, u
            (d->family == id->family && id->model >= d->model_lo && id->model <= d->model_hi);
 }
 
+const char *csum_dispatch_default_plan_for(const struct csum_cpu_id *id, uint32_t have, char *why,
+                                          size_t why_size)
+{
+    size_t i = 0;
+    while (i + 1 < sizeof plans / sizeof plans[0] && !matches(&plans[i], id, have))
+        i++; /* the last row matches any CPU */
+    snprintf(why, why_size, "%s", plans[i].why);
+    return plans[i].plan;
+}
+
 const char *csum_dispatch_default_plan(char *why, size_t why_size)
 {
     struct csum_cpu_id id;
     csum_cpu_identify(&id);
-    const uint32_t have = csum_cpu_features();
-    size_t i = 0;
-    while (i + 1 < sizeof plans / sizeof plans[0] && !matches(&plans[i], &id, have))
-        i++; /* the last row matches any CPU */
-    snprintf(why, why_size, "%s", plans[i].why);
-    return plans[i].plan;
+    return csum_dispatch_default_plan_for(&id, csum_cpu_features(), why, why_size);
 }
 
 size_t csum_dispatch_default_count(void)

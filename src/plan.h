@@ -82,6 +82,11 @@ size_t csum_plan_format(const struct csum_plan *p, char *buf, size_t size);
  * class of CPU it was measured on or why it applies. The table's plans, for the tests, with
  * the CSUM_CPU_* features a CPU must have for plan i (in *features when not NULL). */
 const char *csum_dispatch_default_plan(char *why, size_t why_size);
+/* The same for any CPU (vendor, family, model; its CSUM_CPU_* features): what the table gives
+ * a CPU the tests do not run on. */
+struct csum_cpu_id;
+const char *csum_dispatch_default_plan_for(const struct csum_cpu_id *id, uint32_t have, char *why,
+                                          size_t why_size);
 size_t csum_dispatch_default_count(void);
 const char *csum_dispatch_default_at(size_t i, uint32_t *features);
 

@@ -4,7 +4,8 @@
  * come from CSUM_DISPATCH / CSUM_DISPATCH_FILE / the defaults in that order (child processes).
  */
 #include "test.h"
-#include "plan.h" /* the compiled-in plans */
+#include "cpu_features.h" /* struct csum_cpu_id */
+#include "plan.h"         /* the compiled-in plans */
 
 #include <stdlib.h>
 #include <string.h>
@@ -193,6 +194,58 @@ void test_dispatch_plans(struct test_ctx *t)
             CHECK(t, csum_dispatch_set(text) == 0, "compiled-in plan '%s' is rejected", text);
     }
     csum_impl_select("auto");
+}
+
+/*
+ * Which compiled-in plan each kind of CPU gets, for CPUs the tests never run on: the measured
+ * classes by vendor, family and model, the Intel cores that downclock for 512-bit code, and
+ * the feature fallbacks. A key also needs the features of its rows: a Skylake-SP with AVX-512
+ * hidden (CSUM_CPU_DISABLE, a hypervisor) is an AVX2 CPU.
+ */
+void test_dispatch_defaults(struct test_ctx *t)
+{
+    struct expect {
+        const char *vendor;
+        unsigned family, model;
+        uint32_t have;
+        const char *plan, *why; /* why: a part of the reason csum impls gives */
+    };
+#if defined(__x86_64__)
+    const uint32_t avx2 = CSUM_ISA_MASK(avx2) | CSUM_CPU_bmi2 | CSUM_CPU_adx;
+    const uint32_t avx512 = avx2 | CSUM_ISA_MASK(avx512), vnni = avx512 | CSUM_ISA_MASK(avx512_vnni);
+    static const char zen5[] = "x86-scalar@0,avx512@192,avx512-vnni@256";
+    const struct expect cases[] = {
+        { "AuthenticAMD", 26, 2, vnni, zen5, "AMD Zen 5 (family 26), measured" },
+        { "AuthenticAMD", 25, 17, vnni, "x86-scalar@0,avx512-vnni@256", "AMD Zen 4" },
+        { "AuthenticAMD", 25, 1, avx2, "x86-scalar@0,avx2@256", "by features (AVX2)" }, /* Zen 3 */
+        { "AuthenticAMD", 23, 49, avx2, "x86-scalar@0,avx2@256", "by features (AVX2)" }, /* Zen 2 */
+        { "GenuineIntel", 6, 85, avx512, "x86-scalar@0,avx2@256", "Skylake-SP" },
+        { "GenuineIntel", 6, 85, vnni, "x86-scalar@0,avx2@256", "Cascade Lake" },
+        { "GenuineIntel", 6, 85, avx2, "x86-scalar@0,avx2@256", "by features (AVX2)" },
+        { "GenuineIntel", 6, 106, vnni, zen5, "by features (AVX-512 VNNI)" },     /* Ice Lake-SP */
+        { "GenuineIntel", 6, 143, vnni, zen5, "by features (AVX-512 VNNI)" },     /* Sapphire Rapids */
+        { "GenuineIntel", 6, 151, avx2 | CSUM_ISA_MASK(avx_vnni), "x86-scalar@0,avx2@320,avx-vnni@512",
+          "by features (AVX-VNNI" },                                               /* Alder Lake */
+        { "GenuineIntel", 6, 158, avx2, "x86-scalar@0,avx2@256", "by features (AVX2)" },
+        { "", 0, 0, 0, "x86-scalar@0", "x86-64 baseline" },
+    };
+#elif defined(__aarch64__)
+    const struct expect cases[] = { { "", 0, 0, CSUM_CPU_neon, "neon@0", "NEON" },
+                                    { "", 0, 0, 0, "generic@0", "portable C" } };
+#else
+    const struct expect cases[] = { { "", 0, 0, 0, "generic@0", "portable C" } };
+#endif
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const struct expect *e = &cases[i];
+        struct csum_cpu_id id = { .family = e->family, .model = e->model };
+        snprintf(id.vendor, sizeof id.vendor, "%s", e->vendor);
+        char why[256];
+        const char *plan = csum_dispatch_default_plan_for(&id, e->have, why, sizeof why);
+        CHECK(t, !strcmp(plan, e->plan) && strstr(why, e->why),
+              "%s family %u model %u (features 0x%x): plan '%s' (%s), expected '%s' (%s)",
+              e->vendor[0] ? e->vendor : "no vendor", e->family, e->model, (unsigned)e->have, plan,
+              why, e->plan, e->why);
+    }
 }
 
 /* The auto plan through the public entry: every length 0..4160 at a few alignments. */

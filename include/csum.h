@@ -155,7 +155,8 @@ CSUM_API csum_sum16 csum_ipv4_header(const void *iph, unsigned ihl);
  * where the ihl is the low nibble of the header's first byte. Headers may have different
  * lengths. For each header the first byte is read and, when its ihl is 5..15, exactly
  * ihl * 4 bytes; a header may end right before an unmapped page. Uses SIMD across headers
- * (16 per step with AVX-512) where the CPU has it, portable C otherwise.
+ * (16 per step with AVX-512) where the CPU has it, portable C otherwise (and AVX2 where the
+ * compiled-in csum_partial plan keeps to 256-bit rows, as on Intel Skylake-SP).
  */
 CSUM_API void csum_ipv4_header_batch(const void *const *hdrs, size_t n, csum_sum16 *out);
 
@@ -353,8 +354,10 @@ CSUM_API int csum_copy_impl_supported(const struct csum_copy_impl *impl);
 /**
  * The implementation csum_partial_copy() uses now for a copy of `len` bytes: the selected
  * one, or under "auto" the first supported temporal row below the threshold and the first
- * supported non-temporal row from it up; on x86-64, "x86-scalar" below 64 bytes (its short
- * copy runs inside csum_partial_copy itself).
+ * supported non-temporal row from it up, among the rows no wider than those of the CPU's
+ * compiled-in csum_partial plan (so 256-bit rows on Intel Skylake-SP and Cascade Lake, whose
+ * clock drops for 512-bit code); on x86-64, "x86-scalar" below 64 bytes (its short copy runs
+ * inside csum_partial_copy itself).
  */
 CSUM_API const struct csum_copy_impl *csum_copy_impl_active(size_t len);
 

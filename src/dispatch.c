@@ -27,7 +27,9 @@
  *    csum_copy_nontemporal_threshold() bytes up the first with streaming stores;
  *  - csum_ipv4_header_batch: header by header (generic) below BATCH_MIN headers, the first
  *    supported product row with a batch entry from there; why an unusable CSUM_BATCH_IMPL was
- *    ignored is kept in its source (csum_ipv4_batch_source()).
+ *    ignored is kept in its source (csum_ipv4_batch_source());
+ *  the "first" rows of both among those no wider than the rows of this CPU's compiled-in
+ *  csum_partial plan (default_plan_features).
  * Environment variables are read with csum_getenv (src/env.c: not in set-uid programs).
  * Nothing is ever printed.
  */
@@ -164,11 +166,51 @@ static int supported_entry(enum csum_op op, const char *name, struct csum_op_ent
 }
 
 /* The first supported product entry of `op` that `accept` likes (table order), or -1. */
+/* The features of the rows in this CPU's compiled-in csum_partial plan, and why that plan (for
+ * the copy and batch plans' source text). The automatic copy and batch plans use no row that
+ * needs more: where the compiled-in plan keeps to 256-bit rows on an AVX-512 CPU (Intel
+ * Skylake-SP, whose clock drops for 512-bit code: src/dispatch_defaults.c), copies and batches
+ * do too; on every other CPU its plan already names the widest rows the CPU runs. */
+static uint32_t default_plan_features(char *why, size_t why_size)
+{
+    struct csum_plan p;
+    char parse_why[160];
+    const char *text = csum_dispatch_default_plan(why, why_size);
+    if (csum_plan_parse(&p, CSUM_OP_PARTIAL, text, 0, parse_why, sizeof parse_why) != 0)
+        return ~0u; /* unreachable (the tests parse every compiled-in plan): no limit */
+    uint32_t features = 0;
+    for (unsigned k = 0; k < p.n; k++)
+        features |= p.entry[k].kernel->features;
+    return features;
+}
+
+/* The source text of an automatic copy or batch plan: "compiled-in defaults", with the
+ * compiled-in csum_partial plan's reason when its features left out a row this CPU runs. */
+static void auto_source(enum csum_op op, char *source, size_t size)
+{
+    char why[160];
+    const uint32_t allowed = default_plan_features(why, sizeof why);
+    struct csum_op_entry e;
+    snprintf(source, size, "compiled-in defaults");
+    for (size_t i = 0; csum_op_entry_at(op, i, &e) == 0; i++)
+        if (!e.kernel->sum.reference && csum_kernel_supported(e.kernel) &&
+            (e.kernel->features & ~allowed)) {
+            snprintf(source, size, "compiled-in defaults, rows no wider than csum_partial's: %s",
+                     why);
+            return;
+        }
+}
+
+/* The first supported product row `accept`s, in table order (widest ISA first), among those
+ * within the compiled-in csum_partial plan's features (default_plan_features). */
 static int first_product(enum csum_op op, int (*accept)(const struct csum_op_entry *),
                          struct csum_op_entry *e)
 {
+    char why[160];
+    const uint32_t allowed = default_plan_features(why, sizeof why);
     for (size_t i = 0; csum_op_entry_at(op, i, e) == 0; i++)
-        if (!e->kernel->sum.reference && csum_kernel_supported(e->kernel) && accept(e))
+        if (!e->kernel->sum.reference && csum_kernel_supported(e->kernel) &&
+            !(e->kernel->features & ~allowed) && accept(e))
             return 0;
     return -1;
 }
@@ -378,14 +420,17 @@ static const struct csum_plan *build_auto_copy(void)
     if (first_product(CSUM_OP_COPY, streaming_stores, &above) == 0)
         csum_plan_add(&p, csum_copy_nontemporal_threshold(), &above);
     csum_plan_finish(&p);
-    return keep(&p, "compiled-in defaults");
+    char source[256];
+    auto_source(CSUM_OP_COPY, source, sizeof source);
+    return keep(&p, source);
 }
 
 static const struct csum_plan *build_auto_batch(void)
 {
     struct csum_plan p;
     struct csum_op_entry e;
-    char source[512] = "compiled-in defaults";
+    char source[512];
+    auto_source(CSUM_OP_IPV4_BATCH, source, sizeof source);
     note_ignored_force(CSUM_OP_IPV4_BATCH, source, sizeof source);
     csum_plan_init(&p, CSUM_OP_IPV4_BATCH);
     supported_entry(CSUM_OP_IPV4_BATCH, "generic", &e);

@@ -62,7 +62,9 @@ static const struct default_plan plans[] = {
      * (its max SIMD bitwidth is 256 unless the application asks; "Using AVX-512 with DPDK"):
      * these cores get 256-bit rows, as on AVX2-only CPUs. On Ice Lake and Rocket Lake the
      * downclocking is small (Downs, "Ice Lake AVX-512 Downclocking", 2020), so those and later
-     * Intel cores keep the AVX-512 rows below. CSUM_DISPATCH (or a tuned plan file) opts in. */
+     * Intel cores keep the AVX-512 rows below. The automatic copy and batch plans keep to the
+     * ISAs of this plan's rows too (src/dispatch.c); CSUM_DISPATCH (or a tuned plan file),
+     * CSUM_COPY_IMPL and CSUM_BATCH_IMPL opt in. */
     { "GenuineIntel", 6, 0x55, 0x55,
       CSUM_ISA_MASK(avx512),
       "x86-scalar@0,avx2@256",

@@ -82,6 +82,7 @@ void test_api_table(struct test_ctx *t);
 void test_api_selection_env(struct test_ctx *t);
 void test_dispatch_plans(struct test_ctx *t);
 void test_dispatch_defaults(struct test_ctx *t);
+void test_dispatch_narrow(struct test_ctx *t);
 void test_dispatch_auto(struct test_ctx *t);
 void test_dispatch_sources(struct test_ctx *t);
 void test_inline_constant(struct test_ctx *t);

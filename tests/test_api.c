@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "test.h"
+#include "plan.h" /* csum_ipv4_batch_describe */
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -237,6 +238,14 @@ int selection_child_main(const char *mode)
     if (!strcmp(mode, "file")) {
         char path[4096];
         printf("%s\n", csum_dispatch_file(path, sizeof path) ? path : "(none)");
+        return 0;
+    }
+    if (!strcmp(mode, "defaults")) { /* the automatic plans of all three operations */
+        char plan[256], batch[256];
+        csum_dispatch_describe(plan, sizeof plan);
+        const struct csum_copy_impl *nt = csum_copy_impl_active(SIZE_MAX);
+        printf("%s|%s|%s|%s\n", plan, csum_copy_impl_active(1500)->name, nt ? nt->name : "-",
+               csum_ipv4_batch_describe(batch, sizeof batch));
         return 0;
     }
     if (!strcmp(mode, "plan")) {

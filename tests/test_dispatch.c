@@ -248,6 +248,30 @@ void test_dispatch_defaults(struct test_ctx *t)
     }
 }
 
+/* The copy and batch plans keep to the ISAs of the compiled-in csum_partial plan's rows: on an
+ * AVX-512 machine shown as a Skylake-SP (a child with CSUM_TEST_CPU_ID, test_util.c), every
+ * automatic plan uses avx2 rows; shown as itself, the copy takes an AVX-512 row. */
+void test_dispatch_narrow(struct test_ctx *t)
+{
+#if defined(__x86_64__)
+    const struct csum_impl *wide = csum_impl_find("avx512");
+    if (!wide || !csum_impl_supported(wide)) {
+        t->skip_reason = "needs a CPU with AVX-512";
+        return;
+    }
+    char out[512], err[512];
+    int rc = test_run_child("defaults", "CSUM_TEST_CPU_ID=GenuineIntel,6,85", NULL, out, sizeof out,
+                            err, sizeof err);
+    CHECK(t, rc == 0 && !strcmp(out, "x86-scalar@0,avx2@256|avx2|avx2-nt|generic@0,avx2@8\n"),
+          "as a Skylake-SP: the child said '%s' (rc %d, stderr '%s')", out, rc, err);
+    rc = test_run_child("defaults", NULL, NULL, out, sizeof out, err, sizeof err);
+    CHECK(t, rc == 0 && strstr(out, "|avx512") && !strstr(out, "|avx2"),
+          "as itself: the child said '%s' (rc %d, stderr '%s')", out, rc, err);
+#else
+    t->skip_reason = "x86-64 only (no other architecture has such a plan)";
+#endif
+}
+
 /* The auto plan through the public entry: every length 0..4160 at a few alignments. */
 void test_dispatch_auto(struct test_ctx *t)
 {

@@ -33,6 +33,7 @@ static const struct test_def tests[] = {
     { "api-selection", 0, test_api_selection_env, "CSUM_IMPL, CSUM_CPU_DISABLE, racing first use" },
     { "dispatch-plans", 0, test_dispatch_plans, "csum_dispatch_set/describe, ranges route correctly" },
     { "dispatch-defaults", 0, test_dispatch_defaults, "the compiled-in plan for each kind of CPU" },
+    { "dispatch-narrow", 0, test_dispatch_narrow, "copies, batches as narrow as csum_partial's plan" },
     { "dispatch-auto", 0, test_dispatch_auto, "the auto plan through csum_partial, every length" },
     { "dispatch-sources", 0, test_dispatch_sources, "CSUM_DISPATCH, CSUM_DISPATCH_FILE, defaults" },
     { "inline-constant", 0, test_inline_constant, "constant-length csum_partial: inlined, = oracle" },

@@ -2,6 +2,7 @@
  * Helpers shared by the tests: failure reporting, oracle comparison, buffers.
  */
 #include "test.h"
+#include "cpu_features.h" /* struct csum_cpu_id, for the wrapper below */
 
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -21,6 +22,25 @@ void *__wrap_malloc(size_t size)
 {
     return atomic_load_explicit(&test_malloc_fails, memory_order_relaxed) ? NULL
                                                                            : __real_malloc(size);
+}
+
+/* Linked with -Wl,--wrap=csum_cpu_identify too: CSUM_TEST_CPU_ID="vendor,family,model" makes
+ * the library's compiled-in defaults see that CPU (its features stay this machine's), so a
+ * child process can check the plans a kind of CPU we do not run on gets. */
+void __real_csum_cpu_identify(struct csum_cpu_id *id);
+void __wrap_csum_cpu_identify(struct csum_cpu_id *id);
+void __wrap_csum_cpu_identify(struct csum_cpu_id *id)
+{
+    const char *fake = getenv("CSUM_TEST_CPU_ID");
+    char vendor[sizeof id->vendor];
+    unsigned family, model;
+    if (fake && sscanf(fake, "%12[^,],%u,%u", vendor, &family, &model) == 3) {
+        memcpy(id->vendor, vendor, sizeof vendor);
+        id->family = family;
+        id->model = model;
+    } else {
+        __real_csum_cpu_identify(id);
+    }
 }
 
 void test_fail(struct test_ctx *t, const char *file, int line, const char *fmt, ...)

@@ -261,8 +261,8 @@ def verify(source: Source, *, checks: str = "problems", strict: bool = False,
     if strict:
         args.append("--strict")
     args += _policy("verify", rfc1624, vxlan_ports, geneve_ports)
-    src = _Source(source, "verify")
-    status, err_no, usage, out, err, _ = _run(args + [src.arg], src)
+    with _Source(source, "verify") as src:
+        status, err_no, usage, out, err, _ = _run(args + [src.arg], src)
     document = _json(out)
     if status in (0, 1) and _walked(document):
         return VerifyResult(document, src.path, status, strict)
@@ -299,32 +299,33 @@ def fix(src: Source, dst: Union[PathLike, BinaryIO, None] = None, *, dry_run: bo
     if fix_offload:
         args.append("--fix-offload")
     args += _policy("fix", rfc1624, vxlan_ports, geneve_ports)
-    source = _Source(src, "fix")
-    out_path, out_file = None, None
-    if dry_run:
-        pass  # the CLI writes nothing, whatever dst is
-    elif dst is None:
-        raise ValueError("csum.pcap.fix(): no dst given (or dry_run=True)")
-    elif isinstance(dst, (str, os.PathLike)):
-        out_path = os.fsdecode(os.fspath(dst))
-        if os.path.isdir(out_path):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), out_path)
-        if source.path is not None and os.path.exists(out_path) and \
-                os.path.samefile(source.path, out_path):
-            raise ValueError(f"csum.pcap.fix(): refusing to overwrite the input "
-                             f"({out_path} is {source.path})")
-    elif callable(getattr(dst, "write", None)):
-        if isinstance(dst, io.TextIOBase):
-            raise TypeError("csum.pcap.fix(): dst is a text file: open it in binary mode ('wb')")
-        out_file = dst
-    else:
-        raise TypeError(f"csum.pcap.fix(): dst must be a path or a binary file object, "
-                        f"not {type(dst).__name__}")
-    if out_path is not None:
-        args += [source.arg, _arg(out_path)]
-    else:
-        args += [source.arg] + ([] if dry_run else ["-"])
-    status, err_no, usage, _, err, doc = _run(args, source, out_file)
+    with _Source(src, "fix") as source:
+        out_path, out_file = None, None
+        if dry_run:
+            pass  # the CLI writes nothing, whatever dst is
+        elif dst is None:
+            raise ValueError("csum.pcap.fix(): no dst given (or dry_run=True)")
+        elif isinstance(dst, (str, os.PathLike)):
+            out_path = os.fsdecode(os.fspath(dst))
+            if os.path.isdir(out_path):
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), out_path)
+            if source.path is not None and os.path.exists(out_path) and \
+                    os.path.samefile(source.path, out_path):
+                raise ValueError(f"csum.pcap.fix(): refusing to overwrite the input "
+                                 f"({out_path} is {source.path})")
+        elif callable(getattr(dst, "write", None)):
+            if isinstance(dst, io.TextIOBase):
+                raise TypeError("csum.pcap.fix(): dst is a text file: open it in binary mode "
+                                "('wb')")
+            out_file = dst
+        else:
+            raise TypeError(f"csum.pcap.fix(): dst must be a path or a binary file object, "
+                            f"not {type(dst).__name__}")
+        if out_path is not None:
+            args += [source.arg, _arg(out_path)]
+        else:
+            args += [source.arg] + ([] if dry_run else ["-"])
+        status, err_no, usage, _, err, doc = _run(args, source, out_file)
     document = _json(doc)
     if status == 0 and _walked(document):
         return FixResult(document, source.path, out_path, dry_run, fix_offload)
@@ -347,12 +348,15 @@ _CHUNK = 1 << 20
 
 class _Source:
     """A capture to read: a path (given to the command), or bytes or a file object (fed to
-    the command's "-" through a pipe)."""
+    the command's "-" through a pipe). A context manager: leaving it releases the views of a
+    bytes-like object, so that the caller can resize, close or release it again even while
+    an exception raised in the block is alive (its traceback still holds this object)."""
 
     def __init__(self, source: Any, func: str):
         self.path: Optional[str] = None
         self.view: Optional[memoryview] = None
         self.file: Any = None
+        self._views: List[memoryview] = []
         if isinstance(source, (str, os.PathLike)):
             self.path = _readable(source)
             return
@@ -368,9 +372,24 @@ class _Source:
                                 f"binary mode ('rb')") from None
             self.file = source
             return
+        self._views.append(view)
         if not view.c_contiguous:
+            self.release()
             raise BufferError(f"csum.pcap.{func}(): the buffer is not C-contiguous")
-        self.view = view.cast("B") if view.ndim != 1 or view.format != "B" else view
+        if view.ndim != 1 or view.format != "B":
+            view = view.cast("B")
+            self._views.append(view)
+        self.view = view
+
+    def __enter__(self) -> "_Source":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.release()
+
+    def release(self) -> None:
+        for view in reversed(self._views):  # the cast, then the view it was made from
+            view.release()
 
     @property
     def arg(self) -> str:

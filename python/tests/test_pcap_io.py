@@ -2,6 +2,7 @@
 as `csum pcap verify -` reads standard input), gzip and zstd captures, fix into a file object,
 errors, threads, and the interpreter left as it was (signal handlers, umask, file
 descriptors, nothing printed on the process's standard output or error)."""
+import array
 import errno
 import gzip
 import io
@@ -117,11 +118,33 @@ def test_memoryview_slices_and_other_formats(pcap_corpus):
     want = csum.pcap.verify(data).document
     padded = bytearray(b"\0" * 3 + data + b"\0" * 5)
     assert csum.pcap.verify(memoryview(padded)[3:3 + len(data)]).document == want
-    import array
     if len(data) % 4 == 0:
         assert csum.pcap.verify(array.array("I", data)).document == want
     with pytest.raises(BufferError):
         csum.pcap.verify(memoryview(padded)[::2])
+
+
+def test_a_buffer_is_let_go_even_while_the_error_is_alive(pcap_corpus, tmp_path):
+    """verify() and fix() read a bytes-like object through views of it, released when they
+    return or raise: inside the except block, and while the exception is kept, a bytearray
+    can grow (to retry with more of the capture), an mmap can be closed, an array extended."""
+    data = (pcap_corpus["dir"] / "clean.pcap").read_bytes()
+    calls = (csum.pcap.verify, lambda source: csum.pcap.fix(source, io.BytesIO()),
+             lambda source: csum.pcap.fix(source, tmp_path))  # IsADirectoryError, before a walk
+    for call in calls:
+        buf = bytearray(b"\x01\x02\x03\x04")  # not a capture
+        with pytest.raises(OSError) as info:
+            call(buf)
+        buf[:] = data  # resized while info holds the exception
+        assert csum.pcap.verify(buf).ok
+        with mmap.mmap(-1, 64) as m:
+            with pytest.raises(OSError) as info:
+                call(m)
+            m.close()
+        words = array.array("I", [1, 2])  # read through a cast to bytes
+        with pytest.raises(OSError) as info:
+            call(words)
+        words.append(3)
 
 
 def test_big_streams_through_the_pipe(csum_cli, bulk):

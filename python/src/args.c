@@ -106,15 +106,23 @@ int args_buffer(PyObject *obj, Py_buffer *view, int writable, const char *fname,
     }
     /* Ask for strides so that every exporter can answer, then insist on C order: the bytes
      * are summed in the order tobytes() would give them, which needs one contiguous run. */
-    if (PyObject_GetBuffer(obj, view, PyBUF_STRIDES | (writable ? PyBUF_WRITABLE : 0)) < 0) {
-        if (writable && PyErr_ExceptionMatches(PyExc_BufferError)) {
-            PyErr_Clear();
+    if (PyObject_GetBuffer(obj, view, PyBUF_STRIDES) < 0)
+        return -1;
+    if (writable) {
+        /* Told by the readonly flag, not by what a writable request raises (BufferError from
+         * bytes, memoryview and mmap, ValueError from NumPy); then asked for again as
+         * writable, as the buffer protocol wants of a caller that writes. */
+        int readonly = view->readonly;
+        PyBuffer_Release(view);
+        if (readonly) {
             PyErr_Format(PyExc_TypeError,
                          "%s(): %s must be a writable bytes-like object (bytearray, memoryview, "
                          "mmap, array, ...), not a read-only %.100s", fname, arg,
                          Py_TYPE(obj)->tp_name);
+            return -1;
         }
-        return -1;
+        if (PyObject_GetBuffer(obj, view, PyBUF_STRIDES | PyBUF_WRITABLE) < 0)
+            return -1;
     }
     if (!PyBuffer_IsContiguous(view, 'C')) {
         PyBuffer_Release(view);

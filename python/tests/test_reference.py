@@ -78,6 +78,11 @@ def test_numpy_arrays():
     f = np.asfortranarray(np.arange(12, dtype=np.uint8).reshape(3, 4))
     with pytest.raises(BufferError):
         csum.checksum(f)
+    dst = np.zeros(4, dtype=np.uint16)
+    assert csum.partial_copy(dst, b"abc") == ref_partial(b"abc") and dst.tobytes()[:3] == b"abc"
+    dst.flags.writeable = False  # NumPy raises ValueError for a writable request: TypeError here
+    with pytest.raises(TypeError, match="dst must be a writable .*not a read-only numpy.ndarray"):
+        csum.partial_copy(dst, b"abc")
 
 
 def test_partial_composes_across_splits():

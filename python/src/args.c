@@ -134,6 +134,26 @@ int args_buffer(PyObject *obj, Py_buffer *view, int writable, const char *fname,
     return 0;
 }
 
+/* The int num (a reference taken over) as `size` bytes, big-endian; `obj` is what was given. */
+static int address_from_int(PyObject *num, int size, const char *fname, const char *arg,
+                            PyObject *obj, unsigned char *out)
+{
+    /* int.to_bytes raises OverflowError for a negative or too large value. */
+    PyObject *bytes = PyObject_CallMethod(num, "to_bytes", "is", size, "big");
+    Py_DECREF(num);
+    if (!bytes) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+            return -1;
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s(): %s must be between 0 and 2**%d - 1, got %R",
+                     fname, arg, 8 * size, obj);
+        return -1;
+    }
+    memcpy(out, PyBytes_AS_STRING(bytes), (size_t)size);
+    Py_DECREF(bytes);
+    return 0;
+}
+
 int args_address(PyObject *obj, int size, int allow_int, const char *fname, const char *arg,
                  unsigned char *out)
 {
@@ -152,22 +172,13 @@ int args_address(PyObject *obj, int size, int allow_int, const char *fname, cons
     }
     if (allow_int && (PyLong_Check(obj) || PyIndex_Check(obj))) {
         PyObject *num = PyNumber_Index(obj);
-        if (!num)
+        if (num)
+            return address_from_int(num, size, fname, arg, obj, out);
+        /* NumPy arrays have __index__ too, and only one holding a single integer passes it:
+         * any other array is bytes-like, and taken as bytes below. */
+        if (!PyErr_ExceptionMatches(PyExc_TypeError) || !PyObject_CheckBuffer(obj))
             return -1;
-        /* int.to_bytes raises OverflowError for a negative or too large value. */
-        PyObject *bytes = PyObject_CallMethod(num, "to_bytes", "is", size, "big");
-        Py_DECREF(num);
-        if (!bytes) {
-            if (!PyErr_ExceptionMatches(PyExc_OverflowError))
-                return -1;
-            PyErr_Clear();
-            PyErr_Format(PyExc_ValueError, "%s(): %s must be between 0 and 2**%d - 1, got %R",
-                         fname, arg, 8 * size, obj);
-            return -1;
-        }
-        memcpy(out, PyBytes_AS_STRING(bytes), (size_t)size);
-        Py_DECREF(bytes);
-        return 0;
+        PyErr_Clear();
     }
     PyObject *src = obj, *packed = NULL;
     if (!PyObject_CheckBuffer(obj)) {

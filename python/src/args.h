@@ -35,7 +35,8 @@ int args_buffer(PyObject *obj, Py_buffer *view, int writable, const char *fname,
 
 /* An IPv4 (size 4) or IPv6 (size 16) address: bytes-like of exactly that size, a str, or an
  * object with a `packed` attribute (ipaddress.IPv4Address / IPv6Address). With `allow_int`,
- * also a non-negative int below 2**(8*size), taken big-endian (a field as a number). */
+ * also a non-negative int below 2**(8*size), taken big-endian (a field as a number), or any
+ * object __index__ takes (NumPy integers; a NumPy array of bytes is bytes-like). */
 int args_address(PyObject *obj, int size, int allow_int, const char *fname, const char *arg,
                  unsigned char *out);
 

@@ -210,6 +210,23 @@ def test_replace_helpers_equal_recomputing():
         csum.replace16(0, -1, 0)
 
 
+def test_replace_helpers_take_numpy_arrays_as_bytes():
+    """A NumPy array has __index__, which fails unless the array holds one integer: an array of
+    bytes is a bytes-like field (as tcpudp_v4 takes it), a NumPy integer an int."""
+    np = pytest.importorskip("numpy")
+    hdr = np.frombuffer(bytes.fromhex("450000730000400040110000c0a80001c0a800c7"), np.uint8)
+    nat = hdr.copy()
+    nat[12:16] = [10, 0, 0, 1]
+    check, want = csum.ipv4_header(hdr), csum.ipv4_header(nat)
+    assert csum.replace4(check, hdr[12:16], nat[12:16]) == want
+    assert csum.replace4(check, np.uint32(0xC0A80001), np.array(0x0A000001)) == want
+    v6 = np.frombuffer(ipaddress.IPv6Address("2001:db8::1").packed, np.uint8)
+    assert csum.replace16(0x1234, v6, "2001:db8::2") == \
+        csum.replace16(0x1234, "2001:db8::1", "2001:db8::2")
+    with pytest.raises(ValueError, match="4-byte IPv4 address, got 3 bytes"):
+        csum.replace4(check, hdr[12:15], nat[12:16])
+
+
 def test_rfc1624_never_turns_a_correct_zero_into_ffff():
     # RFC 1624 section 3's example: eqn. 2 gives 0xffff where the right answer is 0x0000.
     assert csum.replace2(0xDD2F, 0x5555, 0x3285) == 0x0000

@@ -2,8 +2,8 @@
 # The Python package's suite (CTest: `python`, label full). In a fresh virtual environment
 # under the build tree: `pip install` of the package from this source tree (scikit-build-core
 # builds it with CMake, as a user's `pip install .` does) and of pytest, hypothesis, scapy,
-# dpkt, numpy and build from PyPI; `python -m build` (sdist, and a wheel built from it); then
-# pytest on python/tests, with the csum tool and csum-pcapgen of this build for the pcap
+# dpkt, numpy, mypy and build from PyPI; `python -m build` (sdist, and a wheel built from it);
+# then pytest on python/tests, with the csum tool and csum-pcapgen of this build for the pcap
 # comparisons. Everything it writes (venv, pip's cache and temporary files, Hypothesis'
 # database) stays in BUILD/python-suite.
 # If PyPI cannot be reached, it says SKIPPED loudly, builds the extension with CMake alone
@@ -34,7 +34,7 @@ py="$work/venv/bin/python"
 say "$("$py" --version) in $work/venv"
 
 # Test tools first: when this fails, PyPI is out of reach (the package build would fail too).
-if ! "$py" -m pip install -q pytest hypothesis scapy dpkt numpy build >"$work/pip-tools.log" 2>&1; then
+if ! "$py" -m pip install -q pytest hypothesis scapy dpkt numpy mypy build >"$work/pip-tools.log" 2>&1; then
     tail -n 5 "$work/pip-tools.log" | sed 's/^/    /'
     say "=================================================================="
     say "SKIPPED: cannot install pytest/hypothesis/scapy/dpkt from PyPI (offline?)."

@@ -40,16 +40,35 @@ import json
 import os
 import re
 import threading
-from typing import (Any, BinaryIO, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple,
-                    Union)
+from typing import (TYPE_CHECKING, Any, BinaryIO, Dict, Iterable, List, NamedTuple, Optional,
+                    Protocol, Sequence, Tuple, Union)
 
 from . import _csum
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer  # any bytes-like object: mmap, array, NumPy, ...
+else:  # for typing.get_type_hints() at run time, where typeshed is not
+    ReadableBuffer = Union[bytes, bytearray, memoryview]
 
 __all__ = ["Check", "FixResult", "PcapError", "PcapResult", "Undissected", "VerifyResult",
            "compressions", "fix", "verify"]
 
+
+class _Reader(Protocol):
+    """A binary file object to read a capture from (gzip.open() gives one that is not a
+    BinaryIO)."""
+
+    def read(self, size: int = ..., /) -> bytes: ...
+
+
+class _Writer(Protocol):
+    """A binary file object to write a capture into: it is given memoryviews."""
+
+    def write(self, data: memoryview, /) -> Optional[int]: ...
+
+
 PathLike = Union[str, "os.PathLike[str]", "os.PathLike[bytes]"]
-Source = Union[PathLike, bytes, bytearray, memoryview, BinaryIO]
+Source = Union[PathLike, ReadableBuffer, BinaryIO, _Reader]
 """A capture: a path, a bytes-like object holding it, or a binary file object."""
 Ports = Union[int, Iterable[int]]
 
@@ -270,9 +289,9 @@ def verify(source: Source, *, checks: str = "problems", strict: bool = False,
                    lambda d: VerifyResult(d, src.path, 2, strict))
 
 
-def fix(src: Source, dst: Union[PathLike, BinaryIO, None] = None, *, dry_run: bool = False,
-        fix_offload: bool = False, rfc1624: bool = False, vxlan_ports: Ports = (),
-        geneve_ports: Ports = ()) -> FixResult:
+def fix(src: Source, dst: Union[PathLike, BinaryIO, _Writer, None] = None, *,
+        dry_run: bool = False, fix_offload: bool = False, rfc1624: bool = False,
+        vxlan_ports: Ports = (), geneve_ports: Ports = ()) -> FixResult:
     """Write ``dst``, a copy of the capture ``src`` in the same format and compression in which
     every bad checksum is replaced by the correct one and every other byte is identical, as
     ``csum pcap fix`` does. Not-checkable checksums and offload placeholders are left alone

@@ -42,6 +42,40 @@ print("ok")
     assert out == "ok\n"
 
 
+TYPED_USES = """
+import array, gzip, io, mmap, socket, sys
+import csum, csum.pcap
+
+
+def uses(path: str, m: mmap.mmap, s: socket.socket) -> None:
+    words = array.array("H", [1, 2])
+    csum.checksum(m) + csum.partial(words) + csum.partial_copy(bytearray(4), memoryview(b"a"))
+    for source in (path, b"", bytearray(), memoryview(b"")):
+        csum.pcap.verify(source)
+    csum.pcap.verify(m)
+    csum.pcap.verify(words)
+    csum.pcap.verify(open(path, "rb"))
+    csum.pcap.verify(io.BytesIO())
+    csum.pcap.verify(gzip.open(path))
+    csum.pcap.verify(s.makefile("rb"))
+    csum.pcap.verify(sys.stdin.buffer)
+    csum.pcap.fix(m, path)
+    csum.pcap.fix(path, io.BytesIO())
+    csum.pcap.fix(path, gzip.open(path + ".gz", "wb"))
+    csum.pcap.fix(path, sys.stdout.buffer)
+"""
+
+
+def test_type_information_takes_every_documented_argument(tmp_path):
+    """The stubs and csum.pcap's annotations accept what the docstrings say the functions take
+    (mmap, array, gzip.open(), ...): mypy finds nothing in calls with each."""
+    mypy = pytest.importorskip("mypy.api")
+    (tmp_path / "uses.py").write_text(TYPED_USES)
+    out, err, status = mypy.run([str(tmp_path / "uses.py"), "--strict",
+                                 "--cache-dir", str(tmp_path / "mypy-cache")])
+    assert status == 0, out + err
+
+
 def one_udp_capture():
     """A classic pcap of one Ethernet/IPv4/UDP frame whose UDP checksum is wrong."""
     udp = bytes.fromhex("d43100350010dead68656c6c6f210a0a")

@@ -2,7 +2,7 @@
 # examples are in the extension itself: help(csum.checksum)).
 import array
 from ipaddress import IPv4Address, IPv6Address
-from typing import List, Optional, Sequence, SupportsIndex, Tuple, Union
+from typing import Iterable, List, Optional, Sequence, SupportsIndex, Tuple, Union
 
 from _typeshed import ReadableBuffer, WriteableBuffer
 
@@ -36,7 +36,7 @@ def block_add(sum: int, block: int, offset: int) -> int:
 def ipv4_header(hdr: ReadableBuffer) -> int:
     """Checksum of the IPv4 header at the start of `hdr` (IHL * 4 bytes): 0 when intact."""
 
-def ipv4_header_batch(buffer: ReadableBuffer, offsets: Sequence[SupportsIndex]) -> "array.array[int]":
+def ipv4_header_batch(buffer: ReadableBuffer, offsets: Iterable[SupportsIndex]) -> "array.array[int]":
     """ipv4_header() of the headers at each offset of `buffer`, as array('H')."""
 
 def tcpudp_v4(src: _V4, dst: _V4, proto: int, length: int, payload_sum: int = 0) -> int:

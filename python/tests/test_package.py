@@ -50,6 +50,7 @@ import csum, csum.pcap
 def uses(path: str, m: mmap.mmap, s: socket.socket) -> None:
     words = array.array("H", [1, 2])
     csum.checksum(m) + csum.partial(words) + csum.partial_copy(bytearray(4), memoryview(b"a"))
+    csum.ipv4_header_batch(m, (20 * i for i in range(4)))  # offsets: an iterable of ints
     for source in (path, b"", bytearray(), memoryview(b"")):
         csum.pcap.verify(source)
     csum.pcap.verify(m)

@@ -514,6 +514,7 @@ static int finish_output(const char *cmd)
 {
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "csum: pcap %s: cannot write output: %s\n", cmd, strerror(errno));
+        clearerr(stdout); /* said: main() need not say it again */
         return EXIT_USAGE;
     }
     return EXIT_OK;

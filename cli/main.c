@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "csum.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +58,21 @@ static void print_help(void)
            "CSUM_BATCH_IMPL=NAME forces csum_ipv4_header_batch's implementation;\n"
            "CSUM_CPU_DISABLE=feat,... hides CPU features (e.g. avx512bw) from dispatch.\n"
            "Exit status: 0 success, 1 a failure was found (mismatch, unreadable file, bad\n"
-           "checksum), 2 bad usage (for pcap also an unreadable or malformed capture).\n");
+           "checksum, output that could not be written), 2 bad usage (for pcap also an\n"
+           "unreadable or malformed capture, or output that could not be written).\n");
+}
+
+/* The status once standard output is flushed: output lost to a full disk or a closed
+ * descriptor is a failure, said on stderr, never an exit 0. A command that reported it
+ * already (csum pcap, also run by the Python extension) cleared the error. */
+static int output_written(const char *cmd, int status)
+{
+    const int e = fflush(stdout) != 0 ? errno : 0;
+    if (!e && !ferror(stdout))
+        return status;
+    fprintf(stderr, "csum: %s%scannot write output%s%s\n", cmd ? cmd : "", cmd ? ": " : "",
+            e ? ": " : "", e ? strerror(e) : "");
+    return status == EXIT_OK ? EXIT_FAILURE_FOUND : status;
 }
 
 int main(int argc, char **argv)
@@ -67,11 +82,11 @@ int main(int argc, char **argv)
         const char *arg = argv[i];
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
             print_help();
-            return EXIT_OK;
+            return output_written(NULL, EXIT_OK);
         }
         if (!strcmp(arg, "-V") || !strcmp(arg, "--version")) {
             printf("csum %s\n", csum_version());
-            return EXIT_OK;
+            return output_written(NULL, EXIT_OK);
         }
         if (!strcmp(arg, "-i") || !strcmp(arg, "--impl") || !strncmp(arg, "--impl=", 7)) {
             const char *name;
@@ -94,6 +109,6 @@ int main(int argc, char **argv)
         return usage_error("no command given");
     for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++)
         if (!strcmp(argv[i], commands[c].name))
-            return commands[c].run(argc - i, argv + i);
+            return output_written(argv[i], commands[c].run(argc - i, argv + i));
     return usage_error("unknown command '%s'", argv[i]);
 }

@@ -47,6 +47,18 @@ expect_status 2 "impls: extra argument" -- "$CSUM" impls extra
 for cmd in impls verify sum; do
     expect_status 0 "$cmd --help" -- "$CSUM" "$cmd" --help
 done
+# Output that cannot be written (a full disk, a closed standard output) is a failure, named,
+# whichever command printed it: never an exit 0 with the output lost.
+printf 'x' >"$TMP/x"
+for args in "--help" "--version" "impls" "verify --quick generic" "sum $TMP/x" "sum --help" \
+            "bench --list" "tune --help" "pcap --help"; do
+    if [ -w /dev/full ]; then
+        expect_status 1 "$args into /dev/full" -- sh -c "exec '$CSUM' $args >/dev/full"
+        expect_grep "$TMP/err" "cannot write output: No space left on device" "$args into /dev/full: said"
+    fi
+    expect_status 1 "$args with standard output closed" -- sh -c "exec '$CSUM' $args >&-"
+    expect_grep "$TMP/err" "cannot write output" "$args with standard output closed: said"
+done
 
 # ---- impls and verify -------------------------------------------------------------------
 expect_status 0 "impls" -- "$CSUM" impls

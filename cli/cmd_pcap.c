@@ -824,7 +824,12 @@ static int pcap_fix(int argc, char **argv)
     int status;
     if (failed) {
         fflush(stdout);
-        status = capture_error("fix", in, &e);
+        if (e.output) { /* the capture may be fine: OUT (or "-") is the problem */
+            fprintf(stderr, "csum: pcap fix: %s: %s\n", out, e.message);
+            status = EXIT_USAGE;
+        } else {
+            status = capture_error("fix", in, &e);
+        }
         release_output(&o); /* a direct OUT keeps what was written */
     } else {
         status = commit_output(out, &in_st, &o);

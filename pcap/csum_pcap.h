@@ -150,6 +150,7 @@ struct csum_pcap_summary {
 struct csum_pcap_error {
     uint64_t offset;     /* byte offset in the capture (after decompression) of the problem */
     char message[200];   /* e.g. "pcapng block length 13 is not a multiple of 4" */
+    int output;          /* 1: writing out_fd failed (csum_pcap_fix_fd), not the capture */
 };
 
 /*

@@ -16,9 +16,12 @@ static int write_all(struct output *o, const unsigned char *p, size_t n, uint64_
         ssize_t w = write(o->fd, p, n);
         if (w < 0 && errno == EINTR)
             continue;
-        if (w <= 0)
+        if (w <= 0) {
+            if (o->err)
+                o->err->output = 1;
             return stream_error(o->err, offset, "cannot write the output: %s",
                                 w < 0 ? strerror(errno) : "no progress");
+        }
         p += w;
         n -= (size_t)w;
     }

@@ -393,6 +393,25 @@ expect_same "$([ "$written" -gt 0 ] && head -c "$written" "$TMP/fixed.pcap" | cm
 mknod "$TMP/null" c 1 3 2>/dev/null || ln -s /dev/null "$TMP/null"
 expect_status 0 "pcap fix into a device" -- "$CSUM" pcap fix "$TMP/one.pcap" "$TMP/null"
 expect_same "$(stat -L -c %F "$TMP/null")" "character special file" "pcap fix into a device: still the device"
+# An OUT that fails as it is written: the message names OUT and the cause, not the capture
+# (which is fine) as malformed; a regular OUT is not left behind, nor its temporary file.
+if [ -w /dev/full ]; then
+    expect_status 2 "pcap fix into /dev/full" -- "$CSUM" pcap fix "$TMP/one.pcap" /dev/full
+    expect_grep "$TMP/err" "^csum: pcap fix: /dev/full: cannot write the output: No space left on device" \
+        "pcap fix into /dev/full: OUT and the cause named"
+    expect_status 2 "pcap fix into - on /dev/full" -- sh -c "exec '$CSUM' pcap fix '$TMP/one.pcap' - >/dev/full"
+    expect_grep "$TMP/err" "^csum: pcap fix: -: cannot write the output: No space left on device" \
+        "pcap fix into - on /dev/full: OUT and the cause named"
+fi
+(trap '' XFSZ; ulimit -f 0; exec "$CSUM" pcap fix "$TMP/one.pcap" "$TMP/too-big.pcap" 2>&1 >/dev/null) |
+    cat >"$TMP/err" # through a pipe: the limit applies to a file on stderr too
+expect_same "${PIPESTATUS[0]}" 2 "pcap fix beyond the file size limit exits 2"
+expect_grep "$TMP/err" "^csum: pcap fix: $TMP/too-big.pcap: cannot write the output: File too large" \
+    "pcap fix beyond the file size limit: OUT and the cause named"
+if grep -q "malformed" "$TMP/err"; then fail "pcap fix beyond the file size limit: the capture called malformed"
+else ok "pcap fix beyond the file size limit: the capture not called malformed"; fi
+expect_same "$(ls -A "$TMP" | grep -c -e '^\.csum-tmp-' -e '^too-big')" 0 \
+    "pcap fix beyond the file size limit: neither OUT nor a temporary file left"
 # Standard output by name: a pipe, then a regular file (behind the magic link /dev/fd/1).
 "$CSUM" pcap fix "$TMP/one.pcap" /dev/fd/1 2>"$TMP/err" | cat >"$TMP/from-pipe"
 expect_same "$(same_file "$TMP/from-pipe" "$TMP/fixed.pcap")" same "pcap fix into /dev/fd/1 on a pipe"

@@ -792,7 +792,8 @@ static int pcap_fix(int argc, char **argv)
 
     struct stat in_st;
     memset(&in_st, 0, sizeof in_st);
-    if (strcmp(in, "-") && stat(in, &in_st) != 0) {
+    /* Standard input too: closed, the temporary OUT would take its descriptor and be read. */
+    if (strcmp(in, "-") ? stat(in, &in_st) != 0 : fstat(STDIN_FILENO, &in_st) != 0) {
         fprintf(stderr, "csum: pcap fix: %s: %s\n", in, strerror(errno));
         return EXIT_USAGE;
     }

@@ -412,6 +412,13 @@ if grep -q "malformed" "$TMP/err"; then fail "pcap fix beyond the file size limi
 else ok "pcap fix beyond the file size limit: the capture not called malformed"; fi
 expect_same "$(ls -A "$TMP" | grep -c -e '^\.csum-tmp-' -e '^too-big')" 0 \
     "pcap fix beyond the file size limit: neither OUT nor a temporary file left"
+# IN '-' with standard input closed: named, before the temporary OUT is created (it would take
+# descriptor 0 and be read as the capture, "too short").
+expect_status 2 "pcap fix - OUT with standard input closed" -- \
+    sh -c "exec '$CSUM' pcap fix - '$TMP/from-closed.pcap' <&-"
+expect_grep "$TMP/err" "^csum: pcap fix: -: Bad file descriptor" "pcap fix - OUT with standard input closed: said"
+expect_same "$(ls -A "$TMP" | grep -c -e '^\.csum-tmp-' -e '^from-closed')" 0 \
+    "pcap fix - OUT with standard input closed: neither OUT nor a temporary file left"
 # Standard output by name: a pipe, then a regular file (behind the magic link /dev/fd/1).
 "$CSUM" pcap fix "$TMP/one.pcap" /dev/fd/1 2>"$TMP/err" | cat >"$TMP/from-pipe"
 expect_same "$(same_file "$TMP/from-pipe" "$TMP/fixed.pcap")" same "pcap fix into /dev/fd/1 on a pipe"

@@ -697,23 +697,32 @@ static int open_temporary(const char *out, struct fix_output *o)
     return EXIT_OK;
 }
 
+static int refuse_input(const char *out, const char *in)
+{
+    fprintf(stderr, "csum: pcap fix: %s: refusing to overwrite the input (%s is the same file)\n",
+            out, strcmp(in, "-") ? in : "standard input");
+    return EXIT_USAGE;
+}
+
 /* Before reading anything: OUT may be written (and is not IN). EXIT_OK or EXIT_USAGE; on
  * EXIT_USAGE, release_output() is still due. */
 static int check_output(const char *in, const char *out, const struct stat *in_st,
                         struct fix_output *o)
 {
+    struct stat st;
     if (!strcmp(out, "-")) {
         if (isatty(STDOUT_FILENO))
             return refuse_terminal();
+        /* `csum pcap fix IN - >>IN` (or 1<>IN) would write IN while reading it, and read
+         * back what it wrote: standard output is IN as much as /dev/stdout is. */
+        if (S_ISREG(in_st->st_mode) && fstat(STDOUT_FILENO, &st) == 0 &&
+            st.st_dev == in_st->st_dev && st.st_ino == in_st->st_ino)
+            return refuse_input(out, in);
         o->fd = STDOUT_FILENO;
         return EXIT_OK;
     }
-    if (strcmp(in, "-") && file_same(in_st, out)) {
-        fprintf(stderr, "csum: pcap fix: %s: refusing to overwrite the input (%s is the same "
-                "file)\n", out, in);
-        return EXIT_USAGE;
-    }
-    struct stat st;
+    if (strcmp(in, "-") && file_same(in_st, out))
+        return refuse_input(out, in);
     if (stat(out, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
         int rc = open_direct(out, o);
         if (rc != EXIT_OK || o->fd >= 0)

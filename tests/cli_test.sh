@@ -419,6 +419,20 @@ expect_status 2 "pcap fix - OUT with standard input closed" -- \
 expect_grep "$TMP/err" "^csum: pcap fix: -: Bad file descriptor" "pcap fix - OUT with standard input closed: said"
 expect_same "$(ls -A "$TMP" | grep -c -e '^\.csum-tmp-' -e '^from-closed')" 0 \
     "pcap fix - OUT with standard input closed: neither OUT nor a temporary file left"
+# OUT '-' on the file IN is (appended to, or opened read-write): refused as /dev/stdout is,
+# before anything is written; it would read back what it wrote, and IN is never modified.
+cp "$TMP/one.pcap" "$TMP/in-out.pcap"
+for redirect in '>>' '1<>'; do
+    for in in IN -; do
+        what="pcap fix $in - ${redirect}IN"
+        args="'$TMP/in-out.pcap'"
+        [ "$in" = - ] && args="- <'$TMP/in-out.pcap'"
+        expect_status 2 "$what" -- sh -c "exec timeout 20 '$CSUM' pcap fix $args - $redirect'$TMP/in-out.pcap'"
+        expect_grep "$TMP/err" "refusing to overwrite the input" "$what: refused"
+        expect_same "$(same_file "$TMP/in-out.pcap" "$TMP/one.pcap")" same "$what: IN unchanged"
+        cp "$TMP/one.pcap" "$TMP/in-out.pcap"
+    done
+done
 # Standard output by name: a pipe, then a regular file (behind the magic link /dev/fd/1).
 "$CSUM" pcap fix "$TMP/one.pcap" /dev/fd/1 2>"$TMP/err" | cat >"$TMP/from-pipe"
 expect_same "$(same_file "$TMP/from-pipe" "$TMP/fixed.pcap")" same "pcap fix into /dev/fd/1 on a pipe"

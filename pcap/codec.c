@@ -12,6 +12,8 @@ enum csum_pcap_compression codec_detect(const unsigned char *p, size_t n, const 
         return CSUM_PCAP_GZIP;                       /* RFC 1952 */
     if (n >= 4 && !memcmp(p, "\x28\xb5\x2f\xfd", 4))
         return CSUM_PCAP_ZSTD;                       /* RFC 8878 frame magic */
+    if (n >= 4 && (p[0] & 0xf0) == 0x50 && !memcmp(p + 1, "\x2a\x4d\x18", 3))
+        return CSUM_PCAP_ZSTD;                       /* a skippable frame first (pzstd's) */
     if (n >= 4 && !memcmp(p, "\xfd" "7zX", 4))
         *other = "xz";
     else if (n >= 3 && !memcmp(p, "BZh", 3))

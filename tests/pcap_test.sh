@@ -224,6 +224,18 @@ for z in $compressors; do
         "$z" -dc "$TMP/fixed.$ext" | cmp -s - "$TMP/plain-fixed"
         check $? "fix $f.$ext: decompressed, the same as the fixed plain capture"
     done
+    if [ "$z" = zstd ]; then
+        # A skippable frame first (RFC 8878 section 3.1.2), as pzstd writes: zstd all the same.
+        f=multi.pcapng
+        { printf '\x5a\x2a\x4d\x18\x04\x00\x00\x00skip'; zstd -c "$C/$f"; } >"$TMP/skippable.zst"
+        "$CSUM" pcap verify --all "$C/$f" | normalize >"$TMP/want"
+        "$CSUM" pcap verify --all "$TMP/skippable.zst" 2>"$TMP/err" | normalize | diff - "$TMP/want" >/dev/null
+        check $? "verify $f.zst after a skippable frame: same verdicts ($(head -c 200 "$TMP/err"))"
+        "$CSUM" pcap fix "$C/$f" "$TMP/plain-fixed" >/dev/null
+        "$CSUM" pcap fix "$TMP/skippable.zst" "$TMP/fixed.zst" >/dev/null 2>&1 &&
+            zstd -dc "$TMP/fixed.zst" | cmp -s - "$TMP/plain-fixed"
+        check $? "fix $f.zst after a skippable frame: zstd, the same as the fixed plain capture"
+    fi
     # cut short: the whole packets' verdicts, then the error
     "$z" -c "$TMP/bulk.pcap" >"$TMP/bulk.pcap.$ext"
     head -c $(( $(stat -c %s "$TMP/bulk.pcap.$ext") / 2 )) "$TMP/bulk.pcap.$ext" >"$TMP/cut.$ext"

@@ -495,7 +495,10 @@ static void print_summary_json(const struct csum_pcap_summary *s, const struct c
                s->skipped[k]);
     printf("}");
     if (e) {
-        printf(",\n \"error\": {\"offset\": %" PRIu64 ", \"message\": ", e->offset);
+        if (e->output) /* writing OUT failed (fix): there is no offset in the capture to name */
+            printf(",\n \"error\": {\"offset\": null, \"output\": true, \"message\": ");
+        else
+            printf(",\n \"error\": {\"offset\": %" PRIu64 ", \"message\": ", e->offset);
         json_string(e->message);
         printf("}");
     }

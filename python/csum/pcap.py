@@ -306,7 +306,8 @@ def fix(src: Source, dst: Union[PathLike, BinaryIO, _Writer, None] = None, *,
     ``rfc1624``, ``vxlan_ports``, ``geneve_ports``: as for :func:`verify`.
 
     Raises ValueError when ``dst`` is ``src`` or missing, OSError when ``dst`` cannot be
-    written (checked before ``src`` is read), and as :func:`verify`.
+    written (checked before ``src`` is read, and when a write fails on the way: a full disk),
+    and as :func:`verify`.
 
     >>> r = csum.pcap.fix('in.pcapng', 'out.pcapng')                  # doctest: +SKIP
     >>> [(c.frame, c.layer, hex(c.stored), hex(c.computed)) for c in r.fixed]  # doctest: +SKIP

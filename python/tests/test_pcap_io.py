@@ -400,6 +400,17 @@ def test_errors_name_their_real_cause(pcap_corpus, tmp_path, monkeypatch):
         csum.pcap.fix(src, tmp_path / "out.pcap")
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_an_output_that_cannot_be_written_is_named_not_the_capture(pcap_corpus):
+    """A fix whose OUT fills up raises the OSError of OUT, not a PcapError that calls a good
+    capture malformed at byte offset 0 (the document's error has no offset then)."""
+    src = str(pcap_corpus["dir"] / "clean.pcap")
+    with pytest.raises(OSError) as caught:
+        csum.pcap.fix(src, "/dev/full")
+    assert not isinstance(caught.value, PcapError), caught.value
+    assert caught.value.errno == errno.ENOSPC and caught.value.filename == "/dev/full"
+
+
 # ---- the interpreter is left as it was ---------------------------------------------------
 
 def test_nothing_reaches_the_process_streams_or_descriptors(pcap_corpus, tmp_path, capfd):

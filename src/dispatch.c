@@ -165,7 +165,6 @@ static int supported_entry(enum csum_op op, const char *name, struct csum_op_ent
     return -1;
 }
 
-/* The first supported product entry of `op` that `accept` likes (table order), or -1. */
 /* The features of the rows in this CPU's compiled-in csum_partial plan, and why that plan (for
  * the copy and batch plans' source text). The automatic copy and batch plans use no row that
  * needs more: where the compiled-in plan keeps to 256-bit rows on an AVX-512 CPU (Intel
@@ -184,6 +183,12 @@ static uint32_t default_plan_features(char *why, size_t why_size)
     return features;
 }
 
+/* A product row (not a reference row) that this CPU runs. */
+static int runs_product(const struct csum_op_entry *e)
+{
+    return !e->kernel->sum.reference && csum_kernel_supported(e->kernel);
+}
+
 /* The source text of an automatic copy or batch plan: "compiled-in defaults", with the
  * compiled-in csum_partial plan's reason when its features left out a row this CPU runs. */
 static void auto_source(enum csum_op op, char *source, size_t size)
@@ -193,24 +198,23 @@ static void auto_source(enum csum_op op, char *source, size_t size)
     struct csum_op_entry e;
     snprintf(source, size, "compiled-in defaults");
     for (size_t i = 0; csum_op_entry_at(op, i, &e) == 0; i++)
-        if (!e.kernel->sum.reference && csum_kernel_supported(e.kernel) &&
-            (e.kernel->features & ~allowed)) {
+        if (runs_product(&e) && (e.kernel->features & ~allowed)) {
             snprintf(source, size, "compiled-in defaults, rows no wider than csum_partial's: %s",
                      why);
             return;
         }
 }
 
-/* The first supported product row `accept`s, in table order (widest ISA first), among those
- * within the compiled-in csum_partial plan's features (default_plan_features). */
+/* The first product row of `op` this CPU runs that `accept` likes, in table order (widest ISA
+ * first), among those within the compiled-in csum_partial plan's features
+ * (default_plan_features); -1 when there is none. */
 static int first_product(enum csum_op op, int (*accept)(const struct csum_op_entry *),
                          struct csum_op_entry *e)
 {
     char why[160];
     const uint32_t allowed = default_plan_features(why, sizeof why);
     for (size_t i = 0; csum_op_entry_at(op, i, e) == 0; i++)
-        if (!e->kernel->sum.reference && csum_kernel_supported(e->kernel) &&
-            !(e->kernel->features & ~allowed) && accept(e))
+        if (runs_product(e) && !(e->kernel->features & ~allowed) && accept(e))
             return 0;
     return -1;
 }

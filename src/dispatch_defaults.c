@@ -46,7 +46,8 @@ static const struct default_plan plans[] = {
      * halves, and the avx512 row's set-up does not pay: at 192..255 bytes it measured a median
      * 0.2-0.3 ticks slower than x86-scalar (the short table, both modes; up to 7 at single
      * lengths), its worst throughput ratio to linux-6.8 there 1.29 against 1.09, and tune chose
-     * x86-scalar to 255 both times; from 256 avx512-vnni. Raw results:
+     * x86-scalar to 255 both times; from 256 avx512-vnni. Rechecked 2026-11-26 with `make
+     * tune-results` (tune twice, the same plan both times; *-2026-11-26-141025-*). Raw results:
      * docs/results/amd-epyc-family-25-model-17/tune/. */
     { "AuthenticAMD", 25, 0x00, 0xff,
       CSUM_ISA_MASK(avx512_vnni),

@@ -515,12 +515,15 @@ static int capture_error(const char *cmd, const char *name, const struct csum_pc
 
 static int finish_output(const char *cmd)
 {
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "csum: pcap %s: cannot write output: %s\n", cmd, strerror(errno));
-        clearerr(stdout); /* said: main() need not say it again */
-        return EXIT_USAGE;
-    }
-    return EXIT_OK;
+    /* errno names the cause only when this flush failed: after an earlier failed write that
+     * the flush got past, it is whatever a later call left there. */
+    const int e = fflush(stdout) != 0 ? errno : 0;
+    if (!e && !ferror(stdout))
+        return EXIT_OK;
+    fprintf(stderr, "csum: pcap %s: cannot write output%s%s\n", cmd, e ? ": " : "",
+            e ? strerror(e) : "");
+    clearerr(stdout); /* said: main() need not say it again */
+    return EXIT_USAGE;
 }
 
 /* Open a capture to read ("-": standard input); -1 with errno. */

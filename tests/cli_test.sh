@@ -402,6 +402,10 @@ if [ -w /dev/full ]; then
     expect_status 2 "pcap fix into - on /dev/full" -- sh -c "exec '$CSUM' pcap fix '$TMP/one.pcap' - >/dev/full"
     expect_grep "$TMP/err" "^csum: pcap fix: -: cannot write the output: No space left on device" \
         "pcap fix into - on /dev/full: OUT and the cause named"
+    # verify's report: said once (by pcap, not again by main), with the flush's own cause.
+    expect_status 2 "pcap verify into /dev/full" -- sh -c "exec '$CSUM' pcap verify --all '$TMP/one.pcap' >/dev/full"
+    expect_same "$(cat "$TMP/err")" "csum: pcap verify: cannot write output: No space left on device" \
+        "pcap verify into /dev/full: said once, with the cause"
 fi
 (trap '' XFSZ; ulimit -f 0; exec "$CSUM" pcap fix "$TMP/one.pcap" "$TMP/too-big.pcap" 2>&1 >/dev/null) |
     cat >"$TMP/err" # through a pipe: the limit applies to a file on stderr too

@@ -29,12 +29,19 @@ for model in "${models[@]}"; do
     # lacks are dropped (they are not ours). The filter is a pipeline the wrapper waits for,
     # not a process substitution that may still be writing when the caller reads the message
     # (a test checking one failed now and then on a loaded machine), nor a file (the CLI test
-    # runs the tool under a file size limit of 0).
+    # runs the tool under a file size limit of 0). A closed standard output stays closed for
+    # the tool (the CLI test checks what it says then): fd 3 cannot copy it.
     for tool in csum csum-pcapgen; do
         cat >"$wrap/$tool" <<EOF
 #!/usr/bin/env bash
-{ qemu-x86_64 -cpu $model "$build/$tool" "\$@" 2>&1 1>&3 3>&- | grep -v "^qemu-x86_64: warning:" >&2
-  status=\${PIPESTATUS[0]}; } 3>&1
+if (exec 3>&1) 2>/dev/null; then
+    { qemu-x86_64 -cpu $model "$build/$tool" "\$@" 2>&1 1>&3 3>&- | grep -v "^qemu-x86_64: warning:" >&2
+      status=\${PIPESTATUS[0]}; } 3>&1
+else
+    exec 1>/dev/null # a placeholder, so that the pipe does not take descriptor 1
+    qemu-x86_64 -cpu $model "$build/$tool" "\$@" 2>&1 1>&- | grep -v "^qemu-x86_64: warning:" >&2
+    status=\${PIPESTATUS[0]}
+fi
 exit \$status
 EOF
         chmod +x "$wrap/$tool"

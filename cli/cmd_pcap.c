@@ -58,7 +58,8 @@ static void print_verify_help(void)
 {
     printf("Usage: csum pcap verify [OPTIONS] FILE|-\n"
            "Print one line per bad checksum and per offload placeholder, as found, then a\n"
-           "summary. FILE may be gzip- or zstd-compressed; '-' reads standard input. Lines:\n"
+           "summary. FILE may be gzip- or zstd-compressed; '-' reads standard input, and\n"
+           "after '--' a FILE may start with '-'. Lines:\n"
            "  frame 12: outer tcp checksum bad: stored 0x1234, computed 0xb1e5\n"
            "  frame 40: inner udp checksum bad: stored 0x0101, computed 0x77e2 (via vxlan)\n"
            "  frame 51: outer tcp checksum offload: stored 0x3c1a, computed 0x9e07 (...)\n"
@@ -103,7 +104,8 @@ static void print_fix_help(void)
            "FIFO, a device, /dev/stdout or /dev/fd/N on a pipe) is opened and written as the\n"
            "fix goes, never replaced: on an error, what was written stays. IN is never\n"
            "modified, and OUT may not be IN (also not through another name or a link). '-'\n"
-           "reads standard input, or writes standard output (as a FIFO OUT).\n"
+           "reads standard input, or writes standard output (as a FIFO OUT); after '--' a\n"
+           "name that starts with '-' is a file.\n"
            "  -n, --dry-run       only list what would change (OUT may then be omitted)\n"
            "  --fix-offload       also replace offload placeholders by the computed value\n");
     print_policy_options();
@@ -156,10 +158,18 @@ static int parse_port(const char *cmd, const char *opt, const char *v, uint16_t 
 static int parse_args(const char *cmd, int fixing, int argc, char **argv, struct args *a)
 {
     memset(a, 0, sizeof *a);
+    int names_only = 0; /* after "--": a file may start with '-' */
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i], *v;
         int missing = 0, rc;
-        if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
+        if (!names_only && !strcmp(s, "--")) {
+            names_only = 1;
+        } else if (names_only || s[0] != '-' || s[1] == '\0') {
+            if (a->n_names == (fixing ? 2 : 1))
+                return usage_error("pcap %s: %s ('%s' is extra)", cmd,
+                                   fixing ? "too many arguments" : "one FILE only", s);
+            a->names[a->n_names++] = s;
+        } else if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
             fixing ? print_fix_help() : print_verify_help();
             return -1;
         } else if (!strcmp(s, "--rfc1624")) {
@@ -184,13 +194,8 @@ static int parse_args(const char *cmd, int fixing, int argc, char **argv, struct
             a->dry_run = 1;
         } else if (fixing && !strcmp(s, "--fix-offload")) {
             a->opt.flags |= CSUM_PCAP_FIX_OFFLOAD;
-        } else if (s[0] == '-' && s[1] != '\0') {
-            return usage_error("pcap %s: unknown option '%s'", cmd, s);
-        } else if (a->n_names == (fixing ? 2 : 1)) {
-            return usage_error("pcap %s: %s ('%s' is extra)", cmd,
-                               fixing ? "too many arguments" : "one FILE only", s);
         } else {
-            a->names[a->n_names++] = s;
+            return usage_error("pcap %s: unknown option '%s'", cmd, s);
         }
     }
     return EXIT_OK;

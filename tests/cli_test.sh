@@ -374,6 +374,16 @@ printf "$pcap_header$pcap_frame" >"$TMP/one.pcap"
 printf "$pcap_header$pcap_frame$pcap_frame" | head -c -5 >"$TMP/cut.pcap" # the second frame cut
 "$CSUM" pcap fix "$TMP/one.pcap" "$TMP/fixed.pcap" >/dev/null
 same_file() { cmp -s "$1" "$2" && echo same || echo differs; }
+# After '--', names that start with '-' are files; before it, options (refused when unknown).
+cp "$TMP/one.pcap" "$TMP/-one.pcap"
+csum_path=$(cd "$(dirname "$CSUM")" && pwd)/$(basename "$CSUM") # run from $TMP below
+expect_status 2 "pcap verify: a name with a leading '-' is an option" -- sh -c "cd '$TMP' && exec '$csum_path' pcap verify -one.pcap"
+expect_grep "$TMP/err" "unknown option '-one.pcap'" "pcap verify: ... and named as one"
+expect_status 1 "pcap verify -- -one.pcap (its bad checksum found)" -- sh -c "cd '$TMP' && exec '$csum_path' pcap verify -- -one.pcap"
+expect_status 0 "pcap fix -- -one.pcap -fixed.pcap" -- sh -c "cd '$TMP' && exec '$csum_path' pcap fix -- -one.pcap -fixed.pcap"
+expect_same "$(same_file "$TMP/-fixed.pcap" "$TMP/fixed.pcap")" same "pcap fix -- IN OUT: the same fix"
+expect_status 2 "pcap verify -- with two files" -- "$CSUM" pcap verify -- "$TMP/one.pcap" "$TMP/-one.pcap"
+expect_grep "$TMP/err" "one FILE only" "pcap verify -- with two files: one FILE only"
 # A FIFO: its reader gets the capture, the FIFO stays (replaced, it would leave the reader waiting).
 mkfifo "$TMP/fifo"
 timeout 20 cat "$TMP/fifo" >"$TMP/from-fifo" &

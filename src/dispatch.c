@@ -165,8 +165,8 @@ static int supported_entry(enum csum_op op, const char *name, struct csum_op_ent
     return -1;
 }
 
-/* The features of the rows in this CPU's compiled-in csum_partial plan, and why that plan (for
- * the copy and batch plans' source text). The automatic copy and batch plans use no row that
+/* The features of the rows in this CPU's compiled-in csum_partial plan, and in `why` (may be
+ * NULL with why_size 0) why that plan, for the copy and batch plans' source text. The automatic copy and batch plans use no row that
  * needs more: where the compiled-in plan keeps to 256-bit rows on an AVX-512 CPU (Intel
  * Skylake-SP, whose clock drops for 512-bit code: src/dispatch_defaults.c), copies and batches
  * do too; on every other CPU its plan already names the widest rows the CPU runs. */
@@ -211,8 +211,7 @@ static void auto_source(enum csum_op op, char *source, size_t size)
 static int first_product(enum csum_op op, int (*accept)(const struct csum_op_entry *),
                          struct csum_op_entry *e)
 {
-    char why[160];
-    const uint32_t allowed = default_plan_features(why, sizeof why);
+    const uint32_t allowed = default_plan_features(NULL, 0);
     for (size_t i = 0; csum_op_entry_at(op, i, e) == 0; i++)
         if (runs_product(e) && !(e->kernel->features & ~allowed) && accept(e))
             return 0;

@@ -54,7 +54,7 @@ static void print_wrapped(const char *text, int indent, int col)
 static void print_row(const char *name, int supported, const char *used, const char *requires,
                       const char *description)
 {
-    printf("%-15s %-4s %-11s %s\n", name, supported ? "yes" : "no", used,
+    printf("%-15s %-4s %-12s %s\n", name, supported ? "yes" : "no", used,
            requires[0] ? requires : "-");
     print_wrapped(description, INDENT, 0);
 }
@@ -108,7 +108,7 @@ static void print_partial_group(const char *plan, int reference)
                      : "product implementations (the automatic plan chooses among these)");
     if (!reference)
         print_ignored_cpu_disable();
-    printf("%-15s %-4s %-11s %s\n", "NAME", "CPU", "LENGTHS", "REQUIRES");
+    printf("%-15s %-4s %-12s %s\n", "NAME", "CPU", "LENGTHS", "REQUIRES");
     int rows = 0;
     for (size_t i = 0; i < csum_impl_count(); i++) {
         const struct csum_impl *impl = csum_impl_get(i);
@@ -182,7 +182,7 @@ static void print_copy_table(void)
     else
         printf("\ncsum_partial_copy: implementations (LENGTHS: the copies each one is used for)\n");
     print_ignored_copy_choice();
-    printf("%-15s %-4s %-11s %s\n", "NAME", "CPU", "LENGTHS", "REQUIRES");
+    printf("%-15s %-4s %-12s %s\n", "NAME", "CPU", "LENGTHS", "REQUIRES");
     for (size_t i = 0; i < csum_copy_impl_count(); i++) {
         const struct csum_copy_impl *impl = csum_copy_impl_get(i);
         char lengths[64] = "", a[32], b[32];

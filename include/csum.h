@@ -353,11 +353,12 @@ CSUM_API int csum_copy_impl_supported(const struct csum_copy_impl *impl);
 
 /**
  * The implementation csum_partial_copy() uses now for a copy of `len` bytes: the selected
- * one, or under "auto" the first supported temporal row below the threshold and the first
- * supported non-temporal row from it up, among the rows no wider than those of the CPU's
- * compiled-in csum_partial plan (so 256-bit rows on Intel Skylake-SP and Cascade Lake, whose
- * clock drops for 512-bit code); on x86-64, "x86-scalar" below 64 bytes (its short copy runs
- * inside csum_partial_copy itself).
+ * one, or under "auto" below the threshold the temporal rows measured for this kind of CPU by
+ * length (AMD Zen 4: avx512-vnni below 4 KiB, avx2 from there) or else the first supported
+ * temporal row, and from the threshold up the first supported non-temporal row, among the rows
+ * no wider than those of the CPU's compiled-in csum_partial plan (so 256-bit rows on Intel
+ * Skylake-SP and Cascade Lake, whose clock drops for 512-bit code); on x86-64, "x86-scalar"
+ * below 64 bytes (its short copy runs inside csum_partial_copy itself).
  */
 CSUM_API const struct csum_copy_impl *csum_copy_impl_active(size_t len);
 

@@ -405,23 +405,37 @@ size_t csum_copy_nontemporal_threshold(void)
 
 /* Normal stores below the streaming threshold, streaming stores from it; where the arch has
  * an inline short copy, that below its limit (x86: the vector rows' set-up and reduction cost
- * more than a copy of fewer than 64 bytes, docs/METHOD.md). */
+ * more than a copy of fewer than 64 bytes, docs/METHOD.md). The rows with normal stores are
+ * those measured for this kind of CPU (src/dispatch_defaults.c), else the widest it runs. */
 static const struct csum_plan *build_auto_copy(void)
 {
-    struct csum_plan p;
-    struct csum_op_entry below, above;
+    struct csum_plan p, measured;
+    struct csum_op_entry widest, above;
+    char why[160];
+    const char *rows = csum_dispatch_default_copy();
+    if (!rows || csum_plan_parse(&measured, CSUM_OP_COPY, rows, 0, why, sizeof why) != 0) {
+        /* no rows measured here (a wrong one is unreachable: the tests parse them all) */
+        first_product(CSUM_OP_COPY, normal_stores, &widest); /* generic runs anywhere */
+        csum_plan_init(&measured, CSUM_OP_COPY);
+        csum_plan_add(&measured, 0, &widest);
+        csum_plan_finish(&measured);
+    }
+    const size_t streaming_from = csum_copy_nontemporal_threshold();
+    size_t first = 0;
     csum_plan_init(&p, CSUM_OP_COPY);
-    first_product(CSUM_OP_COPY, normal_stores, &below); /* generic runs anywhere */
 #ifdef CSUM_ARCH_SHORT_COPY_MAX
     struct csum_op_entry shortest;
     if (supported_entry(CSUM_OP_COPY, CSUM_ARCH_SHORT_KERNEL.copy.name, &shortest) == 0) {
         csum_plan_add(&p, 0, &shortest);
-        csum_plan_add(&p, CSUM_ARCH_SHORT_COPY_MAX + 1, &below); /* merges if the same */
-    } else
+        first = CSUM_ARCH_SHORT_COPY_MAX + 1;
+    }
 #endif
-        csum_plan_add(&p, 0, &below);
+    /* The measured ranges from there (the first moved up to it; the tests keep the others
+     * above it) to the streaming threshold; csum_plan_add merges a range with the same row. */
+    for (unsigned k = 0; k < measured.n && measured.from[k] < streaming_from; k++)
+        csum_plan_add(&p, k ? measured.from[k] : first, &measured.entry[k]);
     if (first_product(CSUM_OP_COPY, streaming_stores, &above) == 0)
-        csum_plan_add(&p, csum_copy_nontemporal_threshold(), &above);
+        csum_plan_add(&p, streaming_from, &above);
     csum_plan_finish(&p);
     char source[256];
     auto_source(CSUM_OP_COPY, source, sizeof source);

@@ -25,6 +25,11 @@ struct default_plan {
                              * cannot run */
     const char *plan;       /* CSUM_DISPATCH syntax */
     const char *why;        /* the class and how it was measured, or why this plan */
+    /* csum_partial_copy's rows with normal stores by length, in the same syntax (the short
+     * copy below 64 bytes and the streaming row for copies larger than the cache are added
+     * around them, src/dispatch.c), where measured to beat NULL: the widest row the CPU runs,
+     * for every length */
+    const char *copy;
 };
 
 static const struct default_plan plans[] = {
@@ -39,7 +44,7 @@ static const struct default_plan plans[] = {
     { "AuthenticAMD", 26, 0x00, 0xff,
       CSUM_ISA_MASK(avx512_vnni),
       "x86-scalar@0,avx512@192,avx512-vnni@256",
-      "AMD Zen 5 (family 26), measured 2026-11-23 with csum tune and csum bench short" },
+      "AMD Zen 5 (family 26), measured 2026-11-23 with csum tune and csum bench short", NULL },
     /* AMD Zen 4 (EPYC 9004, Ryzen 7000: family 25 with AVX-512; Zen 3, also family 25, has no
      * AVX-512 and never matches): `csum tune`, twice, and the lab's `short` table, 2026-11-25
      * on a 2-vCPU KVM guest (family 25 model 17). Zen 4 runs 512-bit operations as two 256-bit
@@ -52,7 +57,13 @@ static const struct default_plan plans[] = {
     { "AuthenticAMD", 25, 0x00, 0xff,
       CSUM_ISA_MASK(avx512_vnni),
       "x86-scalar@0,avx512-vnni@256",
-      "AMD Zen 4 (family 25 with AVX-512), measured 2026-11-25 with csum tune and csum bench short" },
+      "AMD Zen 4 (family 25 with AVX-512), measured 2026-11-25 with csum tune and csum bench short",
+      /* Copies from 4 KiB take avx2: its three simple ops per 32 bytes leave the core's one
+       * 256-bit store a cycle as the limit, where avx512-vnni's dot products hold the stores
+       * back (4-16 KiB: 5-16 % faster at every alignment of source and destination measured,
+       * 2026-11-26, docs/METHOD.md "Zen 4: where the targets stand and why"); below 4 KiB
+       * the dot product's cheaper set-up and reduction win about as often as they lose. */
+      "avx512-vnni@0,avx2@4096" },
     /* Intel Skylake-SP/X/W, Cascade Lake and Cooper Lake (family 6 model 85), not measured
      * here: on these cores any 512-bit instruction, even an add, caps the clock of the whole
      * core at a lower "license" level for about a millisecond, and multiplies such as
@@ -70,14 +81,14 @@ static const struct default_plan plans[] = {
       CSUM_ISA_MASK(avx512),
       "x86-scalar@0,avx2@256",
       "Intel Skylake-SP/X, Cascade Lake, Cooper Lake (family 6 model 85): 256-bit rows, as "
-      "512-bit instructions lower the core's clock there; not measured here" },
+      "512-bit instructions lower the core's clock there; not measured here", NULL },
     /* Never measured: the Zen 5 thresholds, for any other CPU with AVX-512 VNNI. */
     { NULL, 0, 0, 0,
       CSUM_ISA_MASK(avx512_vnni),
       "x86-scalar@0,avx512@192,avx512-vnni@256",
-      "by features (AVX-512 VNNI): the thresholds measured on AMD Zen 5" },
+      "by features (AVX-512 VNNI): the thresholds measured on AMD Zen 5", NULL },
     { NULL, 0, 0, 0, CSUM_ISA_MASK(avx512),
-      "x86-scalar@0,avx512@192", "by features (AVX-512BW without VNNI): the Zen 5 threshold" },
+      "x86-scalar@0,avx512@192", "by features (AVX-512BW without VNNI): the Zen 5 threshold", NULL },
     /* AVX-VNNI without AVX-512 (Intel Alder Lake and later client cores, Sierra Forest): no
      * such CPU measured yet. `csum tune` on Zen 5 with AVX-512 hidden (CSUM_CPU_DISABLE=avx512f),
      * 2026-11-23: avx-vnni from 512 bytes; avx2 at 320..511, where its 1-cycle adds beat the
@@ -86,18 +97,18 @@ static const struct default_plan plans[] = {
      * results: docs/results/amd-epyc-family-26-model-2/tune/tune-avx-vnni-2026-11-23*.txt. */
     { NULL, 0, 0, 0, CSUM_ISA_MASK(avx_vnni), "x86-scalar@0,avx2@320,avx-vnni@512",
       "by features (AVX-VNNI, no AVX-512): measured on AMD Zen 5 with AVX-512 hidden; no such CPU "
-      "measured" },
+      "measured", NULL },
     /* No AVX2-only machine measured yet: `csum tune` on Zen 5 with AVX-512 hidden
      * (CSUM_CPU_DISABLE=avx512f, before the avx-vnni row existed; =avx512f,avxvnni hides both now),
      * 2026-11-23, docs/results/amd-epyc-family-26-model-2/tune/. */
     { NULL, 0, 0, 0, CSUM_ISA_MASK(avx2), "x86-scalar@0,avx2@256",
-      "by features (AVX2): measured on AMD Zen 5 with AVX-512 hidden; no AVX2-only CPU measured" },
-    { NULL, 0, 0, 0, 0, "x86-scalar@0", "by features (x86-64 baseline)" },
+      "by features (AVX2): measured on AMD Zen 5 with AVX-512 hidden; no AVX2-only CPU measured", NULL },
+    { NULL, 0, 0, 0, 0, "x86-scalar@0", "by features (x86-64 baseline)", NULL },
 #endif
 #if defined(__aarch64__)
-    { NULL, 0, 0, 0, CSUM_ISA_MASK(neon), "neon@0", "by features (arm64 NEON), not measured on hardware" },
+    { NULL, 0, 0, 0, CSUM_ISA_MASK(neon), "neon@0", "by features (arm64 NEON), not measured on hardware", NULL },
 #endif
-    { NULL, 0, 0, 0, 0, "generic@0", "portable C" },
+    { NULL, 0, 0, 0, 0, "generic@0", "portable C", NULL },
 };
 
 static int matches(const struct default_plan *d, const struct csum_cpu_id *id, uint32_t have)
@@ -110,21 +121,45 @@ static int matches(const struct default_plan *d, const struct csum_cpu_id *id, u
            (d->family == id->family && id->model >= d->model_lo && id->model <= d->model_hi);
 }
 
-const char *csum_dispatch_default_plan_for(const struct csum_cpu_id *id, uint32_t have, char *why,
-                                          size_t why_size)
+/* The first row that matches; the last row matches any CPU. */
+static const struct default_plan *plan_for(const struct csum_cpu_id *id, uint32_t have)
 {
     size_t i = 0;
     while (i + 1 < sizeof plans / sizeof plans[0] && !matches(&plans[i], id, have))
-        i++; /* the last row matches any CPU */
-    snprintf(why, why_size, "%s", plans[i].why);
-    return plans[i].plan;
+        i++;
+    return &plans[i];
+}
+
+static const struct default_plan *plan_here(void)
+{
+    struct csum_cpu_id id;
+    csum_cpu_identify(&id);
+    return plan_for(&id, csum_cpu_features());
+}
+
+const char *csum_dispatch_default_plan_for(const struct csum_cpu_id *id, uint32_t have, char *why,
+                                          size_t why_size)
+{
+    const struct default_plan *d = plan_for(id, have);
+    snprintf(why, why_size, "%s", d->why);
+    return d->plan;
 }
 
 const char *csum_dispatch_default_plan(char *why, size_t why_size)
 {
-    struct csum_cpu_id id;
-    csum_cpu_identify(&id);
-    return csum_dispatch_default_plan_for(&id, csum_cpu_features(), why, why_size);
+    const struct default_plan *d = plan_here();
+    snprintf(why, why_size, "%s", d->why);
+    return d->plan;
+}
+
+const char *csum_dispatch_default_copy_for(const struct csum_cpu_id *id, uint32_t have)
+{
+    return plan_for(id, have)->copy;
+}
+
+const char *csum_dispatch_default_copy(void)
+{
+    return plan_here()->copy;
 }
 
 size_t csum_dispatch_default_count(void)
@@ -132,11 +167,13 @@ size_t csum_dispatch_default_count(void)
     return sizeof plans / sizeof plans[0];
 }
 
-const char *csum_dispatch_default_at(size_t i, uint32_t *features)
+const char *csum_dispatch_default_at(size_t i, uint32_t *features, const char **copy)
 {
     if (i >= csum_dispatch_default_count())
         return NULL;
     if (features)
         *features = plans[i].features;
+    if (copy)
+        *copy = plans[i].copy;
     return plans[i].plan;
 }

@@ -79,16 +79,20 @@ int csum_plan_parse(struct csum_plan *p, enum csum_op op, const char *text, int 
 size_t csum_plan_format(const struct csum_plan *p, char *buf, size_t size);
 
 /* The compiled-in csum_partial plan for this CPU (src/dispatch_defaults.c), and in `why` the
- * class of CPU it was measured on or why it applies. The table's plans, for the tests, with
- * the CSUM_CPU_* features a CPU must have for plan i (in *features when not NULL). */
+ * class of CPU it was measured on or why it applies; the copy rows measured for that class
+ * (csum_partial_copy's rows with normal stores by length), or NULL where none were. The
+ * table's plans, for the tests, with the CSUM_CPU_* features a CPU must have for plan i (in
+ * *features) and its copy rows (in *copy), each when not NULL. */
 const char *csum_dispatch_default_plan(char *why, size_t why_size);
+const char *csum_dispatch_default_copy(void);
 /* The same for any CPU (vendor, family, model; its CSUM_CPU_* features): what the table gives
  * a CPU the tests do not run on. */
 struct csum_cpu_id;
 const char *csum_dispatch_default_plan_for(const struct csum_cpu_id *id, uint32_t have, char *why,
                                           size_t why_size);
+const char *csum_dispatch_default_copy_for(const struct csum_cpu_id *id, uint32_t have);
 size_t csum_dispatch_default_count(void);
-const char *csum_dispatch_default_at(size_t i, uint32_t *features);
+const char *csum_dispatch_default_at(size_t i, uint32_t *features, const char **copy);
 
 /* Internal entry points of src/dispatch.c beside the public ones. */
 /* The copy function csum_partial_copy() would call now for `len` bytes (csum_iov_copy). */

@@ -95,8 +95,11 @@ static void check_auto(struct test_ctx *t)
     const struct csum_copy_impl *shortest = csum_copy_impl_find("x86-scalar");
     CHECK(t, csum_copy_impl_active(0) == shortest && csum_copy_impl_active(63) == shortest,
           "auto below 64 bytes is not x86-scalar");
-    CHECK(t, small && csum_copy_impl_active(64) == small && csum_copy_impl_active(1500) == small,
-          "auto from 64 bytes to the threshold is not the first supported temporal row");
+    /* Which rows with normal stores, by length, is dispatch-defaults' to check (some kinds of
+     * CPU have them measured); here only that they are such rows. */
+    CHECK(t, small && !csum_copy_impl_active(64)->nontemporal &&
+                 !csum_copy_impl_active(1500)->nontemporal && csum_copy_impl_active(64) != shortest,
+          "auto from 64 bytes to the threshold is not a vector row with normal stores");
 #else
     CHECK(t, small && csum_copy_impl_active(0) == small && csum_copy_impl_active(1500) == small,
           "auto below the threshold is not the first supported temporal row");
@@ -127,7 +130,7 @@ static void check_auto(struct test_ctx *t)
     if (big) {
         CHECK(t, threshold >= ((size_t)1 << 20) && threshold < SIZE_MAX,
               "threshold %zu with a non-temporal row", threshold);
-        CHECK(t, csum_copy_impl_active(threshold - 1) == small, "auto just below the threshold");
+        CHECK(t, !csum_copy_impl_active(threshold - 1)->nontemporal, "auto just below the threshold");
         CHECK(t, csum_copy_impl_active(threshold) == big && csum_copy_impl_active(SIZE_MAX) == big,
               "auto from the threshold up is not the first supported non-temporal row");
     } else {

@@ -82,6 +82,31 @@ static void check_routing(struct test_ctx *t)
     free(buf);
 }
 
+/* A compiled-in row's copy rows (csum_dispatch_default_at): copy rows with normal stores from 0,
+ * in increasing starts, the later ones after the arch's short copy (which the automatic plan
+ * puts below them), each gated by features the row's key covers. */
+static void check_default_copy_rows(struct test_ctx *t, const char *text, uint32_t key)
+{
+    char copy[256], *save = NULL;
+    snprintf(copy, sizeof copy, "%s", text);
+    size_t last = 0;
+    int first = 1;
+    for (char *r = strtok_r(copy, ",", &save); r; r = strtok_r(NULL, ",", &save), first = 0) {
+        char *at = strchr(r, '@');
+        size_t from = at ? strtoull(at + 1, NULL, 10) : 0;
+        if (at)
+            *at = '\0';
+        const struct csum_copy_impl *impl = csum_copy_impl_find(r);
+        const struct csum_kernel *k = impl ? csum_kernel_of_copy(impl) : NULL;
+        CHECK(t, impl && !impl->nontemporal && k && (k->features & ~key) == 0,
+              "compiled-in copy rows '%s': '%s' is no copy row with normal stores that the key covers",
+              text, r);
+        CHECK(t, first ? from == 0 : from > last && from > 64,
+              "compiled-in copy rows '%s': starts must be 0, then increasing above 64", text);
+        last = from;
+    }
+}
+
 void test_dispatch_plans(struct test_ctx *t)
 {
     const char *rows[4];
@@ -176,7 +201,8 @@ void test_dispatch_plans(struct test_ctx *t)
      * only rows whose gate its own key covers: a CPU it is chosen for runs every row in it. */
     for (size_t i = 0; i < csum_dispatch_default_count(); i++) {
         uint32_t key;
-        const char *text = csum_dispatch_default_at(i, &key);
+        const char *copy_rows;
+        const char *text = csum_dispatch_default_at(i, &key, &copy_rows);
         char copy[256], *save = NULL;
         snprintf(copy, sizeof copy, "%s", text);
         int runs_here = 1;
@@ -192,8 +218,47 @@ void test_dispatch_plans(struct test_ctx *t)
         }
         if (runs_here)
             CHECK(t, csum_dispatch_set(text) == 0, "compiled-in plan '%s' is rejected", text);
+        if (copy_rows)
+            check_default_copy_rows(t, copy_rows, key);
     }
     csum_impl_select("auto");
+}
+
+/* On this CPU, the automatic copy plan runs the copy rows measured for it (or, where none were,
+ * one row with normal stores) over their ranges, with the short copy below 64 bytes on x86-64
+ * and streaming stores from the threshold: read back through csum_copy_impl_active(). */
+static void check_auto_copy_rows(struct test_ctx *t)
+{
+    CHECK(t, csum_copy_impl_select("auto") == 0, "auto copy plan");
+    const size_t streaming = csum_copy_nontemporal_threshold();
+    const char *rows = csum_dispatch_default_copy();
+    if (!rows) {
+        const struct csum_copy_impl *one = csum_copy_impl_active(64);
+        CHECK(t, one && !one->nontemporal && csum_copy_impl_active(streaming - 1) == one,
+              "no copy rows measured here: one row with normal stores from 64 bytes to %zu", streaming);
+        return;
+    }
+    char copy[256], *save = NULL;
+    snprintf(copy, sizeof copy, "%s", rows);
+    const char *name[8];
+    size_t from[8], n = 0;
+    for (char *r = strtok_r(copy, ",", &save); r && n < 8; r = strtok_r(NULL, ",", &save), n++) {
+        char *at = strchr(r, '@');
+        from[n] = at ? strtoull(at + 1, NULL, 10) : 0;
+        if (at)
+            *at = '\0';
+        name[n] = r;
+    }
+    for (size_t k = 0; k < n; k++) {
+        const size_t lo = k ? from[k] : 64, hi = k + 1 < n ? from[k + 1] - 1 : streaming - 1;
+        const struct csum_copy_impl *a = csum_copy_impl_active(lo), *b = csum_copy_impl_active(hi);
+        CHECK(t, a && b && !strcmp(a->name, name[k]) && !strcmp(b->name, name[k]),
+              "copy rows '%s': %zu and %zu bytes take %s and %s, not %s", rows, lo, hi,
+              a ? a->name : "none", b ? b->name : "none", name[k]);
+    }
+#if defined(__x86_64__)
+    CHECK(t, !strcmp(csum_copy_impl_active(63)->name, "x86-scalar"), "63-byte copies: the short copy");
+#endif
 }
 
 /*
@@ -209,31 +274,33 @@ void test_dispatch_defaults(struct test_ctx *t)
         unsigned family, model;
         uint32_t have;
         const char *plan, *why; /* why: a part of the reason csum impls gives */
+        const char *copy;       /* the copy rows measured for it, or NULL */
     };
 #if defined(__x86_64__)
     const uint32_t avx2 = CSUM_ISA_MASK(avx2) | CSUM_CPU_bmi2 | CSUM_CPU_adx;
     const uint32_t avx512 = avx2 | CSUM_ISA_MASK(avx512), vnni = avx512 | CSUM_ISA_MASK(avx512_vnni);
     static const char zen5[] = "x86-scalar@0,avx512@192,avx512-vnni@256";
     const struct expect cases[] = {
-        { "AuthenticAMD", 26, 2, vnni, zen5, "AMD Zen 5 (family 26), measured" },
-        { "AuthenticAMD", 25, 17, vnni, "x86-scalar@0,avx512-vnni@256", "AMD Zen 4" },
-        { "AuthenticAMD", 25, 1, avx2, "x86-scalar@0,avx2@256", "by features (AVX2)" }, /* Zen 3 */
-        { "AuthenticAMD", 23, 49, avx2, "x86-scalar@0,avx2@256", "by features (AVX2)" }, /* Zen 2 */
-        { "GenuineIntel", 6, 85, avx512, "x86-scalar@0,avx2@256", "Skylake-SP" },
-        { "GenuineIntel", 6, 85, vnni, "x86-scalar@0,avx2@256", "Cascade Lake" },
-        { "GenuineIntel", 6, 85, avx2, "x86-scalar@0,avx2@256", "by features (AVX2)" },
-        { "GenuineIntel", 6, 106, vnni, zen5, "by features (AVX-512 VNNI)" },     /* Ice Lake-SP */
-        { "GenuineIntel", 6, 143, vnni, zen5, "by features (AVX-512 VNNI)" },     /* Sapphire Rapids */
+        { "AuthenticAMD", 26, 2, vnni, zen5, "AMD Zen 5 (family 26), measured", NULL },
+        { "AuthenticAMD", 25, 17, vnni, "x86-scalar@0,avx512-vnni@256", "AMD Zen 4",
+          "avx512-vnni@0,avx2@4096" },
+        { "AuthenticAMD", 25, 1, avx2, "x86-scalar@0,avx2@256", "by features (AVX2)", NULL }, /* Zen 3 */
+        { "AuthenticAMD", 23, 49, avx2, "x86-scalar@0,avx2@256", "by features (AVX2)", NULL }, /* Zen 2 */
+        { "GenuineIntel", 6, 85, avx512, "x86-scalar@0,avx2@256", "Skylake-SP", NULL },
+        { "GenuineIntel", 6, 85, vnni, "x86-scalar@0,avx2@256", "Cascade Lake", NULL },
+        { "GenuineIntel", 6, 85, avx2, "x86-scalar@0,avx2@256", "by features (AVX2)", NULL },
+        { "GenuineIntel", 6, 106, vnni, zen5, "by features (AVX-512 VNNI)", NULL },     /* Ice Lake-SP */
+        { "GenuineIntel", 6, 143, vnni, zen5, "by features (AVX-512 VNNI)", NULL },     /* Sapphire Rapids */
         { "GenuineIntel", 6, 151, avx2 | CSUM_ISA_MASK(avx_vnni), "x86-scalar@0,avx2@320,avx-vnni@512",
-          "by features (AVX-VNNI" },                                               /* Alder Lake */
-        { "GenuineIntel", 6, 158, avx2, "x86-scalar@0,avx2@256", "by features (AVX2)" },
-        { "", 0, 0, 0, "x86-scalar@0", "x86-64 baseline" },
+          "by features (AVX-VNNI", NULL },                                               /* Alder Lake */
+        { "GenuineIntel", 6, 158, avx2, "x86-scalar@0,avx2@256", "by features (AVX2)", NULL },
+        { "", 0, 0, 0, "x86-scalar@0", "x86-64 baseline", NULL },
     };
 #elif defined(__aarch64__)
-    const struct expect cases[] = { { "", 0, 0, CSUM_CPU_neon, "neon@0", "NEON" },
-                                    { "", 0, 0, 0, "generic@0", "portable C" } };
+    const struct expect cases[] = { { "", 0, 0, CSUM_CPU_neon, "neon@0", "NEON", NULL },
+                                    { "", 0, 0, 0, "generic@0", "portable C", NULL } };
 #else
-    const struct expect cases[] = { { "", 0, 0, 0, "generic@0", "portable C" } };
+    const struct expect cases[] = { { "", 0, 0, 0, "generic@0", "portable C", NULL } };
 #endif
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const struct expect *e = &cases[i];
@@ -245,7 +312,13 @@ void test_dispatch_defaults(struct test_ctx *t)
               "%s family %u model %u (features 0x%x): plan '%s' (%s), expected '%s' (%s)",
               e->vendor[0] ? e->vendor : "no vendor", e->family, e->model, (unsigned)e->have, plan,
               why, e->plan, e->why);
+        const char *copy = csum_dispatch_default_copy_for(&id, e->have);
+        CHECK(t, copy == e->copy || (copy && e->copy && !strcmp(copy, e->copy)),
+              "%s family %u model %u: copy rows '%s', expected '%s'",
+              e->vendor[0] ? e->vendor : "no vendor", e->family, e->model, copy ? copy : "(none)",
+              e->copy ? e->copy : "(none)");
     }
+    check_auto_copy_rows(t);
 }
 
 /* The copy and batch plans keep to the ISAs of the compiled-in csum_partial plan's rows: on an

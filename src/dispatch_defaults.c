@@ -60,9 +60,10 @@ static const struct default_plan plans[] = {
       "AMD Zen 4 (family 25 with AVX-512), measured 2026-11-25 with csum tune and csum bench short",
       /* Copies from 4 KiB take avx2: its three simple ops per 32 bytes leave the core's one
        * 256-bit store a cycle as the limit, where avx512-vnni's dot products hold the stores
-       * back (4-16 KiB: 5-16 % faster at every alignment of source and destination measured,
-       * 2026-11-26, docs/METHOD.md "Zen 4: where the targets stand and why"); below 4 KiB
-       * the dot product's cheaper set-up and reduction win about as often as they lose. */
+       * back. 4-16 KiB: 1-17 % faster wherever the destination is at another offset in its
+       * page than the source, up to 18 % slower at a few offset pairs where it is at the same
+       * one (probes through the library and the lab's copy table, 2026-11-26; docs/METHOD.md,
+       * "Copies: avx2 from 4 KiB"). Below 4 KiB neither row wins everywhere. */
       "avx512-vnni@0,avx2@4096" },
     /* Intel Skylake-SP/X/W, Cascade Lake and Cooper Lake (family 6 model 85), not measured
      * here: on these cores any 512-bit instruction, even an add, caps the clock of the whole

@@ -82,28 +82,40 @@ static void check_routing(struct test_ctx *t)
     free(buf);
 }
 
+/* Plan text "name@from,..." split into at most `max` rows (a name alone starts at 0), in `buf`. */
+static size_t split_rows(const char *text, char *buf, size_t size, const char *name[], size_t from[],
+                         size_t max)
+{
+    char *save = NULL;
+    size_t n = 0;
+    snprintf(buf, size, "%s", text);
+    for (char *r = strtok_r(buf, ",", &save); r && n < max; r = strtok_r(NULL, ",", &save), n++) {
+        char *at = strchr(r, '@');
+        from[n] = at ? strtoull(at + 1, NULL, 10) : 0;
+        if (at)
+            *at = '\0';
+        name[n] = r;
+    }
+    return n;
+}
+
 /* A compiled-in row's copy rows (csum_dispatch_default_at): copy rows with normal stores from 0,
  * in increasing starts, the later ones after the arch's short copy (which the automatic plan
  * puts below them), each gated by features the row's key covers. */
 static void check_default_copy_rows(struct test_ctx *t, const char *text, uint32_t key)
 {
-    char copy[256], *save = NULL;
-    snprintf(copy, sizeof copy, "%s", text);
-    size_t last = 0;
-    int first = 1;
-    for (char *r = strtok_r(copy, ",", &save); r; r = strtok_r(NULL, ",", &save), first = 0) {
-        char *at = strchr(r, '@');
-        size_t from = at ? strtoull(at + 1, NULL, 10) : 0;
-        if (at)
-            *at = '\0';
-        const struct csum_copy_impl *impl = csum_copy_impl_find(r);
-        const struct csum_kernel *k = impl ? csum_kernel_of_copy(impl) : NULL;
-        CHECK(t, impl && !impl->nontemporal && k && (k->features & ~key) == 0,
+    char buf[256];
+    const char *name[8];
+    size_t from[8];
+    const size_t n = split_rows(text, buf, sizeof buf, name, from, 8);
+    for (size_t k = 0; k < n; k++) {
+        const struct csum_copy_impl *impl = csum_copy_impl_find(name[k]);
+        const struct csum_kernel *kernel = impl ? csum_kernel_of_copy(impl) : NULL;
+        CHECK(t, impl && !impl->nontemporal && kernel && (kernel->features & ~key) == 0,
               "compiled-in copy rows '%s': '%s' is no copy row with normal stores that the key covers",
-              text, r);
-        CHECK(t, first ? from == 0 : from > last && from > 64,
+              text, name[k]);
+        CHECK(t, k ? from[k] > from[k - 1] && from[k] > 64 : from[k] == 0,
               "compiled-in copy rows '%s': starts must be 0, then increasing above 64", text);
-        last = from;
     }
 }
 
@@ -203,11 +215,13 @@ void test_dispatch_plans(struct test_ctx *t)
         uint32_t key;
         const char *copy_rows;
         const char *text = csum_dispatch_default_at(i, &key, &copy_rows);
-        char copy[256], *save = NULL;
-        snprintf(copy, sizeof copy, "%s", text);
+        char buf[256];
+        const char *name[8];
+        size_t from[8];
+        const size_t count = split_rows(text, buf, sizeof buf, name, from, 8);
         int runs_here = 1;
-        for (char *r = strtok_r(copy, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
-            r[strcspn(r, "@")] = '\0';
+        for (size_t j = 0; j < count; j++) {
+            const char *r = name[j];
             const struct csum_impl *impl = csum_impl_find(r);
             CHECK(t, impl && !impl->reference, "compiled-in plan '%s': '%s' is not a product row",
                   text, r);
@@ -238,17 +252,10 @@ static void check_auto_copy_rows(struct test_ctx *t)
               "no copy rows measured here: one row with normal stores from 64 bytes to %zu", streaming);
         return;
     }
-    char copy[256], *save = NULL;
-    snprintf(copy, sizeof copy, "%s", rows);
+    char buf[256];
     const char *name[8];
-    size_t from[8], n = 0;
-    for (char *r = strtok_r(copy, ",", &save); r && n < 8; r = strtok_r(NULL, ",", &save), n++) {
-        char *at = strchr(r, '@');
-        from[n] = at ? strtoull(at + 1, NULL, 10) : 0;
-        if (at)
-            *at = '\0';
-        name[n] = r;
-    }
+    size_t from[8];
+    const size_t n = split_rows(rows, buf, sizeof buf, name, from, 8);
     for (size_t k = 0; k < n; k++) {
         const size_t lo = k ? from[k] : 64, hi = k + 1 < n ? from[k + 1] - 1 : streaming - 1;
         const struct csum_copy_impl *a = csum_copy_impl_active(lo), *b = csum_copy_impl_active(hi);

@@ -189,4 +189,26 @@ if [ -n "$first" ] && [ -n "$machine" ] && [ -n "$tables" ] && [ "$machine" -lt 
 else
     fail "lab: report.md does not open with the machine line and the summary table"
 fi
+# A peer still running at CSUM_BENCH_PCAP_LIMIT is stopped, and shown as a bound, not a time:
+# stand-ins for tshark and tcpdump that sleep, first on PATH.
+mkdir -p "$tmp/slow"
+for tool in tshark tcpdump; do
+    printf '#!/bin/sh\nexec sleep 30\n' >"$tmp/slow/$tool"
+    chmod +x "$tmp/slow/$tool"
+done
+start=$(date +%s)
+PATH="$tmp/slow:$PATH" CSUM_BENCH_PCAP_SIZES=1M CSUM_BENCH_PCAP_LIMIT=1 \
+    "$csum" bench --quick pcap --json >"$tmp/pcap.json" 2>"$tmp/pcap.err"
+status=$?
+took=$(( $(date +%s) - start ))
+if [ "$status" -eq 0 ] && [ "$took" -lt 20 ] &&
+   grep -q "tshark stopped after 1 s on the 1 MB capture (CSUM_BENCH_PCAP_LIMIT): not timed" "$tmp/pcap.err" &&
+   grep -qE '^tcpdump -vv +file .* > 1 s +< [0-9.]+ GB/s  csum > [0-9]+x faster' "$tmp/pcap.err" &&
+   ! grep -q '"impl": "tshark"\|"impl": "tcpdump' "$tmp/pcap.json" &&
+   grep -q '"impl": "csum pcap verify"' "$tmp/pcap.json"; then
+    ok "lab: pcap stops a peer at CSUM_BENCH_PCAP_LIMIT and shows a bound, no time"
+else
+    fail "lab: pcap with slow peers and a 1 s limit: exit $status in $took s; $(grep -E 'stopped|^tshark|^tcpdump' "$tmp/pcap.err" | head -c 400)"
+fi
+
 finish lab

@@ -27,8 +27,8 @@ struct default_plan {
     const char *why;        /* the class and how it was measured, or why this plan */
     /* csum_partial_copy's rows with normal stores by length, in the same syntax (the short
      * copy below 64 bytes and the streaming row for copies larger than the cache are added
-     * around them, src/dispatch.c), where measured to beat NULL: the widest row the CPU runs,
-     * for every length */
+     * around them, src/dispatch.c); NULL: the widest such row the CPU runs, for every length.
+     * Set only where other rows were measured to beat that one. */
     const char *copy;
 };
 

@@ -181,6 +181,7 @@ static void print_copy_table(void)
                size_text(from[streaming], t, sizeof t));
     else
         printf("\ncsum_partial_copy: implementations (LENGTHS: the copies each one is used for)\n");
+    print_wrapped(csum_copy_source(), 8, printf("  from: "));
     print_ignored_copy_choice();
     printf("%-15s %-4s %-12s %s\n", "NAME", "CPU", "LENGTHS", "REQUIRES");
     for (size_t i = 0; i < csum_copy_impl_count(); i++) {
@@ -220,9 +221,10 @@ int cmd_impls(int argc, char **argv)
                    "comes from. Then the dispatch plan, where it came from and why (a setting that\n"
                    "was ignored is named with the reason), the plan file 'csum tune --write'\n"
                    "stores, and csum_partial_copy's implementations with the copy lengths each one\n"
-                   "is used for, and csum_ipv4_header_batch's plan (by number of headers) and where\n"
-                   "it came from. CSUM_COPY_IMPL=NAME forces one copy implementation for every\n"
-                   "length. A name in CSUM_CPU_DISABLE that is no CPU feature is named as ignored.\n");
+                   "is used for and where that plan came from, and csum_ipv4_header_batch's plan\n"
+                   "(by number of headers) and where it came from. CSUM_COPY_IMPL=NAME forces one\n"
+                   "copy implementation for every length. A name in CSUM_CPU_DISABLE that is no\n"
+                   "CPU feature is named as ignored.\n");
             return EXIT_OK;
         }
         return usage_error("impls: unexpected argument '%s'", argv[1]);

@@ -411,9 +411,10 @@ static const struct csum_plan *build_auto_copy(void)
 {
     struct csum_plan p, measured;
     struct csum_op_entry widest, above;
-    char why[160];
-    const char *rows = csum_dispatch_default_copy();
-    if (!rows || csum_plan_parse(&measured, CSUM_OP_COPY, rows, 0, why, sizeof why) != 0) {
+    char why[160], measured_on[160];
+    const char *rows = csum_dispatch_default_copy(measured_on, sizeof measured_on);
+    const int by_length = rows && csum_plan_parse(&measured, CSUM_OP_COPY, rows, 0, why, sizeof why) == 0;
+    if (!by_length) {
         /* no rows measured here (a wrong one is unreachable: the tests parse them all) */
         first_product(CSUM_OP_COPY, normal_stores, &widest); /* generic runs anywhere */
         csum_plan_init(&measured, CSUM_OP_COPY);
@@ -437,8 +438,12 @@ static const struct csum_plan *build_auto_copy(void)
     if (first_product(CSUM_OP_COPY, streaming_stores, &above) == 0)
         csum_plan_add(&p, streaming_from, &above);
     csum_plan_finish(&p);
-    char source[256];
+    char source[512];
     auto_source(CSUM_OP_COPY, source, sizeof source);
+    if (by_length) {
+        const size_t used = strlen(source);
+        snprintf(source + used, sizeof source - used, ": %s (%s)", measured_on, rows);
+    }
     return keep(&p, source);
 }
 
@@ -756,4 +761,9 @@ const char *csum_ipv4_batch_describe(char *buf, size_t size)
 const char *csum_ipv4_batch_source(void)
 {
     return current(CSUM_OP_IPV4_BATCH)->source;
+}
+
+const char *csum_copy_source(void)
+{
+    return current(CSUM_OP_COPY)->source;
 }

@@ -30,6 +30,7 @@ struct default_plan {
      * around them, src/dispatch.c); NULL: the widest such row the CPU runs, for every length.
      * Set only where other rows were measured to beat that one. */
     const char *copy;
+    const char *copy_why;   /* the class and how its copy rows were measured */
 };
 
 static const struct default_plan plans[] = {
@@ -44,7 +45,7 @@ static const struct default_plan plans[] = {
     { "AuthenticAMD", 26, 0x00, 0xff,
       CSUM_ISA_MASK(avx512_vnni),
       "x86-scalar@0,avx512@192,avx512-vnni@256",
-      "AMD Zen 5 (family 26), measured 2026-11-23 with csum tune and csum bench short", NULL },
+      "AMD Zen 5 (family 26), measured 2026-11-23 with csum tune and csum bench short", NULL, NULL },
     /* AMD Zen 4 (EPYC 9004, Ryzen 7000: family 25 with AVX-512; Zen 3, also family 25, has no
      * AVX-512 and never matches): `csum tune`, twice, and the lab's `short` table, 2026-11-25
      * on a 2-vCPU KVM guest (family 25 model 17). Zen 4 runs 512-bit operations as two 256-bit
@@ -64,7 +65,9 @@ static const struct default_plan plans[] = {
        * page than the source, up to 18 % slower at a few offset pairs where it is at the same
        * one (probes through the library and the lab's copy table, 2026-11-26; docs/METHOD.md,
        * "Copies: avx2 from 4 KiB"). Below 4 KiB neither row wins everywhere. */
-      "avx512-vnni@0,avx2@4096" },
+      "avx512-vnni@0,avx2@4096",
+      "AMD Zen 4: avx2 from 4 KiB, measured 2026-11-26 with csum bench copy and probes through the "
+      "library over source and destination offsets" },
     /* Intel Skylake-SP/X/W, Cascade Lake and Cooper Lake (family 6 model 85), not measured
      * here: on these cores any 512-bit instruction, even an add, caps the clock of the whole
      * core at a lower "license" level for about a millisecond, and multiplies such as
@@ -82,14 +85,14 @@ static const struct default_plan plans[] = {
       CSUM_ISA_MASK(avx512),
       "x86-scalar@0,avx2@256",
       "Intel Skylake-SP/X, Cascade Lake, Cooper Lake (family 6 model 85): 256-bit rows, as "
-      "512-bit instructions lower the core's clock there; not measured here", NULL },
+      "512-bit instructions lower the core's clock there; not measured here", NULL, NULL },
     /* Never measured: the Zen 5 thresholds, for any other CPU with AVX-512 VNNI. */
     { NULL, 0, 0, 0,
       CSUM_ISA_MASK(avx512_vnni),
       "x86-scalar@0,avx512@192,avx512-vnni@256",
-      "by features (AVX-512 VNNI): the thresholds measured on AMD Zen 5", NULL },
+      "by features (AVX-512 VNNI): the thresholds measured on AMD Zen 5", NULL, NULL },
     { NULL, 0, 0, 0, CSUM_ISA_MASK(avx512),
-      "x86-scalar@0,avx512@192", "by features (AVX-512BW without VNNI): the Zen 5 threshold", NULL },
+      "x86-scalar@0,avx512@192", "by features (AVX-512BW without VNNI): the Zen 5 threshold", NULL, NULL },
     /* AVX-VNNI without AVX-512 (Intel Alder Lake and later client cores, Sierra Forest): no
      * such CPU measured yet. `csum tune` on Zen 5 with AVX-512 hidden (CSUM_CPU_DISABLE=avx512f),
      * 2026-11-23: avx-vnni from 512 bytes; avx2 at 320..511, where its 1-cycle adds beat the
@@ -98,18 +101,18 @@ static const struct default_plan plans[] = {
      * results: docs/results/amd-epyc-family-26-model-2/tune/tune-avx-vnni-2026-11-23*.txt. */
     { NULL, 0, 0, 0, CSUM_ISA_MASK(avx_vnni), "x86-scalar@0,avx2@320,avx-vnni@512",
       "by features (AVX-VNNI, no AVX-512): measured on AMD Zen 5 with AVX-512 hidden; no such CPU "
-      "measured", NULL },
+      "measured", NULL, NULL },
     /* No AVX2-only machine measured yet: `csum tune` on Zen 5 with AVX-512 hidden
      * (CSUM_CPU_DISABLE=avx512f, before the avx-vnni row existed; =avx512f,avxvnni hides both now),
      * 2026-11-23, docs/results/amd-epyc-family-26-model-2/tune/. */
     { NULL, 0, 0, 0, CSUM_ISA_MASK(avx2), "x86-scalar@0,avx2@256",
-      "by features (AVX2): measured on AMD Zen 5 with AVX-512 hidden; no AVX2-only CPU measured", NULL },
-    { NULL, 0, 0, 0, 0, "x86-scalar@0", "by features (x86-64 baseline)", NULL },
+      "by features (AVX2): measured on AMD Zen 5 with AVX-512 hidden; no AVX2-only CPU measured", NULL, NULL },
+    { NULL, 0, 0, 0, 0, "x86-scalar@0", "by features (x86-64 baseline)", NULL, NULL },
 #endif
 #if defined(__aarch64__)
-    { NULL, 0, 0, 0, CSUM_ISA_MASK(neon), "neon@0", "by features (arm64 NEON), not measured on hardware", NULL },
+    { NULL, 0, 0, 0, CSUM_ISA_MASK(neon), "neon@0", "by features (arm64 NEON), not measured on hardware", NULL, NULL },
 #endif
-    { NULL, 0, 0, 0, 0, "generic@0", "portable C", NULL },
+    { NULL, 0, 0, 0, 0, "generic@0", "portable C", NULL, NULL },
 };
 
 static int matches(const struct default_plan *d, const struct csum_cpu_id *id, uint32_t have)
@@ -158,9 +161,11 @@ const char *csum_dispatch_default_copy_for(const struct csum_cpu_id *id, uint32_
     return plan_for(id, have)->copy;
 }
 
-const char *csum_dispatch_default_copy(void)
+const char *csum_dispatch_default_copy(char *why, size_t why_size)
 {
-    return plan_here()->copy;
+    const struct default_plan *d = plan_here();
+    snprintf(why, why_size, "%s", d->copy_why ? d->copy_why : "");
+    return d->copy;
 }
 
 size_t csum_dispatch_default_count(void)

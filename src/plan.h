@@ -80,11 +80,12 @@ size_t csum_plan_format(const struct csum_plan *p, char *buf, size_t size);
 
 /* The compiled-in csum_partial plan for this CPU (src/dispatch_defaults.c), and in `why` the
  * class of CPU it was measured on or why it applies; the copy rows measured for that class
- * (csum_partial_copy's rows with normal stores by length), or NULL where none were. The
+ * (csum_partial_copy's rows with normal stores by length) with how in `why`, or NULL where none
+ * were. The
  * table's plans, for the tests, with the CSUM_CPU_* features a CPU must have for plan i (in
  * *features) and its copy rows (in *copy), each when not NULL. */
 const char *csum_dispatch_default_plan(char *why, size_t why_size);
-const char *csum_dispatch_default_copy(void);
+const char *csum_dispatch_default_copy(char *why, size_t why_size);
 /* The same for any CPU (vendor, family, model; its CSUM_CPU_* features): what the table gives
  * a CPU the tests do not run on. */
 struct csum_cpu_id;
@@ -105,5 +106,8 @@ const char *csum_ipv4_batch_describe(char *buf, size_t size);
  * "compiled-in defaults" (with "(CSUM_BATCH_IMPL ignored: why)" when that was set but not
  * usable), "CSUM_BATCH_IMPL" or "csum_ipv4_batch_select". For `csum impls`. */
 const char *csum_ipv4_batch_source(void);
+/* The same for csum_partial_copy's plan ("compiled-in defaults" with the rows by length when
+ * they were measured for this kind of CPU, "CSUM_COPY_IMPL", "csum_copy_impl_select"). */
+const char *csum_copy_source(void);
 
 #endif /* CSUM_PLAN_H */

@@ -141,6 +141,16 @@ if grep -q "CSUM_CPU_DISABLE" "$TMP/out"; then
 else
     ok "impls is silent about a CSUM_CPU_DISABLE whose names are all features"
 fi
+# The copy plan says where it came from, under its table's heading.
+expect_status 0 "impls" -- "$CSUM" impls
+expect_grep "$TMP/out" "^  from: compiled-in defaults" "impls says where the copy plan came from"
+if awk '/^csum_partial_copy:/ { getline; exit !/^  from: / }' "$TMP/out"; then
+    ok "impls: the copy plan's source follows its heading"
+else
+    fail "impls: no 'from:' line under csum_partial_copy's heading"
+fi
+CSUM_COPY_IMPL=generic "$CSUM" impls >"$TMP/out" 2>&1
+expect_grep "$TMP/out" "^  from: CSUM_COPY_IMPL$" "impls names CSUM_COPY_IMPL as the copy plan's source"
 expect_status 0 "--impl generic impls" -- "$CSUM" --impl generic impls
 expect_grep "$TMP/out" "^generic *yes *all " "--impl generic sends every length to generic"
 CSUM_IMPL=generic "$CSUM" impls >"$TMP/out" 2>&1

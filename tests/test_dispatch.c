@@ -245,7 +245,11 @@ static void check_auto_copy_rows(struct test_ctx *t)
 {
     CHECK(t, csum_copy_impl_select("auto") == 0, "auto copy plan");
     const size_t streaming = csum_copy_nontemporal_threshold();
-    const char *rows = csum_dispatch_default_copy();
+    char why[160];
+    const char *rows = csum_dispatch_default_copy(why, sizeof why);
+    CHECK(t, !rows || (why[0] && strstr(csum_copy_source(), why)),
+          "the automatic copy plan's source '%s' does not say how its rows were measured ('%s')",
+          csum_copy_source(), why);
     if (!rows) {
         const struct csum_copy_impl *one = csum_copy_impl_active(64);
         CHECK(t, one && !one->nontemporal && csum_copy_impl_active(streaming - 1) == one,

@@ -166,10 +166,11 @@ static int supported_entry(enum csum_op op, const char *name, struct csum_op_ent
 }
 
 /* The features of the rows in this CPU's compiled-in csum_partial plan, and in `why` (may be
- * NULL with why_size 0) why that plan, for the copy and batch plans' source text. The automatic copy and batch plans use no row that
- * needs more: where the compiled-in plan keeps to 256-bit rows on an AVX-512 CPU (Intel
- * Skylake-SP, whose clock drops for 512-bit code: src/dispatch_defaults.c), copies and batches
- * do too; on every other CPU its plan already names the widest rows the CPU runs. */
+ * NULL with why_size 0) why that plan, for the copy and batch plans' source text. The
+ * automatic copy and batch plans use no row that needs more: where the compiled-in plan keeps
+ * to 256-bit rows on an AVX-512 CPU (Intel Skylake-SP, whose clock drops for 512-bit code:
+ * src/dispatch_defaults.c), copies and batches do too; on every other CPU its plan already
+ * names the widest rows the CPU runs. */
 static uint32_t default_plan_features(char *why, size_t why_size)
 {
     struct csum_plan p;
@@ -413,7 +414,8 @@ static const struct csum_plan *build_auto_copy(void)
     struct csum_op_entry widest, above;
     char why[160], measured_on[160];
     const char *rows = csum_dispatch_default_copy(measured_on, sizeof measured_on);
-    const int by_length = rows && csum_plan_parse(&measured, CSUM_OP_COPY, rows, 0, why, sizeof why) == 0;
+    const int by_length =
+        rows && csum_plan_parse(&measured, CSUM_OP_COPY, rows, 0, why, sizeof why) == 0;
     if (!by_length) {
         /* no rows measured here (a wrong one is unreachable: the tests parse them all) */
         first_product(CSUM_OP_COPY, normal_stores, &widest); /* generic runs anywhere */

@@ -45,7 +45,8 @@ static const struct default_plan plans[] = {
     { "AuthenticAMD", 26, 0x00, 0xff,
       CSUM_ISA_MASK(avx512_vnni),
       "x86-scalar@0,avx512@192,avx512-vnni@256",
-      "AMD Zen 5 (family 26), measured 2026-11-23 with csum tune and csum bench short", NULL, NULL },
+      "AMD Zen 5 (family 26), measured 2026-11-23 with csum tune and csum bench short",
+      NULL, NULL },
     /* AMD Zen 4 (EPYC 9004, Ryzen 7000: family 25 with AVX-512; Zen 3, also family 25, has no
      * AVX-512 and never matches): `csum tune`, twice, and the lab's `short` table, 2026-11-25
      * on a 2-vCPU KVM guest (family 25 model 17). Zen 4 runs 512-bit operations as two 256-bit
@@ -92,7 +93,8 @@ static const struct default_plan plans[] = {
       "x86-scalar@0,avx512@192,avx512-vnni@256",
       "by features (AVX-512 VNNI): the thresholds measured on AMD Zen 5", NULL, NULL },
     { NULL, 0, 0, 0, CSUM_ISA_MASK(avx512),
-      "x86-scalar@0,avx512@192", "by features (AVX-512BW without VNNI): the Zen 5 threshold", NULL, NULL },
+      "x86-scalar@0,avx512@192", "by features (AVX-512BW without VNNI): the Zen 5 threshold",
+      NULL, NULL },
     /* AVX-VNNI without AVX-512 (Intel Alder Lake and later client cores, Sierra Forest): no
      * such CPU measured yet. `csum tune` on Zen 5 with AVX-512 hidden (CSUM_CPU_DISABLE=avx512f),
      * 2026-11-23: avx-vnni from 512 bytes; avx2 at 320..511, where its 1-cycle adds beat the
@@ -106,11 +108,13 @@ static const struct default_plan plans[] = {
      * (CSUM_CPU_DISABLE=avx512f, before the avx-vnni row existed; =avx512f,avxvnni hides both now),
      * 2026-11-23, docs/results/amd-epyc-family-26-model-2/tune/. */
     { NULL, 0, 0, 0, CSUM_ISA_MASK(avx2), "x86-scalar@0,avx2@256",
-      "by features (AVX2): measured on AMD Zen 5 with AVX-512 hidden; no AVX2-only CPU measured", NULL, NULL },
+      "by features (AVX2): measured on AMD Zen 5 with AVX-512 hidden; no AVX2-only CPU measured",
+      NULL, NULL },
     { NULL, 0, 0, 0, 0, "x86-scalar@0", "by features (x86-64 baseline)", NULL, NULL },
 #endif
 #if defined(__aarch64__)
-    { NULL, 0, 0, 0, CSUM_ISA_MASK(neon), "neon@0", "by features (arm64 NEON), not measured on hardware", NULL, NULL },
+    { NULL, 0, 0, 0, CSUM_ISA_MASK(neon), "neon@0",
+      "by features (arm64 NEON), not measured on hardware", NULL, NULL },
 #endif
     { NULL, 0, 0, 0, 0, "generic@0", "portable C", NULL, NULL },
 };

@@ -81,9 +81,8 @@ size_t csum_plan_format(const struct csum_plan *p, char *buf, size_t size);
 /* The compiled-in csum_partial plan for this CPU (src/dispatch_defaults.c), and in `why` the
  * class of CPU it was measured on or why it applies; the copy rows measured for that class
  * (csum_partial_copy's rows with normal stores by length) with how in `why`, or NULL where none
- * were. The
- * table's plans, for the tests, with the CSUM_CPU_* features a CPU must have for plan i (in
- * *features) and its copy rows (in *copy), each when not NULL. */
+ * were. The table's plans, for the tests, with the CSUM_CPU_* features a CPU must have for
+ * plan i (in *features) and its copy rows (in *copy), each when not NULL. */
 const char *csum_dispatch_default_plan(char *why, size_t why_size);
 const char *csum_dispatch_default_copy(char *why, size_t why_size);
 /* The same for any CPU (vendor, family, model; its CSUM_CPU_* features): what the table gives

@@ -35,17 +35,23 @@ struct default_plan {
 
 static const struct default_plan plans[] = {
 #if defined(__x86_64__)
-    /* AMD Zen 5 (EPYC 9005, family 26): `csum tune` (both modes, through csum_partial) and the
-     * lab's `short` table, 2026-11-23 on a 2-vCPU KVM guest. x86-scalar's inline short path wins
-     * to 191 bytes (its 64..256 path is Linux 6.8's shape); avx512 has the cheapest set-up from
-     * 192; avx512-vnni from 256. Rechecked after both vector rows' 32-bit reductions (run3
-     * and the *-run2.csv short tables): tune alone picks avx512-vnni from 256, but through
-     * csum_partial avx512 at 192..255 keeps the throughput median at 0.84 of linux-6.8 against
-     * 0.99 without it. Raw results: docs/results/amd-epyc-family-26-model-2/tune/. */
+    /* AMD Zen 5 (EPYC 9005, family 26), 2-vCPU KVM guests (family 26 model 2). First measured
+     * 2026-11-23 (`csum tune`, both modes, and the lab's `short` table): x86-scalar to 191
+     * bytes, avx512 at 192..255, avx512-vnni from 256. Remeasured 2026-11-26 with `make
+     * tune-results` (csum_partial's dispatch and both rows had changed since): avx512 at 192
+     * bytes took 9.7-10.1 ticks against x86-scalar's 7.3-8.3 (both modes, both tune runs), and
+     * over 192..255 the `short` table (min of two) gave csum_partial through avx512 9.0-10.2
+     * ticks, the x86-scalar row 7.3-10.1: faster at all 64 lengths in both modes. Both tune runs
+     * dropped the avx512 range; of the plans they proposed, x86-scalar@0,avx512-vnni@256 had the
+     * fewest lengths slower than linux-6.8 on the short table (31, against 88 for the old
+     * plan). The copy keeps the widest row: avx512-vnni 19.8 ns at 4 KiB and 65 ns at 16 KiB,
+     * avx2 31.4 and 118 (the lab's `copy` table, 2026-11-26); at 64 KiB, L2-bound, the four
+     * vector rows are within 2.3 % of each other. Raw results:
+     * docs/results/amd-epyc-family-26-model-2/tune/ (*-2026-11-26-185309-*). */
     { "AuthenticAMD", 26, 0x00, 0xff,
       CSUM_ISA_MASK(avx512_vnni),
-      "x86-scalar@0,avx512@192,avx512-vnni@256",
-      "AMD Zen 5 (family 26), measured 2026-11-23 with csum tune and csum bench short",
+      "x86-scalar@0,avx512-vnni@256",
+      "AMD Zen 5 (family 26), measured 2026-11-26 with csum tune and csum bench short",
       NULL, NULL },
     /* AMD Zen 4 (EPYC 9004, Ryzen 7000: family 25 with AVX-512; Zen 3, also family 25, has no
      * AVX-512 and never matches): `csum tune`, twice, and the lab's `short` table, 2026-11-25
@@ -87,14 +93,18 @@ static const struct default_plan plans[] = {
       "x86-scalar@0,avx2@256",
       "Intel Skylake-SP/X, Cascade Lake, Cooper Lake (family 6 model 85): 256-bit rows, as "
       "512-bit instructions lower the core's clock there; not measured here", NULL, NULL },
-    /* Never measured: the Zen 5 thresholds, for any other CPU with AVX-512 VNNI. */
+    /* Never measured: the threshold both AMD cores measured, for any other CPU with AVX-512
+     * VNNI. */
     { NULL, 0, 0, 0,
       CSUM_ISA_MASK(avx512_vnni),
-      "x86-scalar@0,avx512@192,avx512-vnni@256",
-      "by features (AVX-512 VNNI): the thresholds measured on AMD Zen 5", NULL, NULL },
+      "x86-scalar@0,avx512-vnni@256",
+      "by features (AVX-512 VNNI): the threshold measured on AMD Zen 4 and Zen 5", NULL, NULL },
+    /* AVX-512BW without VNNI: `csum tune` on Zen 5 with both VNNIs hidden
+     * (CSUM_CPU_DISABLE=avx512vnni,avxvnni), twice, 2026-11-26: avx512 from 320 bytes
+     * (tune/tune-avx512-no-vnni-2026-11-26-run*.txt). */
     { NULL, 0, 0, 0, CSUM_ISA_MASK(avx512),
-      "x86-scalar@0,avx512@192", "by features (AVX-512BW without VNNI): the Zen 5 threshold",
-      NULL, NULL },
+      "x86-scalar@0,avx512@320",
+      "by features (AVX-512BW without VNNI): measured on AMD Zen 5 with VNNI hidden", NULL, NULL },
     /* AVX-VNNI without AVX-512 (Intel Alder Lake and later client cores, Sierra Forest): no
      * such CPU measured yet. `csum tune` on Zen 5 with AVX-512 hidden (CSUM_CPU_DISABLE=avx512f),
      * 2026-11-23: avx-vnni from 512 bytes; avx2 at 320..511, where its 1-cycle adds beat the

@@ -290,18 +290,20 @@ void test_dispatch_defaults(struct test_ctx *t)
 #if defined(__x86_64__)
     const uint32_t avx2 = CSUM_ISA_MASK(avx2) | CSUM_CPU_bmi2 | CSUM_CPU_adx;
     const uint32_t avx512 = avx2 | CSUM_ISA_MASK(avx512), vnni = avx512 | CSUM_ISA_MASK(avx512_vnni);
-    static const char zen5[] = "x86-scalar@0,avx512@192,avx512-vnni@256";
+    static const char vnni512[] = "x86-scalar@0,avx512-vnni@256";
     const struct expect cases[] = {
-        { "AuthenticAMD", 26, 2, vnni, zen5, "AMD Zen 5 (family 26), measured", NULL },
-        { "AuthenticAMD", 25, 17, vnni, "x86-scalar@0,avx512-vnni@256", "AMD Zen 4",
+        { "AuthenticAMD", 26, 2, vnni, vnni512, "AMD Zen 5 (family 26), measured", NULL },
+        { "AuthenticAMD", 25, 17, vnni, vnni512, "AMD Zen 4",
           "avx512-vnni@0,avx2@4096" },
         { "AuthenticAMD", 25, 1, avx2, "x86-scalar@0,avx2@256", "by features (AVX2)", NULL }, /* Zen 3 */
         { "AuthenticAMD", 23, 49, avx2, "x86-scalar@0,avx2@256", "by features (AVX2)", NULL }, /* Zen 2 */
         { "GenuineIntel", 6, 85, avx512, "x86-scalar@0,avx2@256", "Skylake-SP", NULL },
         { "GenuineIntel", 6, 85, vnni, "x86-scalar@0,avx2@256", "Cascade Lake", NULL },
         { "GenuineIntel", 6, 85, avx2, "x86-scalar@0,avx2@256", "by features (AVX2)", NULL },
-        { "GenuineIntel", 6, 106, vnni, zen5, "by features (AVX-512 VNNI)", NULL },     /* Ice Lake-SP */
-        { "GenuineIntel", 6, 143, vnni, zen5, "by features (AVX-512 VNNI)", NULL },     /* Sapphire Rapids */
+        { "GenuineIntel", 6, 106, vnni, vnni512, "by features (AVX-512 VNNI)", NULL },     /* Ice Lake-SP */
+        { "GenuineIntel", 6, 143, vnni, vnni512, "by features (AVX-512 VNNI)", NULL },     /* Sapphire Rapids */
+        { "GenuineIntel", 6, 102, avx512, "x86-scalar@0,avx512@320", "AVX-512BW without VNNI",
+          NULL },                                                                        /* Cannon Lake */
         { "GenuineIntel", 6, 151, avx2 | CSUM_ISA_MASK(avx_vnni), "x86-scalar@0,avx2@320,avx-vnni@512",
           "by features (AVX-VNNI", NULL },                                               /* Alder Lake */
         { "GenuineIntel", 6, 158, avx2, "x86-scalar@0,avx2@256", "by features (AVX2)", NULL },

@@ -55,6 +55,11 @@ def machine() -> Dict[str, str]:
             if line.startswith("Model name:"):
                 model = " ".join(line.split())
                 break
+        # "AMD EPYC" names Zen 4 and Zen 5 alike: the family and model tell them apart.
+        fields = dict(l.split(":", 1) for l in out.splitlines() if ":" in l)
+        family, number = (fields.get(k, "").strip() for k in ("CPU family", "Model"))
+        if model and family and number:
+            model += f" (family {family} model {number})"
         hypervisor = next((" ".join(l.split()) for l in out.splitlines()
                            if l.startswith("Hypervisor vendor:")), "")
     except OSError:

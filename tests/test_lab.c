@@ -464,7 +464,15 @@ void test_lab_tune_choice(struct test_ctx *t)
 {
     size_t row[4], len[4];
     const size_t *ladder;
-    lab_tune_ladder(&ladder);
+    const size_t points = lab_tune_ladder(&ladder);
+    /* A point on each side of the step in x86-scalar's cost where its inline path ends: a cut
+     * at the next point above 256 would leave the lengths before it to the slower loop. */
+    size_t at256 = 0;
+    while (at256 + 1 < points && ladder[at256] != 256)
+        at256++;
+    CHECK(t, ladder[at256] == 256 && ladder[at256 + 1] == 257,
+          "the ladder has 256 and 257 next to each other (found %zu, %zu)", ladder[at256],
+          ladder[at256 + 1 < points ? at256 + 1 : at256]);
     int n = tune_choice(1.10, 0.50, 20, 0, 0.01, row, len);
     CHECK(t, n == 2 && row[0] == 0 && row[1] == 1 && len[0] == 0 && len[1] == ladder[20],
           "row 1 twice as fast from %zu bytes: %d ranges, first %zu@%zu", ladder[20], n, row[0], len[0]);

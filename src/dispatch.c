@@ -190,22 +190,6 @@ static int runs_product(const struct csum_op_entry *e)
     return !e->kernel->sum.reference && csum_kernel_supported(e->kernel);
 }
 
-/* The source text of an automatic copy or batch plan: "compiled-in defaults", with the
- * compiled-in csum_partial plan's reason when its features left out a row this CPU runs. */
-static void auto_source(enum csum_op op, char *source, size_t size)
-{
-    char why[160];
-    const uint32_t allowed = default_plan_features(why, sizeof why);
-    struct csum_op_entry e;
-    snprintf(source, size, "compiled-in defaults");
-    for (size_t i = 0; csum_op_entry_at(op, i, &e) == 0; i++)
-        if (runs_product(&e) && (e.kernel->features & ~allowed)) {
-            snprintf(source, size, "compiled-in defaults, rows no wider than csum_partial's: %s",
-                     why);
-            return;
-        }
-}
-
 /* The first product row of `op` this CPU runs that `accept` likes, in table order (widest ISA
  * first), among those within the compiled-in csum_partial plan's features
  * (default_plan_features); -1 when there is none. */
@@ -232,6 +216,30 @@ static int streaming_stores(const struct csum_op_entry *e)
 static int not_generic(const struct csum_op_entry *e)
 {
     return e->kernel != &csum_kernel_generic;
+}
+
+/* The source text of an automatic copy or batch plan: "compiled-in defaults", with the
+ * compiled-in csum_partial plan's reason when its features changed a choice: for one of the
+ * plan's kinds of row (`accepts`), the first product row this CPU runs is one they leave out.
+ * (A row they leave out further down the table, such as avx-vnni on a CPU with AVX-512 VNNI
+ * too, changes nothing: the table lists the widest rows first.) */
+static void auto_source(enum csum_op op, int (*const accepts[])(const struct csum_op_entry *),
+                        size_t n_accepts, char *source, size_t size)
+{
+    char why[160];
+    const uint32_t allowed = default_plan_features(why, sizeof why);
+    struct csum_op_entry e;
+    snprintf(source, size, "compiled-in defaults");
+    for (size_t a = 0; a < n_accepts; a++)
+        for (size_t i = 0; csum_op_entry_at(op, i, &e) == 0; i++)
+            if (runs_product(&e) && accepts[a](&e)) {
+                if (e.kernel->features & ~allowed) {
+                    snprintf(source, size,
+                             "compiled-in defaults, rows no wider than csum_partial's: %s", why);
+                    return;
+                }
+                break; /* this kind's choice is the row it would be anyway */
+            }
 }
 
 /* ---- the plan file --------------------------------------------------------------------------- */
@@ -441,7 +449,8 @@ static const struct csum_plan *build_auto_copy(void)
         csum_plan_add(&p, streaming_from, &above);
     csum_plan_finish(&p);
     char source[512];
-    auto_source(CSUM_OP_COPY, source, sizeof source);
+    static int (*const kinds[])(const struct csum_op_entry *) = { normal_stores, streaming_stores };
+    auto_source(CSUM_OP_COPY, kinds, 2, source, sizeof source);
     if (by_length) {
         const size_t used = strlen(source);
         snprintf(source + used, sizeof source - used, ": %s (%s)", measured_on, rows);
@@ -454,7 +463,8 @@ static const struct csum_plan *build_auto_batch(void)
     struct csum_plan p;
     struct csum_op_entry e;
     char source[512];
-    auto_source(CSUM_OP_IPV4_BATCH, source, sizeof source);
+    static int (*const kinds[])(const struct csum_op_entry *) = { not_generic };
+    auto_source(CSUM_OP_IPV4_BATCH, kinds, 1, source, sizeof source);
     note_ignored_force(CSUM_OP_IPV4_BATCH, source, sizeof source);
     csum_plan_init(&p, CSUM_OP_IPV4_BATCH);
     supported_entry(CSUM_OP_IPV4_BATCH, "generic", &e);

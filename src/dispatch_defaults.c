@@ -46,13 +46,15 @@ static const struct default_plan plans[] = {
      * fewest lengths slower than linux-6.8 on the short table (31, against 88 for the old
      * plan). The copy keeps the widest row: avx512-vnni 19.8 ns at 4 KiB and 65 ns at 16 KiB,
      * avx2 31.4 and 118 (the lab's `copy` table, 2026-11-26); at 64 KiB, L2-bound, the four
-     * vector rows are within 2.3 % of each other. Raw results:
+     * vector rows are within 2.3 % of each other; named here so that `csum impls` says so. Raw
+     * results:
      * docs/results/amd-epyc-family-26-model-2/tune/ (*-2026-11-26-185309-*). */
     { "AuthenticAMD", 26, 0x00, 0xff,
       CSUM_ISA_MASK(avx512_vnni),
       "x86-scalar@0,avx512-vnni@256",
       "AMD Zen 5 (family 26), measured 2026-11-26 with csum tune and csum bench short",
-      NULL, NULL },
+      "avx512-vnni@0",
+      "AMD Zen 5: avx512-vnni at every length, measured 2026-11-26 with csum bench copy" },
     /* AMD Zen 4 (EPYC 9004, Ryzen 7000: family 25 with AVX-512; Zen 3, also family 25, has no
      * AVX-512 and never matches): `csum tune`, twice, and the lab's `short` table, 2026-11-25
      * on a 2-vCPU KVM guest (family 25 model 17). Zen 4 runs 512-bit operations as two 256-bit

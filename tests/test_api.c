@@ -248,6 +248,10 @@ int selection_child_main(const char *mode)
                csum_ipv4_batch_describe(batch, sizeof batch));
         return 0;
     }
+    if (!strcmp(mode, "sources")) { /* where the automatic copy and batch plans came from */
+        printf("%s|%s\n", csum_copy_source(), csum_ipv4_batch_source());
+        return 0;
+    }
     if (!strcmp(mode, "plan")) {
         char plan[256];
         csum_dispatch_describe(plan, sizeof plan);

@@ -27,8 +27,9 @@ struct default_plan {
     const char *why;        /* the class and how it was measured, or why this plan */
     /* csum_partial_copy's rows with normal stores by length, in the same syntax (the short
      * copy below 64 bytes and the streaming row for copies larger than the cache are added
-     * around them, src/dispatch.c); NULL: the widest such row the CPU runs, for every length.
-     * Set only where other rows were measured to beat that one. */
+     * around them, src/dispatch.c); NULL: not measured, the widest such row the CPU runs for
+     * every length. Set where the copy rows were measured, even when the widest row won, so
+     * that `csum impls` can say how they were chosen. */
     const char *copy;
     const char *copy_why;   /* the class and how its copy rows were measured */
 };
@@ -46,8 +47,7 @@ static const struct default_plan plans[] = {
      * fewest lengths slower than linux-6.8 on the short table (31, against 88 for the old
      * plan). The copy keeps the widest row: avx512-vnni 19.8 ns at 4 KiB and 65 ns at 16 KiB,
      * avx2 31.4 and 118 (the lab's `copy` table, 2026-11-26); at 64 KiB, L2-bound, the four
-     * vector rows are within 2.3 % of each other; named here so that `csum impls` says so. Raw
-     * results:
+     * vector rows are within 2.3 % of each other. Raw results:
      * docs/results/amd-epyc-family-26-model-2/tune/ (*-2026-11-26-185309-*). */
     { "AuthenticAMD", 26, 0x00, 0xff,
       CSUM_ISA_MASK(avx512_vnni),

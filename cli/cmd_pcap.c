@@ -83,11 +83,13 @@ static void print_verify_help(void)
            "  --strict            exit 1 also for offload, not-checkable, skipped and\n"
            "                      undissected packets: every packet checked, or a failure\n");
     print_policy_options();
-    printf("A progress line is shown on a terminal for captures above 1 GB.\n"
+    printf("A progress line is shown on a terminal for captures above 1 GB. A capture that\n"
+           "ends inside its last record, as an interrupted one does, is not malformed: a\n"
+           "warning names the byte offset, and the packets before it count as usual.\n"
            "Exit status: 0 every checkable checksum is good, 1 some are bad (or --strict\n"
-           "found something unchecked), 2 the file is unreadable or malformed (the message\n"
-           "names the byte offset, after the verdicts for every complete packet before it),\n"
-           "or bad usage.\n");
+           "found something unchecked, or the capture cut short), 2 the file is unreadable or\n"
+           "malformed (the message names the byte offset, after the verdicts for every\n"
+           "complete packet before it), or bad usage.\n");
 }
 
 static void print_fix_help(void)
@@ -105,7 +107,8 @@ static void print_fix_help(void)
            "fix goes, never replaced: on an error, what was written stays. IN is never\n"
            "modified, and OUT may not be IN (also not through another name or a link). '-'\n"
            "reads standard input, or writes standard output (as a FIFO OUT); after '--' a\n"
-           "name that starts with '-' is a file.\n"
+           "name that starts with '-' is a file. A capture that ends inside its last record\n"
+           "(interrupted) gives a warning, and OUT holds every whole record before it.\n"
            "  -n, --dry-run       only list what would change (OUT may then be omitted)\n"
            "  --fix-offload       also replace offload placeholders by the computed value\n");
     print_policy_options();
@@ -503,11 +506,21 @@ static void print_summary_json(const struct csum_pcap_summary *s, const struct c
         if (e->output) /* writing OUT failed (fix): there is no offset in the capture to name */
             printf(",\n \"error\": {\"offset\": null, \"output\": true, \"message\": ");
         else
-            printf(",\n \"error\": {\"offset\": %" PRIu64 ", \"message\": ", e->offset);
+            printf(",\n \"error\": {\"offset\": %" PRIu64 ",%s \"message\": ", e->offset,
+                   e->cut_short ? " \"cut_short\": true," : "");
         json_string(e->message);
         printf("}");
     }
     printf("}\n");
+}
+
+/* An interrupted capture (the library's cut_short): not an error, what comes before the cut
+ * record was checked (and written); said on stderr, with what became of it. */
+static void warn_cut_short(const char *cmd, const char *name, const struct csum_pcap_error *e,
+                           const char *kept)
+{
+    fprintf(stderr, "csum: pcap %s: %s: warning: capture cut short at byte offset %" PRIu64
+            ": %s (interrupted?); %s\n", cmd, name, e->offset, e->message, kept);
 }
 
 /* "csum: pcap verify: FILE: malformed capture at byte offset N: what" on stderr. */
@@ -593,17 +606,22 @@ static int pcap_verify(int argc, char **argv)
 
     if (a.json)
         print_summary_json(&s, failed ? &e : NULL);
-    else
+    else if (!failed || s.bytes > 0) /* not for a file that is no capture at all */
         print_summary_text(name, &s);
     int status = EXIT_OK;
-    if (failed) {
+    const int cut = failed && e.cut_short;
+    if (failed && !cut) {
         fflush(stdout);
         status = capture_error("verify", name, &e);
     } else if (total_of(&s, CSUM_PCAP_BAD)) {
         status = EXIT_FAILURE_FOUND;
-    } else if (a.strict && (s.undissected || skipped_total(&s) ||
+    } else if (a.strict && (cut || s.undissected || skipped_total(&s) ||
                             total_of(&s, CSUM_PCAP_NOT_CHECKABLE) || total_of(&s, CSUM_PCAP_OFFLOAD))) {
         status = EXIT_FAILURE_FOUND;
+    }
+    if (cut) {
+        fflush(stdout);
+        warn_cut_short("verify", name, &e, "the incomplete last record was not checked");
     }
     if (finish_output("verify") != EXIT_OK)
         status = EXIT_USAGE;
@@ -843,7 +861,8 @@ static int pcap_fix(int argc, char **argv)
         close(in_fd);
 
     int status;
-    if (failed) {
+    const int cut = failed && e.cut_short;
+    if (failed && !cut) {
         fflush(stdout);
         if (e.output) { /* the capture may be fine: OUT (or "-") is the problem */
             fprintf(stderr, "csum: pcap fix: %s: %s\n", out, e.message);
@@ -854,6 +873,11 @@ static int pcap_fix(int argc, char **argv)
         release_output(&o); /* a direct OUT keeps what was written */
     } else {
         status = commit_output(out, &in_st, &o);
+    }
+    if (status == EXIT_OK && cut) {
+        fflush(stdout);
+        warn_cut_short("fix", in, &e, out ? "the output holds every whole record before it, "
+                       "without the incomplete one" : "the incomplete last record was not checked");
     }
     if (status == EXIT_OK) {
         uint64_t fixed = total_of(&s, CSUM_PCAP_BAD);

@@ -19,6 +19,8 @@ static size_t fcs_bytes(uint32_t linktype_field)
 int capture_walk_pcap(struct reader *r, capture_packet_fn fn, void *ctx)
 {
     int rc = reader_need(r, FILE_HEADER);
+    if (rc < 0 && r->err)
+        r->err->cut_short = 0; /* a compressed stream cut before the header: no capture */
     if (rc <= 0)
         return rc < 0 ? -1 : stream_error(r->err, 0, "pcap file header cut short (%zu of 24 "
                                           "bytes)", reader_avail(r));
@@ -40,7 +42,7 @@ int capture_walk_pcap(struct reader *r, capture_packet_fn fn, void *ctx)
         if (rc == 0) {
             if (reader_avail(r) == 0)
                 return 0; /* the end, between two records */
-            return stream_error(r->err, off, "pcap record header cut short (%zu of 16 bytes)",
+            return stream_cut_short(r->err, off, "pcap record header cut short (%zu of 16 bytes)",
                                 reader_avail(r));
         }
         const unsigned char *rh = reader_at(r);
@@ -53,7 +55,7 @@ int capture_walk_pcap(struct reader *r, capture_packet_fn fn, void *ctx)
         if (rc < 0)
             return -1;
         if (rc == 0)
-            return stream_error(r->err, off + 8, "pcap record of %u bytes, but only %zu bytes "
+            return stream_cut_short(r->err, off + 8, "pcap record of %u bytes, but only %zu bytes "
                                 "remain in the file", caplen, reader_avail(r) - RECORD_HEADER);
         pkt.frame++;
         pkt.data = reader_at(r) + RECORD_HEADER;

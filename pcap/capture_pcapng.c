@@ -159,8 +159,8 @@ int capture_walk_pcapng(struct reader *r, capture_packet_fn fn, void *ctx)
         const uint64_t off = reader_offset(r);
         if (have == 0) {
             if (reader_avail(r) != 0)
-                rc = stream_error(r->err, off, "pcapng block header cut short (%zu bytes left)",
-                                  reader_avail(r));
+                rc = stream_cut_short(r->err, off, "pcapng block header cut short (%zu bytes "
+                                      "left)", reader_avail(r));
             break;
         }
         const unsigned char *h = reader_at(r);
@@ -190,9 +190,9 @@ int capture_walk_pcapng(struct reader *r, capture_packet_fn fn, void *ctx)
         }
         have = reader_need(r, total);
         if (have <= 0) {
-            rc = have < 0 ? -1 : stream_error(r->err, off + 4, "pcapng block of type 0x%08x has "
-                                              "a bad length %u (%zu bytes left in the file)",
-                                              type, total, reader_avail(r));
+            rc = have < 0 ? -1 : stream_cut_short(r->err, off + 4, "pcapng block of type "
+                                                  "0x%08x cut short: %u bytes long, %zu left in "
+                                                  "the file", type, total, reader_avail(r));
             break;
         }
         unsigned char *blk = reader_at(r);
@@ -207,5 +207,7 @@ int capture_walk_pcapng(struct reader *r, capture_packet_fn fn, void *ctx)
         reader_consume(r, total);
     }
     free(s.ifs);
+    if (rc != 0 && reader_offset(r) == 0 && r->err)
+        r->err->cut_short = 0; /* not even the first section header whole: no capture */
     return rc;
 }

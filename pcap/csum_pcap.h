@@ -151,6 +151,10 @@ struct csum_pcap_error {
     uint64_t offset;     /* byte offset in the capture (after decompression) of the problem */
     char message[200];   /* e.g. "pcapng block length 13 is not a multiple of 4" */
     int output;          /* 1: writing out_fd failed (csum_pcap_fix_fd), not the capture */
+    int cut_short;       /* 1: the capture ends inside a record or block, as a capture that was
+                            interrupted does (also a compressed stream cut mid-frame): every
+                            whole record before `offset` was walked, and csum_pcap_fix_fd wrote
+                            them all, a capture without the cut record that reads to its end */
 };
 
 /*
@@ -158,6 +162,7 @@ struct csum_pcap_error {
  * NULL (defaults, no callbacks). `summary` (may be NULL) receives the totals, also on error.
  * Returns 0 when the whole capture was walked, -1 when it is malformed or cannot be read (then
  * `err`, if not NULL, says where and why; every packet before that point has been reported).
+ * A capture that ends inside a record also returns -1, with err->cut_short set.
  */
 int csum_pcap_verify_buffer(const void *buf, size_t len, const struct csum_pcap_options *o,
                             struct csum_pcap_summary *summary, struct csum_pcap_error *err);
@@ -179,7 +184,8 @@ int csum_pcap_fix_buffer(void *buf, size_t len, const struct csum_pcap_options *
 
 /* Fix while copying from in_fd to out_fd: the output is the input with the fixes, in the same
  * format and compressed the same way. On -1 the output is incomplete (write it to a temporary
- * file and rename it only on success). */
+ * file and rename it only on success), unless err->cut_short: then it holds every whole
+ * record, a capture that reads to its end. */
 int csum_pcap_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options *o,
                      struct csum_pcap_summary *summary, struct csum_pcap_error *err);
 

@@ -64,4 +64,10 @@ void output_close(struct output *o);
 int stream_error(struct csum_pcap_error *err, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The same for a capture that ends inside a record or block (an interrupted capture): also
+ * sets err->cut_short, after which the records before it still count (and are written out
+ * when fixing). Only once the file's own header was read: before it there is no capture. */
+int stream_cut_short(struct csum_pcap_error *err, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 #endif /* CSUM_PCAP_STREAM_H */

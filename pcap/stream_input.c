@@ -25,6 +25,19 @@ int stream_error(struct csum_pcap_error *err, uint64_t offset, const char *fmt, 
     return -1;
 }
 
+int stream_cut_short(struct csum_pcap_error *err, uint64_t offset, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        err->offset = offset;
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+        err->cut_short = 1;
+    }
+    return -1;
+}
+
 /* read(2) until n bytes or end of file; the count, or -1 with errno. */
 static long read_fd(int fd, unsigned char *p, size_t n)
 {
@@ -172,7 +185,7 @@ static long read_some(struct input *in, unsigned char *dst, size_t n)
         }
         if (src_len == 0) { /* the source is exhausted */
             if (!in->at_boundary) {
-                stream_error(in->err, in->bytes_out + (n - out_left), "the %s stream is cut "
+                stream_cut_short(in->err, in->bytes_out + (n - out_left), "the %s stream is cut "
                              "short: it ends inside a compressed frame, after %llu compressed "
                              "bytes", in->codec->name, (unsigned long long)in->bytes_in);
                 return failed_after(in, n - out_left);

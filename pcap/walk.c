@@ -119,8 +119,15 @@ static int run(int in_fd, const void *mem, size_t len, int fixing, int out_fd,
         r.progress_ctx = w.opt->ctx;
         rc = capture_walk(&r, &w.summary.format, on_packet, &w);
         w.summary.bytes = reader_offset(&r);
-        if (rc == 0)
+        if (rc == 0) {
             rc = reader_flush(&r);
+        } else if (err->cut_short) {
+            /* An interrupted capture: write out every whole record, without the last, cut
+             * one, so that the output is a capture that reads to its end. */
+            r.end = r.start;
+            if (reader_flush(&r) != 0)
+                err->cut_short = 0; /* the output's error replaced it */
+        }
     }
     if (summary)
         *summary = w.summary;

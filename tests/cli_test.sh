@@ -401,14 +401,26 @@ expect_status 0 "pcap fix into a FIFO" -- timeout 20 "$CSUM" pcap fix "$TMP/one.
 wait
 expect_same "$(same_file "$TMP/from-fifo" "$TMP/fixed.pcap")" same "pcap fix into a FIFO: its reader gets the capture"
 expect_same "$(stat -c %F "$TMP/fifo")" fifo "pcap fix into a FIFO: still a FIFO"
-# On an error, what was written stays in the FIFO: the start of the fixed capture.
+# On an error, what was written stays in the FIFO: the start of the fixed capture. The error
+# comes after 1.25 MB, past the first read-ahead, so that some of it went out: a last record
+# that claims 2 GiB (malformed, where a capture that ends inside a record is not).
+printf "$pcap_header" >"$TMP/many.pcap"
+printf "$pcap_frame%.0s" $(seq 25000) >>"$TMP/many.pcap"
+"$CSUM" pcap fix "$TMP/many.pcap" "$TMP/many-fixed.pcap" >/dev/null
+{ cat "$TMP/many.pcap"; printf '\x00\x00\x00\x00\x00\x00\x00\x00\xff\xff\xff\x7f\xff\xff\xff\x7f'; } >"$TMP/broken.pcap"
 mkfifo "$TMP/fifo2"
 timeout 20 cat "$TMP/fifo2" >"$TMP/from-fifo" &
-expect_status 2 "pcap fix of a cut capture into a FIFO" -- timeout 20 "$CSUM" pcap fix "$TMP/cut.pcap" "$TMP/fifo2"
+expect_status 2 "pcap fix of a malformed capture into a FIFO" -- timeout 20 "$CSUM" pcap fix "$TMP/broken.pcap" "$TMP/fifo2"
 wait
 written=$(wc -c <"$TMP/from-fifo")
-expect_same "$([ "$written" -gt 0 ] && head -c "$written" "$TMP/fixed.pcap" | cmp -s - "$TMP/from-fifo" && echo yes)" yes \
-    "pcap fix of a cut capture into a FIFO: what was written stays ($written bytes)"
+expect_same "$([ "$written" -gt 0 ] && head -c "$written" "$TMP/many-fixed.pcap" | cmp -s - "$TMP/from-fifo" && echo yes)" yes \
+    "pcap fix of a malformed capture into a FIFO: what was written stays ($written bytes)"
+# Cut short in its last record (interrupted): a warning, and the reader gets the whole records.
+timeout 20 cat "$TMP/fifo2" >"$TMP/from-fifo" &
+expect_status 0 "pcap fix of a cut capture into a FIFO" -- timeout 20 "$CSUM" pcap fix "$TMP/cut.pcap" "$TMP/fifo2"
+wait
+expect_grep "$TMP/err" "warning: capture cut short at byte offset 82: " "pcap fix of a cut capture: the warning names the offset"
+expect_same "$(same_file "$TMP/from-fifo" "$TMP/fixed.pcap")" same "pcap fix of a cut capture into a FIFO: its reader gets the whole records"
 # A character device (made with mknod where allowed, else a symbolic link to /dev/null).
 mknod "$TMP/null" c 1 3 2>/dev/null || ln -s /dev/null "$TMP/null"
 expect_status 0 "pcap fix into a device" -- "$CSUM" pcap fix "$TMP/one.pcap" "$TMP/null"

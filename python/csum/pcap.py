@@ -50,8 +50,8 @@ if TYPE_CHECKING:
 else:  # for typing.get_type_hints() at run time, where typeshed is not
     ReadableBuffer = Union[bytes, bytearray, memoryview]
 
-__all__ = ["Check", "FixResult", "PcapError", "PcapResult", "Undissected", "VerifyResult",
-           "compressions", "fix", "verify"]
+__all__ = ["Check", "CutShort", "FixResult", "PcapError", "PcapResult", "Undissected",
+           "VerifyResult", "compressions", "fix", "verify"]
 
 
 class _Reader(Protocol):
@@ -154,6 +154,14 @@ class Undissected(NamedTuple):
     packets: int
 
 
+class CutShort(NamedTuple):
+    """Where a capture that ends inside a record (as an interrupted capture does) was cut."""
+    offset: int
+    """Byte offset of the problem in the (decompressed) capture, as the CLI's warning names."""
+    message: str
+    """What was cut: ``"pcap record of 72 bytes, but only 67 bytes remain in the file"``."""
+
+
 class PcapResult:
     """What a walk over one capture found: the members of the CLI's JSON document."""
 
@@ -186,6 +194,14 @@ class PcapResult:
         self.skipped: Dict[str, int] = {str(k): int(v) for k, v in document["skipped"].items()}
         """Packets not looked into, by why: ``wlan_protected``, ``wlan_fragment``,
         ``macsec_encrypted``, ``nesting``."""
+        error = document.get("error")
+        self.cut_short: Optional[CutShort] = (
+            CutShort(int(error["offset"]), str(error["message"]))
+            if isinstance(error, dict) and error.get("cut_short") else None)
+        """None for a capture that reads to its end. When it ends inside a record, as an
+        interrupted capture does, where and what: every whole record before the cut was
+        checked (and written by fix(), whose output then reads to its end); the cut one was
+        not. Not an error, as for the CLI (a warning there; ``strict`` fails on it)."""
 
     @property
     def bad(self) -> List[Check]:
@@ -212,7 +228,8 @@ class VerifyResult(PcapResult):
     @property
     def ok(self) -> bool:
         """True when the CLI would exit 0: no bad checksum, and with ``strict=True`` also no
-        offload placeholder, not-checkable checksum, skipped or undissected packet."""
+        offload placeholder, not-checkable checksum, skipped or undissected packet, and not
+        cut short."""
         return self.status == 0
 
     def __repr__(self) -> str:

@@ -252,10 +252,24 @@ def test_malformed_files_raise_pcaperror_with_the_offset(csum_cli, pcap_corpus):
         assert info.value.offset == int(offset), name
         assert isinstance(info.value, OSError) and info.value.path == str(path)
         check_same_as_cli(csum_cli, path)
-    # A capture cut mid-packet: the verdicts of every packet before the cut come with the error.
+    # Malformed after a packet: its verdicts come with the error.
     with pytest.raises(PcapError) as info:
-        csum.pcap.verify(pcap_corpus["dir"] / "bad-pcap-data-cut.pcap", checks="all")
-    assert info.value.result.packets == 2 and len(info.value.result.checks) == 4
+        csum.pcap.verify(pcap_corpus["dir"] / "bad-ng-caplen.pcapng", checks="all")
+    assert info.value.result.packets == 1 and len(info.value.result.checks) == 2
+
+
+def test_cut_captures_are_results_that_say_where(csum_cli, pcap_corpus):
+    rows = [r for r in pcap_corpus["manifest"] if r[0] == "cut"]
+    assert len(rows) >= 4
+    for _, name, offset, _keep in rows:
+        path = pcap_corpus["dir"] / name
+        result = csum.pcap.verify(path, checks="all")
+        assert result.ok and result.packets == 2 and len(result.checks) == 4, name
+        assert result.cut_short is not None and result.cut_short.offset == int(offset), name
+        assert "cut short" in result.cut_short.message or "remain" in result.cut_short.message
+        assert not csum.pcap.verify(path, strict=True).ok
+        check_same_as_cli(csum_cli, path)
+    assert csum.pcap.verify(pcap_corpus["dir"] / "clean.pcap").cut_short is None
 
 
 # ---- fix -----------------------------------------------------------------------------------

@@ -304,12 +304,19 @@ def test_fix_refusals_leave_nothing_behind(pcap_corpus, tmp_path):
         ro.mkdir(mode=0o500)
         with pytest.raises(PermissionError):
             csum.pcap.fix(src, ro / "out.pcap")
-    cut = pcap_corpus["dir"] / "bad-pcap-data-cut.pcap"
+    bad = pcap_corpus["dir"] / "bad-ng-caplen.pcapng"
     out = tmp_path / "out.pcap"
     with pytest.raises(PcapError) as info:
-        csum.pcap.fix(cut, out)
-    assert info.value.offset == 208 and info.value.result.packets == 2
+        csum.pcap.fix(bad, out)
+    assert info.value.offset > 0 and info.value.result.packets == 1
     assert not out.exists()
+    # Cut short (interrupted): the whole records are written, and the result says where.
+    cut = pcap_corpus["dir"] / "bad-pcap-data-cut.pcap"
+    result = csum.pcap.fix(cut, out)
+    assert result.cut_short is not None and result.cut_short.offset == 208
+    keep = next(int(r[3]) for r in pcap_corpus["manifest"] if r[:2] == ["cut", cut.name])
+    assert out.read_bytes() == cut.read_bytes()[:keep]
+    out.unlink()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".csum-tmp")]
     with pytest.raises(FileNotFoundError):
         csum.pcap.fix(tmp_path / "missing.pcap", out)
@@ -423,7 +430,7 @@ def test_nothing_reaches_the_process_streams_or_descriptors(pcap_corpus, tmp_pat
     with pytest.raises(PcapError):
         csum.pcap.verify(pcap_corpus["dir"] / "bad-magic.pcap")
     with pytest.raises(PcapError):
-        csum.pcap.fix(pcap_corpus["dir"] / "bad-ng-cut.pcapng", tmp_path / "x.pcap")
+        csum.pcap.fix(pcap_corpus["dir"] / "bad-ng-caplen.pcapng", tmp_path / "x.pcap")
     out, err = capfd.readouterr()
     assert out == "" and err == ""
     assert open_fds() == before
@@ -447,7 +454,7 @@ csum.pcap.fix(src, {str(tmp_path / "out.pcap")!r})
 csum.pcap.fix(open(src, "rb").read(), io.BytesIO())
 csum.pcap.fix(open(src, "rb"), {str(tmp_path / "out2.pcap")!r}, dry_run=True)
 try:
-    csum.pcap.fix({str(pcap_corpus["dir"] / "bad-ng-cut.pcapng")!r}, {str(tmp_path / "x.pcap")!r})
+    csum.pcap.fix({str(pcap_corpus["dir"] / "bad-ng-caplen.pcapng")!r}, {str(tmp_path / "x.pcap")!r})
 except csum.pcap.PcapError:
     pass
 after = state()

@@ -7,6 +7,9 @@
  *   skipped NAME N                   N frames of NAME cannot be looked into (encrypted)
  *   tshark NAME REASON...            tshark cannot check NAME (the comparison is skipped)
  *   malformed NAME OFFSET            csum pcap verify NAME must exit 2 naming "byte offset OFFSET"
+ *   cut NAME OFFSET KEEP             NAME ends inside a record: verify warns naming "byte offset
+ *                                    OFFSET" and exits 0 (1 with --strict), fix writes the
+ *                                    first KEEP bytes of NAME (its whole records)
  */
 #include "pcapgen.h"
 

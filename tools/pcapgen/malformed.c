@@ -1,7 +1,8 @@
 /*
  * Malformed captures for the reader's error paths, each with the byte offset its error
  * message must name (MANIFEST: "malformed NAME OFFSET"): short and empty files, wrong magic
- * numbers and versions, records and blocks cut short or claiming impossible lengths.
+ * numbers and versions, records and blocks claiming impossible lengths; and captures cut
+ * short in their last record, which are no error ("cut NAME OFFSET KEEP").
  */
 #include "pcapgen.h"
 
@@ -31,6 +32,20 @@ static void raw_bytes(const char *dir, FILE *manifest, const char *name, const v
     }
     fclose(f);
     fprintf(manifest, "malformed %s %llu\n", name, offset);
+}
+
+/* A capture cut short, as an interrupted capture is (MANIFEST: "cut NAME OFFSET KEEP"): its
+ * error names OFFSET, and a fix writes its first KEEP bytes, the whole records before the cut. */
+static void cut_bytes(const char *dir, FILE *manifest, const char *name, const void *p, size_t n,
+                      unsigned long long offset, size_t keep)
+{
+    FILE *f = raw_file(dir, name);
+    if (fwrite(p, 1, n, f) != n) {
+        perror(name);
+        exit(2);
+    }
+    fclose(f);
+    fprintf(manifest, "cut %s %llu %zu\n", name, offset, keep);
 }
 
 /* A small valid capture in memory, to be damaged: returns its length. Offsets of the blocks
@@ -91,9 +106,9 @@ void malformed_files(const char *dir, FILE *manifest)
     put16(c + 4, 3, 0);
     raw_bytes(dir, manifest, "bad-pcap-version.pcap", c, n, 4);
     /* the third record's header cut after 10 bytes */
-    raw_bytes(dir, manifest, "bad-pcap-record-cut.pcap", b, m[2] + 10, m[2]);
+    cut_bytes(dir, manifest, "bad-pcap-record-cut.pcap", b, m[2] + 10, m[2], m[2]);
     /* the third record's data cut short: the error names its length field */
-    raw_bytes(dir, manifest, "bad-pcap-data-cut.pcap", b, n - 5, m[2] + 8);
+    cut_bytes(dir, manifest, "bad-pcap-data-cut.pcap", b, n - 5, m[2] + 8, m[2]);
     /* a record claiming 4 GiB - 1 bytes */
     memcpy(c, b, n);
     put32(c + m[1] + 8, 0xffffffffu, 0);
@@ -121,9 +136,9 @@ void malformed_files(const char *dir, FILE *manifest)
     put32(c + m[3] + 8 + 12, 1000, 0); /* second EPB claims 1000 captured bytes */
     raw_bytes(dir, manifest, "bad-ng-caplen.pcapng", c, n, m[3] + 8);
     /* cut inside the last block: its length runs past the end */
-    raw_bytes(dir, manifest, "bad-ng-cut.pcapng", b, m[4] + 40, m[4] + 4);
+    cut_bytes(dir, manifest, "bad-ng-cut.pcapng", b, m[4] + 40, m[4] + 4, m[4]);
     /* cut 6 bytes into a block header */
-    raw_bytes(dir, manifest, "bad-ng-header-cut.pcapng", b, m[4] + 6, m[4]);
+    cut_bytes(dir, manifest, "bad-ng-header-cut.pcapng", b, m[4] + 6, m[4], m[4]);
     /* a block length of 8, shorter than any block */
     memcpy(c, b, n);
     put32(c + m[2] + 4, 8, 0);

@@ -79,6 +79,11 @@ enum csum_pcap_skip {
     CSUM_PCAP_SKIP_WLAN_FRAGMENT,   /* 802.11 fragment after the first */
     CSUM_PCAP_SKIP_MACSEC_ENCRYPTED,
     CSUM_PCAP_SKIP_NESTING,         /* more encapsulations than the dissector follows */
+    CSUM_PCAP_SKIP_TRUNCATED,       /* the capture stops inside the headers before a transport
+                                       (IPv6 or its extension headers, IPv4's AH, GRE): its
+                                       checksum cannot even be found */
+    CSUM_PCAP_SKIP_MALFORMED,       /* such headers longer than the packet says it is, an IP
+                                       version that is neither 4 nor 6, an undefined GRE version */
     CSUM_PCAP_SKIP_COUNT
 };
 
@@ -198,7 +203,7 @@ const char *csum_pcap_verdict_name(enum csum_pcap_verdict verdict);
 /* "", "ip", "gre", "erspan", "vxlan", "vxlan-gpe", "geneve", "icmp", "icmpv6". */
 const char *csum_pcap_via_name(enum csum_pcap_via via);
 
-/* "wlan_protected", "wlan_fragment", "macsec_encrypted", "nesting". */
+/* "wlan_protected", "wlan_fragment", "macsec_encrypted", "nesting", "truncated", "malformed". */
 const char *csum_pcap_skip_name(enum csum_pcap_skip skip);
 
 /* For people: "encrypted 802.11 frames". */

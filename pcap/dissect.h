@@ -42,6 +42,9 @@ struct dissect {
     dissect_check_fn fn;
     void *ctx;
     int skipped;                         /* an enum csum_pcap_skip + 1 once given up */
+    int undissected;                     /* a link type this library does not dissect was met
+                                            (also inside PKTAP or PPI): */
+    uint32_t undissected_linktype;       /* that one */
 };
 
 /* A layer of the packet. 12 bytes, so that it travels in registers from dissector to
@@ -57,6 +60,13 @@ struct span {
 
 /* Give up on the packet (encrypted, compressed, too deep): counted by reason. */
 void dissect_skip(struct dissect *d, enum csum_pcap_skip why);
+
+/* The n header bytes at off, in front of the transport, are not all there, so its checksum
+ * cannot be found: the packet is given up as truncated (not captured) or malformed (past
+ * `end`, where the packet says it ends). Not for a packet quoted in an ICMP error, whose
+ * quotation may stop anywhere. */
+void dissect_lost_transport(struct dissect *d, const struct span *s, size_t off, size_t n,
+                            size_t end);
 
 /* Whether n bytes at off were captured. */
 static inline int have(const struct dissect *d, size_t off, size_t n)
@@ -88,7 +98,8 @@ static inline int span_enter(struct dissect *d, const struct span *s, size_t n,
 
 /* ---- link layers ---------------------------------------------------------------------------- */
 
-/* By link type; -1 if this library does not know it (nothing reported). */
+/* By link type; -1 if this library does not know it (nothing reported; d->undissected set,
+ * as it is for one found inside PKTAP or PPI). */
 int dissect_linktype(struct dissect *d, uint32_t linktype, struct span s);
 
 void dissect_ethernet(struct dissect *d, struct span s);          /* from the MAC addresses */

@@ -78,6 +78,9 @@ int dissect_linktype(struct dissect *d, uint32_t linktype, struct span s)
     case LINKTYPE_SLIP: dissect_slip(d, s); return 0;
     case LINKTYPE_PKTAP: dissect_pktap(d, s); return 0;
     case LINKTYPE_NFLOG: dissect_nflog(d, s); return 0;
-    default: return -1;
+    default:
+        d->undissected = 1;
+        d->undissected_linktype = linktype;
+        return -1;
     }
 }

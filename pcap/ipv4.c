@@ -147,11 +147,15 @@ void dissect_ipv4(struct dissect *d, struct span s)
 
     uint8_t proto = h[9];
     while (!ip.problem && proto == IPPROTO_AH_) {
-        if (!span_has(d, &payload, 2))
-            return; /* what follows is unknown: nothing to report */
-        const size_t ah_len = ((size_t)d->data[payload.off + 1] + 2) * 4;
-        if (!span_has(d, &payload, ah_len))
+        if (!span_has(d, &payload, 2)) { /* what follows is unknown */
+            dissect_lost_transport(d, &s, payload.off, 2, payload.end);
             return;
+        }
+        const size_t ah_len = ((size_t)d->data[payload.off + 1] + 2) * 4;
+        if (!span_has(d, &payload, ah_len)) {
+            dissect_lost_transport(d, &s, payload.off, ah_len, payload.end);
+            return;
+        }
         proto = d->data[payload.off];
         payload.off += ah_len;
     }
@@ -162,8 +166,10 @@ void dissect_ipv4(struct dissect *d, struct span s)
 
 void dissect_ip(struct dissect *d, struct span s)
 {
-    if (!have(d, s.off, 1) || s.off >= s.end)
+    if (!have(d, s.off, 1) || s.off >= s.end) {
+        dissect_lost_transport(d, &s, s.off, 1, s.end);
         return;
+    }
     switch (d->data[s.off] >> 4) {
     case 4:
         dissect_ipv4(d, s);
@@ -171,7 +177,9 @@ void dissect_ip(struct dissect *d, struct span s)
     case 6:
         dissect_ipv6(d, s);
         break;
-    default:
-        break; /* not IP after all */
+    default: /* said to be IP, but not IP after all */
+        if (!s.quoted)
+            dissect_skip(d, CSUM_PCAP_SKIP_MALFORMED);
+        break;
     }
 }

@@ -89,8 +89,11 @@ static int64_t jumbo_length(const unsigned char *hbh, size_t len)
 
 void dissect_ipv6(struct dissect *d, struct span s)
 {
-    if (!have(d, s.off, 40) || s.end < s.off + 40)
-        return; /* no header checksum, and the transport is not known */
+    if (!have(d, s.off, 40) || s.end < s.off + 40) {
+        /* no header checksum, and the transport is not known */
+        dissect_lost_transport(d, &s, s.off, 40, s.end);
+        return;
+    }
     const unsigned char *h = d->data + s.off;
     const size_t plen = be16(h + 4);
     struct ip_info ip = { 6, h + 8, h + 24, NULL, NULL, NULL, 0,
@@ -131,12 +134,16 @@ void dissect_ipv6(struct dissect *d, struct span s)
         size_t ext_len;
         if (next == IPPROTO_HOPOPTS_ || next == IPPROTO_ROUTING_ || next == IPPROTO_DSTOPTS_ ||
             next == IPPROTO_SHIM6_ || next == IPPROTO_AH_) {
-            if (end < p + 2 || !have(d, p, 2))
-                return; /* malformed or truncated: the transport is not known */
+            if (end < p + 2 || !have(d, p, 2)) { /* the transport is not known */
+                dissect_lost_transport(d, &s, p, 2, end);
+                return;
+            }
             ext_len = next == IPPROTO_AH_ ? ((size_t)d->data[p + 1] + 2) * 4
                                           : ((size_t)d->data[p + 1] + 1) * 8;
-            if (end < p + ext_len || !have(d, p, ext_len))
+            if (end < p + ext_len || !have(d, p, ext_len)) {
+                dissect_lost_transport(d, &s, p, ext_len, end);
                 return;
+            }
             if (next == IPPROTO_HOPOPTS_ && plen != 0 && !ip.problem &&
                 jumbo_length(d->data + p, ext_len) >= 0)
                 ip.problem = "Jumbo Payload option in a packet with a payload length";
@@ -150,8 +157,10 @@ void dissect_ipv6(struct dissect *d, struct span s)
             }
         } else if (next == IPPROTO_FRAGMENT_) {
             ext_len = 8;
-            if (end < p + ext_len || !have(d, p, ext_len))
+            if (end < p + ext_len || !have(d, p, ext_len)) {
+                dissect_lost_transport(d, &s, p, ext_len, end);
                 return;
+            }
             const uint16_t frag = be16(d->data + p + 2);
             if (frag & 0xfff9) { /* a fragment offset, or more fragments */
                 ip.later_fragment = (frag & 0xfff8) != 0;

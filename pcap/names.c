@@ -35,7 +35,7 @@ const char *csum_pcap_via_name(enum csum_pcap_via via)
 const char *csum_pcap_skip_name(enum csum_pcap_skip skip)
 {
     static const char *const names[] = { "wlan_protected", "wlan_fragment", "macsec_encrypted",
-                                         "nesting" };
+                                         "nesting", "truncated", "malformed" };
     _Static_assert(sizeof names / sizeof names[0] == CSUM_PCAP_SKIP_COUNT, "skip names");
     return NAME(names, skip);
 }
@@ -45,6 +45,8 @@ const char *csum_pcap_skip_description(enum csum_pcap_skip skip)
     static const char *const text[] = {
         "encrypted 802.11 frames", "802.11 fragments after the first",
         "encrypted MACsec frames", "packets nested deeper than followed",
+        "packets cut off inside the headers before their transport",
+        "packets with malformed headers before their transport",
     };
     _Static_assert(sizeof text / sizeof text[0] == CSUM_PCAP_SKIP_COUNT, "skip descriptions");
     return NAME(text, skip);

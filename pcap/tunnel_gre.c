@@ -1,8 +1,8 @@
 /*
- * GRE: version 0 (RFC 2784 with RFC 2890's key and sequence number; RFC 1701's routing is
- * not followed) and version 1, PPTP's enhanced GRE (RFC 2637) carrying PPP. The optional
- * checksum covers the GRE header and its payload, and is checked after the payload (which a
- * fix may change). ERSPAN (draft-foschiano-erspan, Cisco): type I is Ethernet right after a
+ * GRE: version 0 (RFC 2784 with RFC 2890's key and sequence number, and RFC 1701's source
+ * route entries, walked over) and version 1, PPTP's enhanced GRE (RFC 2637) carrying PPP. The
+ * optional checksum covers the GRE header and its payload, and is checked after the payload
+ * (which a fix may change). ERSPAN (draft-foschiano-erspan, Cisco): type I is Ethernet right after a
  * GRE header without sequence number, type II an 8-byte header then Ethernet (protocol
  * 0x88be with a sequence number), type III a 12-byte header, plus an 8-byte platform
  * subheader when its O bit is set, then Ethernet (protocol 0x22eb).
@@ -57,24 +57,45 @@ static void payload(struct dissect *d, uint16_t flags, uint16_t proto, struct sp
 
 void dissect_gre(struct dissect *d, const struct ip_info *ip, struct span s)
 {
-    if (!span_has(d, &s, 4))
+    if (!span_has(d, &s, 4)) {
+        dissect_lost_transport(d, &s, s.off, 4, s.end);
         return;
+    }
     const unsigned char *h = d->data + s.off;
     const uint16_t flags = be16(h), proto = be16(h + 2);
     const unsigned version = flags & 7;
-    if (version > 1 || (flags & GRE_R))
-        return; /* unknown version, or source routing: the payload's start is not known */
+    if (version > 1) { /* undefined: RFC 2784 has receivers drop it */
+        if (!s.quoted)
+            dissect_skip(d, CSUM_PCAP_SKIP_MALFORMED);
+        return;
+    }
     size_t n = 4;
-    if (flags & GRE_C)
-        n += 4;                   /* checksum, reserved */
+    if (flags & (GRE_C | GRE_R))
+        n += 4;                   /* checksum, and reserved (RFC 1701: offset into the route) */
     if (flags & GRE_K)
         n += 4;                   /* key (version 1: payload length, call id) */
     if (flags & GRE_S)
         n += 4;
     if (version == 1 && (flags & GRE_A))
         n += 4;
-    if (!span_has(d, &s, n))
+    if (flags & GRE_R) {
+        /* RFC 1701's source route: entries of address family (2), offset (1), length (1) and
+         * that many bytes, up to one of family 0 and length 0. */
+        for (;;) {
+            if (!span_has(d, &s, n + 4)) {
+                dissect_lost_transport(d, &s, s.off + n, 4, s.end);
+                return;
+            }
+            const unsigned char *sre = d->data + s.off + n;
+            n += 4 + (size_t)sre[3];
+            if (be16(sre) == 0 && sre[3] == 0)
+                break;
+        }
+    }
+    if (!span_has(d, &s, n)) {
+        dissect_lost_transport(d, &s, s.off, n, s.end);
         return;
+    }
     struct span inner;
     if (span_enter(d, &s, n, &inner)) {
         inner.level = ip->level + 1;

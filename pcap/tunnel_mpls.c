@@ -18,5 +18,9 @@ void dissect_mpls(struct dissect *d, struct span s)
         if (bottom)
             break;
     }
-    dissect_ip(d, inner); /* by the version nibble, which is also how MPLS routers tell */
+    /* By the version nibble, which is also how MPLS routers tell: another one is not IP (a
+     * pseudowire), not a malformed IP packet. */
+    const unsigned version = have(d, inner.off, 1) ? d->data[inner.off] >> 4 : 4;
+    if (version == 4 || version == 6)
+        dissect_ip(d, inner);
 }

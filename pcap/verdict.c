@@ -31,3 +31,12 @@ void dissect_skip(struct dissect *d, enum csum_pcap_skip why)
     if (!d->skipped)
         d->skipped = (int)why + 1;
 }
+
+void dissect_lost_transport(struct dissect *d, const struct span *s, size_t off, size_t n,
+                            size_t end)
+{
+    if (s->quoted)
+        return;
+    const int beyond_packet = off > end || n > end - off;
+    dissect_skip(d, beyond_packet ? CSUM_PCAP_SKIP_MALFORMED : CSUM_PCAP_SKIP_TRUNCATED);
+}

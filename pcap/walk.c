@@ -84,8 +84,9 @@ static void on_packet(void *arg, const struct capture_packet *pkt)
     if (wire >= pkt->fcs_len)
         wire -= pkt->fcs_len;
     const struct span s = { .off = 0, .end = (uint32_t)wire };
-    if (dissect_linktype(&d, pkt->linktype, s) != 0)
-        count_undissected(&w->summary, pkt->linktype);
+    dissect_linktype(&d, pkt->linktype, s);
+    if (d.undissected) /* by the link type not dissected: the one inside PKTAP or PPI */
+        count_undissected(&w->summary, d.undissected_linktype);
     else if (d.skipped)
         w->summary.skipped[d.skipped - 1]++;
     else if (!w->found)

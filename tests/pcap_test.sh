@@ -76,6 +76,10 @@ for f in $captures; do
     "$CSUM" pcap verify --strict "${opts[@]}" "$C/$f" >/dev/null 2>&1
     rc=$?
     check $(( rc != want )) "verify --strict $f: exit $rc, want $want"
+    # Packets not looked into (encrypted, cut before their transport): exactly those.
+    got=$("$CSUM" pcap verify --json "${opts[@]}" "$C/$f" 2>/dev/null |
+          sed -n 's/.*"undissected": [0-9]*, "skipped": \([0-9]*\)}.*/\1/p')
+    check $(( ${got:-0} != $(skipped_in "$f") )) "verify $f: ${got:-no} packets skipped, want $(skipped_in "$f")"
 done
 # Encrypted frames are counted and named.
 "$CSUM" pcap verify "$C/wlan.pcap" | grep -q "skipped: $(skipped_in wlan.pcap) encrypted 802.11 frames"
@@ -409,6 +413,22 @@ grep -q "not dissected: [0-9]* packets on IEEE802_15_4_WITHFCS (195)" "$TMP/out"
 check $? "verify on an undissected link type: named ($(head -c 300 "$TMP/out"))"
 "$CSUM" pcap verify --strict "$TMP/other.pcap" >/dev/null 2>&1
 check $(( $? != 1 )) "verify --strict on an undissected link type: exit 1"
+# ... also inside PKTAP (258) and PPI (192), by the link type inside: 195 after their headers.
+pcap_file_header() { printf '\324\303\262\241\002\000\004\000\000\000\000\000\000\000\000\000\377\377\000\000'"$1"'\000\000'; }
+{ pcap_file_header '\002\001'
+  printf '\000\000\000\000\000\000\000\000\200\000\000\000\200\000\000\000' # 128 bytes
+  printf '\154\000\000\000\001\000\000\000\303\000\000\000'; head -c 96 /dev/zero
+  printf 'twenty bytes of data'; } >"$TMP/pktap-other.pcap"
+{ pcap_file_header '\300\000'
+  printf '\000\000\000\000\000\000\000\000\034\000\000\000\034\000\000\000' # 28 bytes
+  printf '\000\000\010\000\303\000\000\000twenty bytes of data'; } >"$TMP/ppi-other.pcap"
+for f in pktap-other.pcap ppi-other.pcap; do
+    "$CSUM" pcap verify "$TMP/$f" >"$TMP/out" 2>&1
+    grep -q "not dissected: 1 packets on IEEE802_15_4_WITHFCS (195)" "$TMP/out"
+    check $? "verify $f (an undissected link type inside): named ($(head -c 300 "$TMP/out"))"
+    "$CSUM" pcap verify --strict "$TMP/$f" >/dev/null 2>&1
+    check $(( $? != 1 )) "verify --strict $f: exit 1"
+done
 printf '\140\352' | dd of="$TMP/other.pcap" bs=1 seek=20 conv=notrunc 2>/dev/null # 60000
 "$CSUM" pcap verify --json "$TMP/other.pcap" | grep -q '"linktype": 60000, "name": null'
 check $? "verify --json on an unknown link type: listed by number"

@@ -193,7 +193,8 @@ class PcapResult:
         first few kinds; ``summary['undissected']`` counts them all)."""
         self.skipped: Dict[str, int] = {str(k): int(v) for k, v in document["skipped"].items()}
         """Packets not looked into, by why: ``wlan_protected``, ``wlan_fragment``,
-        ``macsec_encrypted``, ``nesting``."""
+        ``macsec_encrypted``, ``nesting``, ``truncated`` (the capture stops inside the headers
+        in front of the transport), ``malformed`` (such headers that make no sense)."""
         error = document.get("error")
         self.cut_short: Optional[CutShort] = (
             CutShort(int(error["offset"]), str(error["message"]))

@@ -4,7 +4,8 @@
  * error must name, and MANIFEST:
  *   capture NAME STATUS [OPTION...]  csum pcap verify [OPTION...] NAME must exit STATUS (0 or
  *                                    1) and report exactly NAME.expect
- *   skipped NAME N                   N frames of NAME cannot be looked into (encrypted)
+ *   skipped NAME N                   N frames of NAME cannot be looked into (encrypted, or cut
+ *                                    before their transport)
  *   tshark NAME REASON...            tshark cannot check NAME (the comparison is skipped)
  *   malformed NAME OFFSET            csum pcap verify NAME must exit 2 naming "byte offset OFFSET"
  *   cut NAME OFFSET KEEP             NAME ends inside a record: verify warns naming "byte offset
@@ -581,6 +582,47 @@ static void clean_files(const char *dir, FILE *manifest, uint64_t seed)
     multi_pcapng(dir, manifest, "clean.pcapng", 0, seed + 1);
 }
 
+/* An Ethernet frame of a datagram carrying `carry` as protocol `proto` (nothing else in front
+ * of it), which the checker gives up on as malformed: counted as skipped. */
+static void add_given_up(struct capture_file *cf, int ipv, uint8_t proto, const unsigned char *carry,
+                         size_t len, uint64_t *rng)
+{
+    static struct datagram dg[8];
+    static struct frame fr;
+    const struct ip_spec ip = { .ipv = ipv, .proto = proto, .carry = carry, .carry_len = len };
+    build_ip(&ip, 0, VIA_NONE, rng, dg);
+    build_link(LINK_ETHERNET, L2_NONE, dg, 1, 1, rng, &fr);
+    fr.skipped = 1;
+    cf_frame(cf, &fr, 0, PB_ENHANCED);
+}
+
+/* Headers in front of the transport that make no sense, so that its checksum cannot be found:
+ * an undefined GRE version (RFC 2784 section 2.3.1), IP in IP whose inner version is neither 4
+ * nor 6, an IPv6 Hop-by-Hop header and an IPv4 AH longer than the packet. Each is counted as
+ * skipped (malformed), never as a packet without checksum; the IPv4 headers are checked. */
+static void malformed_headers_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    cf_open(&cf, dir, "malformed-headers.pcap", FMT_PCAP, 0, 0, 1, 1);
+    unsigned char b[64];
+    for (int ipv = 4; ipv <= 6; ipv += 2) {
+        fill(b, sizeof b, rnd(&rng));
+        b[0] = 0; /* GRE flags 0, version 2, IPv4 inside */
+        b[1] = 2;
+        b[2] = 0x08;
+        b[3] = 0;
+        add_given_up(&cf, ipv, 47, b, 48, &rng);
+        b[0] = 0x50; /* version 5: not IP */
+        add_given_up(&cf, ipv, ipv == 4 ? 4 : 41, b, 40, &rng);
+        b[0] = 6; /* Hop-by-Hop (IPv6) or AH (IPv4) of 88 bytes in 24, TCP after it */
+        b[1] = ipv == 6 ? 10 : 20;
+        add_given_up(&cf, ipv, ipv == 6 ? 0 : 51, b, 24, &rng);
+        add_random(&cf, 2, LINK_ETHERNET, ipv, 0, &rng); /* checkable ones in between */
+    }
+    cf_close(&cf, manifest, NULL);
+}
+
 int write_corpus(const char *dir)
 {
     char path[4096];
@@ -641,6 +683,7 @@ int write_corpus(const char *dir)
     tcp_offset_file(dir, manifest, seed++);
     icmp_ext_file(dir, manifest, seed++);
     icmp_ext_unlike_tshark_file(dir, manifest, seed++);
+    malformed_headers_file(dir, manifest, seed++);
     malformed_files(dir, manifest);
     return fclose(manifest) == 0 ? 0 : 2;
 }

@@ -1,8 +1,9 @@
 /*
  * Tunnels: an inner datagram wrapped in an outer one, every outer checksum from the oracle
- * over the bytes it covers (inner packet included). GRE (RFC 2784, RFC 2890), ERSPAN types
- * I, II and III (draft-foschiano-erspan), VXLAN (RFC 7348), VXLAN-GPE, Geneve (RFC 8926),
- * IP in IP, and ICMP / ICMPv6 errors quoting the inner packet (RFC 792, RFC 4443).
+ * over the bytes it covers (inner packet included). GRE (RFC 2784, RFC 2890, RFC 1701's source
+ * route), ERSPAN types I, II and III (draft-foschiano-erspan), VXLAN (RFC 7348), VXLAN-GPE,
+ * Geneve (RFC 8926), IP in IP, and ICMP / ICMPv6 errors quoting the inner packet (RFC 792,
+ * RFC 4443).
  */
 #include "pcapgen.h"
 
@@ -29,6 +30,7 @@ static const struct {
     [ENCAP_GENEVE_PORT] = { "geneve-6082", "--geneve-port=6082", "udp.port==6082,geneve" },
     [ENCAP_ICMP_ERROR] = { "icmp-error", NULL, NULL },
     [ENCAP_ICMP_ERROR_CUT] = { "icmp-error-cut", NULL, NULL },
+    [ENCAP_GRE_ROUTE] = { "gre-route", NULL, NULL },
 };
 
 const char *encap_name(enum encap e) { return encaps[e].name; }
@@ -120,7 +122,7 @@ static size_t gre_header(unsigned char *p, uint16_t flags, uint16_t proto, uint6
     size_t n = 4;
     be16put(p, flags);
     be16put(p + 2, proto);
-    if (flags & 0x8000) {
+    if (flags & 0xc000) { /* checksum and reserved (RFC 1701: offset), with C or R */
         memset(p + n, 0, 4);
         n += 4;
     }
@@ -131,6 +133,14 @@ static size_t gre_header(unsigned char *p, uint16_t flags, uint16_t proto, uint6
     if (flags & 0x1000) {
         be32put(p + n, (uint32_t)(rnd(rng) % 100000)); /* sequence number */
         n += 4;
+    }
+    if (flags & 0x4000) { /* RFC 1701's route: an IPv4 entry of two addresses, the null entry */
+        be16put(p + n, 0x0800);
+        p[n + 2] = 0;
+        p[n + 3] = 8;
+        fill(p + n + 4, 8, rnd(rng));
+        memset(p + n + 12, 0, 4);
+        n += 16;
     }
     return n;
 }
@@ -155,8 +165,10 @@ void build_tunnel(const struct tunnel_spec *t, const struct datagram *inner, uin
         break;
     case ENCAP_GRE:
     case ENCAP_GRE_CSUM:
-        gre_csum = t->encap == ENCAP_GRE_CSUM;
-        n = gre_header(carry, gre_csum ? 0xa000 : 0x3000, inner->ipv == 4 ? 0x0800 : 0x86dd, rng);
+    case ENCAP_GRE_ROUTE:
+        gre_csum = t->encap != ENCAP_GRE;
+        n = gre_header(carry, t->encap == ENCAP_GRE_ROUTE ? 0xf000 : gre_csum ? 0xa000 : 0x3000,
+                       inner->ipv == 4 ? 0x0800 : 0x86dd, rng);
         memcpy(carry + n, inner->data, inner->len);
         n += inner->len;
         via = VIA_GRE;

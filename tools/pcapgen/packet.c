@@ -7,7 +7,8 @@
 #include <string.h>
 
 /* After cutting a frame at caplen: checksums whose bytes are not all there are not
- * checkable, and the transport is not even reached when its headers are cut. */
+ * checkable, and the transport is not even reached when its headers are cut (the frame is
+ * then skipped, as truncated). */
 static void truncate_expectations(struct frame *fr, const struct datagram *dg)
 {
     const size_t ip_off = fr->ip_off;
@@ -31,6 +32,12 @@ static void truncate_expectations(struct frame *fr, const struct datagram *dg)
     }
     memcpy(fr->expect, kept, sizeof kept[0] * (size_t)n);
     fr->n_expect = n;
+    /* Cut inside the headers in front of the transport (IPv6 and its extension headers, or an
+     * IPv4 AH after a whole header): the packet is counted as skipped, "truncated". */
+    const int ip_reached = fr->caplen >= ip_off;
+    const int header_whole = dg->ipv == 6 || fr->caplen >= ip_off + dg->l3_len;
+    if (ip_reached && header_whole && fr->caplen < ip_off + dg->l4_off)
+        fr->skipped = 1;
 }
 
 int build_packet(const struct pkt_spec *s, uint64_t *rng, struct frame *frames)

@@ -162,6 +162,7 @@ enum encap {
     ENCAP_GENEVE_PORT,    /* UDP 6082: needs --geneve-port 6082 */
     ENCAP_ICMP_ERROR,     /* the packet quoted whole in an ICMP/ICMPv6 error */
     ENCAP_ICMP_ERROR_CUT, /* quoted up to 8 bytes past the IP header (RFC 792's minimum) */
+    ENCAP_GRE_ROUTE,      /* GRE with checksum, key, sequence number and an RFC 1701 source route */
     ENCAP_COUNT
 };
 
@@ -238,7 +239,7 @@ struct frame {
     size_t ip_off;           /* where the (first) datagram starts */
     struct expectation expect[2 * MAX_EXPECT];
     int n_expect;
-    int skipped;             /* nothing to check: encrypted */
+    int skipped;             /* not looked into: encrypted, or cut before its transport */
 };
 
 /* Put the link layer (and `l2`) around dg[0..n) into fr (expectations copied). `pad`: pad
@@ -280,7 +281,7 @@ struct capture_file {
     uint32_t interfaces;/* pcapng: interfaces in the current section */
     FILE *expect;       /* NAME.expect: every checksum's verdict (NULL when not wanted) */
     int any_bad;
-    uint64_t skipped;   /* frames with nothing checkable (encrypted) */
+    uint64_t skipped;   /* frames not looked into (encrypted, cut before the transport) */
 };
 
 /* Open NAME in dir for `format` (and NAME.expect if with_expectations); for pcap, write the

@@ -102,13 +102,15 @@ static void print_fix_help(void)
            "fixed, so it may change too. Not-checkable checksums and offload placeholders are\n"
            "left alone. OUT is written to a temporary file next to it (next to the file a\n"
            "symbolic link names), created before IN is read, and renamed into place once\n"
-           "complete: OUT is never partial. An OUT that exists and is not a regular file (a\n"
-           "FIFO, a device, /dev/stdout or /dev/fd/N on a pipe) is opened and written as the\n"
-           "fix goes, never replaced: on an error, what was written stays. IN is never\n"
-           "modified, and OUT may not be IN (also not through another name or a link). '-'\n"
-           "reads standard input, or writes standard output (as a FIFO OUT); after '--' a\n"
-           "name that starts with '-' is a file. A capture that ends inside its last record\n"
-           "(interrupted) gives a warning, and OUT holds every whole record before it.\n"
+           "complete: OUT is never partial. An existing OUT keeps its mode (and owner and\n"
+           "group where allowed); a new one gets IN's mode less the umask, as with cp. An\n"
+           "OUT that exists and is not a regular file (a FIFO, a device, /dev/stdout or\n"
+           "/dev/fd/N on a pipe) is opened and written as the fix goes, never replaced: on\n"
+           "an error, what was written stays. IN is never modified, and OUT may not be IN\n"
+           "(also not through another name or a link). '-' reads standard input, or writes\n"
+           "standard output (as a FIFO OUT); after '--' a name that starts with '-' is a\n"
+           "file. A capture that ends inside its last record (interrupted) gives a warning,\n"
+           "and OUT holds every whole record before it.\n"
            "  -n, --dry-run       only list what would change (OUT may then be omitted)\n"
            "  --fix-offload       also replace offload placeholders by the computed value\n");
     print_policy_options();
@@ -657,6 +659,8 @@ struct fix_output {
     int fd;
     char *tmp;  /* malloc'ed */
     char *path; /* what tmp replaces: OUT, or the file a symbolic link OUT names (malloc'ed) */
+    int replaces;      /* path is an existing file, */
+    struct stat old;   /* this one */
 };
 
 static int cannot_write(const char *out)
@@ -718,6 +722,8 @@ static int open_temporary(const char *out, struct fix_output *o)
         }
         if (access(o->path, W_OK) != 0)
             return cannot_write(out);
+        o->replaces = 1;
+        o->old = st;
     }
     o->fd = file_temp_open(o->path, &o->tmp);
     if (o->fd < 0)
@@ -775,14 +781,16 @@ static void release_output(struct fix_output *o)
     errno = e;
 }
 
-/* The mode OUT gets when it is replaced: IN's, or what a new file would get (standard input). */
-static mode_t output_mode(const struct stat *in_st)
+/* The mode OUT gets: an OUT that existed keeps its own (and its owner and group where allowed),
+ * as with `>`; a new one gets IN's, less the umask, as cp(1) does (a capture only its owner
+ * may read stays so), or what a new file gets when IN is not a file. */
+static mode_t output_mode(const struct fix_output *o, const struct stat *in_st)
 {
-    if (S_ISREG(in_st->st_mode))
-        return in_st->st_mode & 0777;
+    if (o->replaces)
+        return file_keep_owner(o->fd, &o->old);
     mode_t mask = umask(0);
     umask(mask);
-    return 0666 & ~mask;
+    return (S_ISREG(in_st->st_mode) ? in_st->st_mode & 0777 : 0666) & ~mask;
 }
 
 /* After the whole capture went through: rename the temporary file into place, or close OUT
@@ -791,7 +799,7 @@ static int commit_output(const char *out, const struct stat *in_st, struct fix_o
 {
     int rc = EXIT_OK;
     if (o->tmp) {
-        if (file_temp_commit(o->fd, o->tmp, o->path, output_mode(in_st)) != 0)
+        if (file_temp_commit(o->fd, o->tmp, o->path, output_mode(o, in_st)) != 0)
             rc = cannot_write(out);
         o->tmp = NULL; /* removed (if not renamed) and freed either way */
         o->fd = -1;

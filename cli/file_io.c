@@ -60,6 +60,19 @@ int file_temp_commit(int fd, char *tmp_path, const char *path, mode_t mode)
     return rc;
 }
 
+mode_t file_keep_owner(int fd, const struct stat *old)
+{
+    mode_t mode = old->st_mode & 0777;
+    struct stat now;
+    if (fstat(fd, &now) != 0)
+        return mode & 0700;
+    if (now.st_gid != old->st_gid && fchown(fd, (uid_t)-1, old->st_gid) != 0)
+        mode = (mode & 0707) | ((mode & 07) << 3);
+    if (now.st_uid != old->st_uid)
+        (void)!fchown(fd, old->st_uid, (gid_t)-1); /* root only; otherwise the file is ours */
+    return mode;
+}
+
 void file_temp_abort(int fd, char *tmp_path)
 {
     int e = errno;

@@ -17,4 +17,10 @@ int file_temp_open(const char *path, char **tmp_path);
 int file_temp_commit(int fd, char *tmp_path, const char *path, mode_t mode);
 void file_temp_abort(int fd, char *tmp_path);
 
+/* Before file_temp_commit over an existing file `old`: give fd its owner and group where
+ * allowed (the group when the caller is in it, the owner as root) and return the mode to set,
+ * old's, with the group's permissions narrowed to the others' when the group could not be
+ * kept: the replacement is never readable by more people than the file it replaces. */
+mode_t file_keep_owner(int fd, const struct stat *old);
+
 #endif /* CSUM_FILE_IO_H */

@@ -393,6 +393,25 @@ check $(( $? == 0 )) "no temporary files left behind"
 "$CSUM" pcap fix "$TMP/in.pcap" "$TMP/out-existing.pcap" >/dev/null && \
     "$CSUM" pcap fix "$TMP/in.pcap" "$TMP/out-existing.pcap" >/dev/null
 check $? "fix over an existing (different) output file"
+# OUT's mode: an existing OUT keeps its own (and its owner), a new one gets IN's less the umask.
+cp "$TMP/in.pcap" "$TMP/in-mode.pcap"
+chmod 644 "$TMP/in-mode.pcap"
+echo private >"$TMP/private.pcap"
+chmod 600 "$TMP/private.pcap"
+"$CSUM" pcap fix "$TMP/in-mode.pcap" "$TMP/private.pcap" >/dev/null
+check $(( $(stat -c %a "$TMP/private.pcap") != 600 )) "fix over an existing OUT of mode 600: kept ($(stat -c %a "$TMP/private.pcap"))"
+chmod 640 "$TMP/in-mode.pcap"
+rm -f "$TMP/new-mode.pcap"
+(umask 022 && "$CSUM" pcap fix "$TMP/in-mode.pcap" "$TMP/new-mode.pcap" >/dev/null)
+check $(( $(stat -c %a "$TMP/new-mode.pcap") != 640 )) "fix to a new OUT: IN's mode 640 ($(stat -c %a "$TMP/new-mode.pcap"))"
+rm -f "$TMP/new-mode.pcap"
+(umask 077 && "$CSUM" pcap fix "$TMP/in-mode.pcap" "$TMP/new-mode.pcap" >/dev/null)
+check $(( $(stat -c %a "$TMP/new-mode.pcap") != 600 )) "fix to a new OUT under umask 077: 600 ($(stat -c %a "$TMP/new-mode.pcap"))"
+if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
+    chown nobody "$TMP/private.pcap"
+    "$CSUM" pcap fix "$TMP/in-mode.pcap" "$TMP/private.pcap" >/dev/null
+    check $(( $(stat -c '%U %a' "$TMP/private.pcap" | grep -c '^nobody 600$') != 1 )) "fix over another user's OUT (as root): owner and mode kept ($(stat -c '%U %a' "$TMP/private.pcap"))"
+fi
 # Standard input and output.
 "$CSUM" pcap fix "$C/ethernet-le-usec.pcap" "$TMP/ref.pcap" >/dev/null
 "$CSUM" pcap fix - "$TMP/from-stdin.pcap" <"$C/ethernet-le-usec.pcap" >/dev/null

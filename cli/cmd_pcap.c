@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdio_ext.h> /* __fpurge: glibc and musl */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -114,8 +115,9 @@ static void print_fix_help(void)
            "  -n, --dry-run       only list what would change (OUT may then be omitted)\n"
            "  --fix-offload       also replace offload placeholders by the computed value\n");
     print_policy_options();
-    printf("Exit status: 0 done, 2 the input is unreadable or malformed, OUT cannot be\n"
-           "written, or bad usage.\n");
+    printf("Exit status: 0 done (also when a reader of the list of changes stops early, as\n"
+           "head does), 2 the input is unreadable or malformed, OUT cannot be written, the\n"
+           "list cannot be written (OUT is complete all the same), or bad usage.\n");
 }
 
 /* ---- options -------------------------------------------------------------------------------- */
@@ -212,9 +214,11 @@ struct report {
     const struct args *a;
     int fixing;
     FILE *text;                 /* fix: where the list of changes goes */
+    int text_failed;            /* fix: writing it failed (errno text_errno); no more lines */
+    int text_errno;
     uint64_t listed;            /* checks printed in the JSON array so far */
     /* progress line */
-    int progress;
+    int progress, progress_shown;
     uint64_t total_bytes;
     struct timespec start, last;
     const char *name;
@@ -355,18 +359,28 @@ static int will_fix(const struct args *a, const struct csum_pcap_check *c)
            (c->verdict == CSUM_PCAP_OFFLOAD && (a->opt.flags & CSUM_PCAP_FIX_OFFLOAD));
 }
 
+static void progress_clear(struct report *r);
+
 static void on_check(void *arg, const struct csum_pcap_check *c)
 {
     struct report *r = arg;
     if (r->fixing) {
-        if (!will_fix(r->a, c))
+        if (!will_fix(r->a, c) || r->text_failed)
             return;
+        progress_clear(r);
         fprintf(r->text, "frame %" PRIu64 ": %s %s checksum 0x%04x -> 0x%04x%s", c->frame,
                 depth_of(c), csum_pcap_layer_name(c->layer), c->stored, c->computed,
                 r->a->dry_run ? " (dry run)" : "");
         print_tail(r->text, c, c->verdict == CSUM_PCAP_OFFLOAD ? "offload" : NULL);
         fputc('\n', r->text);
+        /* A reader that went away (`| head`) or a full disk: the fix goes on, OUT is what
+         * matters; the cause is kept for the end. */
+        if (ferror(r->text)) {
+            r->text_failed = 1;
+            r->text_errno = errno;
+        }
     } else if (listed(r->a, c->verdict)) {
+        progress_clear(r);
         r->a->json ? print_check_json(r, c) : print_check_text(c);
     }
 }
@@ -386,6 +400,7 @@ static void on_progress(void *arg, uint64_t bytes_in, uint64_t packets)
         return;
     clock_gettime(CLOCK_MONOTONIC, &r->last);
     const double elapsed = seconds_since(&r->start);
+    r->progress_shown = 1;
     fprintf(stderr, "\r\033[Kcsum pcap %s: %s: %.2f of %.2f GB (%.0f%%), %" PRIu64 " packets, "
             "%.2f GB/s", r->fixing ? "fix" : "verify", r->name, (double)bytes_in / 1e9,
             (double)r->total_bytes / 1e9, 100.0 * (double)bytes_in / (double)r->total_bytes,
@@ -405,10 +420,19 @@ static void progress_start(struct report *r, int fd, const char *name)
     }
 }
 
+/* Before a line on a terminal that may be the progress line's: clear it (the next update
+ * draws it again). */
+static void progress_clear(struct report *r)
+{
+    if (r->progress && r->progress_shown) {
+        fputs("\r\033[K", stderr);
+        r->progress_shown = 0;
+    }
+}
+
 static void progress_end(struct report *r)
 {
-    if (r->progress)
-        fputs("\r\033[K", stderr);
+    progress_clear(r);
     r->progress = 0;
 }
 
@@ -546,6 +570,28 @@ static int finish_output(const char *cmd)
     return EXIT_USAGE;
 }
 
+/* The end of fix's list of changes: a reader that went away early (EPIPE, `| head`) is no
+ * failure, OUT is complete; another error is, said with what was written all the same. */
+static int finish_listing(struct report *r, const char *out)
+{
+    if (!r->text_failed && fflush(r->text) != 0) {
+        r->text_failed = 1;
+        r->text_errno = errno;
+    }
+    if (!r->text_failed)
+        return EXIT_OK;
+    /* What is still buffered cannot be written either: dropped, so that exit does not try
+     * again (and main() need not say it). */
+    __fpurge(r->text);
+    clearerr(r->text);
+    if (r->text_errno == EPIPE)
+        return EXIT_OK;
+    fprintf(stderr, "csum: pcap fix: %s%s, but the list of changes could not be: %s\n",
+            out ? out : "", out ? " was written" : "the dry run went through",
+            strerror(r->text_errno));
+    return EXIT_USAGE;
+}
+
 /* Open a capture to read ("-": standard input); -1 with errno. */
 static int open_input(const char *name, struct stat *st)
 {
@@ -648,7 +694,7 @@ static void remove_pending(int sig)
 static void guard_pending(char *tmp)
 {
     pending_tmp = tmp;
-    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         signal(sigs[i], tmp ? remove_pending : SIG_DFL);
 }
@@ -756,7 +802,7 @@ static int check_output(const char *in, const char *out, const struct stat *in_s
         o->fd = STDOUT_FILENO;
         return EXIT_OK;
     }
-    if (strcmp(in, "-") && file_same(in_st, out))
+    if (file_same(in_st, out)) /* IN "-" too: standard input opened on OUT (`<OUT`) */
         return refuse_input(out, in);
     if (stat(out, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
         int rc = open_direct(out, o);
@@ -855,8 +901,12 @@ static int pcap_fix(int argc, char **argv)
         release_output(&o);
         return EXIT_USAGE;
     }
-    /* With OUT on standard output, the list of changes goes to stderr. */
+    /* With OUT on standard output, the list of changes goes to stderr. Otherwise a broken pipe
+     * on standard output is the list's (`| head`): its writes fail instead, and the fix goes
+     * on (a broken pipe as OUT is a failed write too). */
     struct report r = { .a = &a, .fixing = 1, .text = writes_stdout(out, &o) ? stderr : stdout };
+    if (r.text == stdout)
+        signal(SIGPIPE, SIG_IGN);
     a.opt.on_check = on_check;
     a.opt.on_progress = on_progress;
     a.opt.ctx = &r;
@@ -891,13 +941,15 @@ static int pcap_fix(int argc, char **argv)
         uint64_t fixed = total_of(&s, CSUM_PCAP_BAD);
         if (a.opt.flags & CSUM_PCAP_FIX_OFFLOAD)
             fixed += total_of(&s, CSUM_PCAP_OFFLOAD);
-        fprintf(r.text, "%s%s%s: %" PRIu64 " packets, %s %" PRIu64 " checksums; left alone: %" PRIu64
-                " not checkable, %" PRIu64 " offload\n", in, out ? " -> " : "", out ? out : "",
-                s.packets, a.dry_run ? "would fix" : "fixed", fixed,
-                total_of(&s, CSUM_PCAP_NOT_CHECKABLE),
-                a.opt.flags & CSUM_PCAP_FIX_OFFLOAD ? 0 : total_of(&s, CSUM_PCAP_OFFLOAD));
-        status = finish_output("fix");
+        if (!r.text_failed)
+            fprintf(r.text, "%s%s%s: %" PRIu64 " packets, %s %" PRIu64 " checksums; left alone: "
+                    "%" PRIu64 " not checkable, %" PRIu64 " offload\n", in, out ? " -> " : "",
+                    out ? out : "", s.packets, a.dry_run ? "would fix" : "fixed", fixed,
+                    total_of(&s, CSUM_PCAP_NOT_CHECKABLE),
+                    a.opt.flags & CSUM_PCAP_FIX_OFFLOAD ? 0 : total_of(&s, CSUM_PCAP_OFFLOAD));
+        status = finish_listing(&r, out);
     }
+    signal(SIGPIPE, SIG_DFL);
     return status;
 }
 

@@ -422,6 +422,28 @@ cmp -s "$TMP/ref.pcap" "$TMP/to-stdout.pcap"
 check $? "fix IN - (standard output, the list on stderr)"
 grep -q '^frame ' "$TMP/err"
 check $? "fix IN -: the changes listed on stderr"
+# A reader of the list that goes away (| head) stops the list, not the fix; a list that cannot
+# be written is said, with OUT written all the same. Standard input opened on OUT is IN.
+"$GEN" --write "$TMP/many-bad.pcap" --count 5000 --corrupt 100 # a list far beyond a pipe's buffer
+"$CSUM" pcap fix "$TMP/many-bad.pcap" "$TMP/many-ref.pcap" >/dev/null
+"$CSUM" pcap fix "$TMP/many-bad.pcap" "$TMP/headed.pcap" 2>"$TMP/err" | head -1 >/dev/null
+check "${PIPESTATUS[0]}" "fix IN OUT | head -1: exit 0 ($(head -c 200 "$TMP/err"))"
+cmp -s "$TMP/many-ref.pcap" "$TMP/headed.pcap"
+check $? "fix IN OUT | head -1: OUT complete"
+if [ -w /dev/full ]; then
+    "$CSUM" pcap fix "$C/ethernet-le-usec.pcap" "$TMP/full.pcap" >/dev/full 2>"$TMP/err"
+    check $(( $? != 2 )) "fix IN OUT >/dev/full: exit 2"
+    grep -q "full.pcap was written, but the list of changes could not be: No space left" "$TMP/err"
+    check $? "fix IN OUT >/dev/full: says so, once ($(head -c 300 "$TMP/err"))"
+    check $(( $(wc -l <"$TMP/err") != 1 )) "fix IN OUT >/dev/full: one message"
+    cmp -s "$TMP/ref.pcap" "$TMP/full.pcap"
+    check $? "fix IN OUT >/dev/full: OUT written"
+fi
+cp "$C/ethernet-le-usec.pcap" "$TMP/same.pcap"
+"$CSUM" pcap fix - "$TMP/same.pcap" <"$TMP/same.pcap" >/dev/null 2>"$TMP/err"
+check $(( $? != 2 )) "fix - OUT <OUT: refused"
+cmp -s "$C/ethernet-le-usec.pcap" "$TMP/same.pcap"
+check $? "fix - OUT <OUT: OUT unchanged"
 
 # ---- link types not dissected: counted by name, --strict fails ----------------------------
 cp "$C/clean.pcap" "$TMP/other.pcap"

@@ -22,11 +22,15 @@ enum {
     BLOCK_CUSTOM = 0x00000bad,         /* custom block, may be copied */
     BLOCK_CUSTOM_NOCOPY = 0x40000bad,  /* custom block, must not be copied */
     BYTE_ORDER_MAGIC = 0x1a2b3c4d,
+    OPT_ENDOFOPT = 0,
+    OPT_EPB_FLAGS = 2,                 /* also the obsolete block's pack_flags */
+    OPT_IF_FCSLEN = 13,
 };
 
 struct interface {
     uint32_t linktype;
     uint32_t snaplen;
+    size_t fcs_len;            /* if_fcslen: bytes of FCS at the end of its frames */
 };
 
 struct section {
@@ -35,7 +39,7 @@ struct section {
     size_t n_ifs, cap_ifs;
 };
 
-static int add_interface(struct section *s, uint32_t linktype, uint32_t snaplen)
+static int add_interface(struct section *s, uint32_t linktype, uint32_t snaplen, size_t fcs_len)
 {
     if (s->n_ifs == s->cap_ifs) {
         size_t cap = s->cap_ifs ? 2 * s->cap_ifs : 8;
@@ -45,13 +49,36 @@ static int add_interface(struct section *s, uint32_t linktype, uint32_t snaplen)
         s->ifs = p;
         s->cap_ifs = cap;
     }
-    s->ifs[s->n_ifs++] = (struct interface){ linktype, snaplen };
+    s->ifs[s->n_ifs++] = (struct interface){ linktype, snaplen, fcs_len };
     return 0;
 }
 
 static size_t pad4(uint64_t n)
 {
     return (size_t)((n + 3) & ~(uint64_t)3);
+}
+
+/* The value of option `code` among the options at opt[0..len) (each a code, a length and the
+ * value padded to 4 bytes, up to opt_endofopt), with *value_len; NULL if absent, or if the
+ * options run past their block (then they are not trusted). */
+static const unsigned char *find_option(const unsigned char *opt, size_t len, int big,
+                                        uint16_t code, size_t *value_len)
+{
+    size_t i = 0;
+    while (len - i >= 4) {
+        const uint16_t c = file16(opt + i, big);
+        const size_t l = file16(opt + i + 2, big);
+        if (c == OPT_ENDOFOPT || l > len - i - 4)
+            return NULL;
+        if (c == code) {
+            *value_len = l;
+            return opt + i + 4;
+        }
+        i += 4 + pad4(l);
+        if (i > len)
+            return NULL;
+    }
+    return NULL;
 }
 
 /* Hand out one packet whose bytes are body[at .. at + caplen), after checking they fit. */
@@ -65,12 +92,22 @@ static int emit(struct reader *r, const struct section *s, uint32_t if_id, unsig
     if (pad4(caplen) > body_len - at)
         return stream_error(r->err, body_off, "%s claims %llu captured bytes, but its block "
                             "holds at most %zu", what, (unsigned long long)caplen, body_len - at);
+    /* The packet's flags word may say how long its FCS is, in its bits 5-8, over the
+     * interface's if_fcslen: in the options after the data of enhanced and obsolete blocks
+     * (data at 20; a simple block has none). */
+    size_t fcs_len = s->ifs[if_id].fcs_len, n;
+    const size_t opts = at + pad4(caplen);
+    const unsigned char *flags = at == 20 ? find_option(body + opts, body_len - opts, s->big,
+                                                        OPT_EPB_FLAGS, &n) : NULL;
+    if (flags && n == 4 && (file32(flags, s->big) >> 5 & 15))
+        fcs_len = file32(flags, s->big) >> 5 & 15;
     struct capture_packet pkt = {
         .frame = ++*frame,
         .linktype = s->ifs[if_id].linktype,
         .data = body + at,
         .caplen = (size_t)caplen,
         .wirelen = wirelen,
+        .fcs_len = fcs_len,
         .offset = body_off + at,
     };
     capture_emit(r, fn, ctx, &pkt);
@@ -94,13 +131,16 @@ static int block(struct reader *r, struct section *s, unsigned char *blk, uint64
             return stream_error(r->err, body + 4, "unsupported pcapng version %u.%u",
                                 file16(b + 4, s->big), file16(b + 6, s->big));
         return 0;
-    case BLOCK_IDB:
+    case BLOCK_IDB: {
         if (body_len < 8)
             return stream_error(r->err, off + 4, "pcapng interface block of %u bytes is too short",
                                 total);
-        if (add_interface(s, file16(b, s->big), file32(b + 4, s->big)) != 0)
+        size_t n;
+        const unsigned char *fcs = find_option(b + 8, body_len - 8, s->big, OPT_IF_FCSLEN, &n);
+        if (add_interface(s, file16(b, s->big), file32(b + 4, s->big), fcs && n == 1 ? *fcs : 0))
             return stream_error(r->err, off, "out of memory for pcapng interfaces");
         return 0;
+    }
     case BLOCK_EPB:
     case BLOCK_PB: {
         /* Same layout after the interface id, which the obsolete block keeps in 16 bits

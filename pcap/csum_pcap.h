@@ -10,7 +10,7 @@
  *
  * Formats: pcap (either byte order, micro- or nanosecond timestamps, FCS length in the link
  * type field) and pcapng (SHB, IDB, EPB, SPB and the obsolete PB, several interfaces and
- * sections; other blocks are skipped); compressed with gzip (zlib) or zstd (libzstd), found
+ * sections, FCS length from if_fcslen or a packet's flags; other blocks are skipped); compressed with gzip (zlib) or zstd (libzstd), found
  * by content, when the library was built with them.
  *
  * Link types: Ethernet (802.1Q/802.1ad tags, 802.3 + LLC/SNAP), Linux cooked SLL and SLL2,

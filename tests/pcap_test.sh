@@ -445,6 +445,53 @@ check $(( $? != 2 )) "fix - OUT <OUT: refused"
 cmp -s "$C/ethernet-le-usec.pcap" "$TMP/same.pcap"
 check $? "fix - OUT <OUT: OUT unchanged"
 
+# ---- FCS at the end of the frame: from the pcap header's FCS bits, pcapng's if_fcslen or a
+# packet's flags; an IPv4 length of 0 makes the transport end where the frame does, before it
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$TMP" <<'PY'
+import struct, sys
+d = sys.argv[1]
+def csum(b):
+    b += b"\0" * (len(b) & 1)
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return ~s & 0xffff
+src, dst = bytes([10, 0, 0, 1]), bytes([10, 0, 0, 2])
+tcp = bytearray(struct.pack("!HHIIBBHHH", 1234, 80, 1, 0, 0x50, 0x18, 512, 0, 0) + b"payload!")
+struct.pack_into("!H", tcp, 16, csum(src + dst + struct.pack("!BBH", 0, 6, len(tcp)) + bytes(tcp)))
+ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 0, 1, 0, 64, 6, 0, src, dst))
+struct.pack_into("!H", ip, 10, csum(bytes(ip)))
+frame = b"\x02" * 12 + b"\x08\x00" + bytes(ip) + bytes(tcp) + b"\xde\xad\xbe\xef"  # FCS
+rec = struct.pack("<IIII", 0, 0, len(frame), len(frame)) + frame
+field = 1 | 0x04000000 | (2 << 28)  # Ethernet, FCS length known: 2 16-bit words
+open(d + "/fcs.pcap", "wb").write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, field) + rec)
+def block(t, body):
+    body += b"\0" * (-len(body) % 4)
+    return struct.pack("<II", t, len(body) + 12) + body + struct.pack("<I", len(body) + 12)
+shb = block(0x0a0d0d0a, struct.pack("<IHHq", 0x1a2b3c4d, 1, 0, -1))
+def idb(opts):
+    return block(1, struct.pack("<HHI", 1, 0, 0) + opts)
+def epb(opts):
+    data = frame + b"\0" * (-len(frame) % 4)  # packet data padded to 32 bits, then options
+    return block(6, struct.pack("<IIIII", 0, 0, 0, len(frame), len(frame)) + data + opts)
+end = struct.pack("<HH", 0, 0)
+fcslen = struct.pack("<HHB3x", 13, 1, 4) + end
+flags = struct.pack("<HHI", 2, 4, 4 << 5) + end
+open(d + "/fcs-ifopt.pcapng", "wb").write(shb + idb(fcslen) + epb(b""))
+open(d + "/fcs-flags.pcapng", "wb").write(shb + idb(b"") + epb(flags))
+open(d + "/fcs-none.pcapng", "wb").write(shb + idb(b"") + epb(b""))
+PY
+    for f in fcs.pcap fcs-ifopt.pcapng fcs-flags.pcapng; do
+        "$CSUM" pcap verify --all "$TMP/$f" >"$TMP/out" 2>&1
+        grep -q "frame 1: outer tcp checksum good" "$TMP/out"
+        check $? "verify $f: the FCS is not part of the segment ($(head -c 300 "$TMP/out"))"
+    done
+    "$CSUM" pcap verify --all "$TMP/fcs-none.pcapng" >"$TMP/out" 2>&1
+    grep -q "frame 1: outer tcp checksum offload" "$TMP/out"
+    check $? "verify fcs-none.pcapng: without a length, the FCS is summed ($(head -c 300 "$TMP/out"))"
+fi
+
 # ---- link types not dissected: counted by name, --strict fails ----------------------------
 cp "$C/clean.pcap" "$TMP/other.pcap"
 printf '\303\000' | dd of="$TMP/other.pcap" bs=1 seek=20 conv=notrunc 2>/dev/null # LINKTYPE 195

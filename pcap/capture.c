@@ -105,6 +105,7 @@ int capture_walk(struct reader *r, enum csum_pcap_format *format, capture_packet
     switch (le32(p)) {
     case 0xa1b2c3d4: case 0xd4c3b2a1: /* pcap, microseconds, either byte order */
     case 0xa1b23c4d: case 0x4d3cb2a1: /* pcap, nanoseconds */
+    case 0xa1b2cd34: case 0x34cdb2a1: /* pcap, Kuznetsov's modified record headers */
         *format = CSUM_PCAP_FORMAT_PCAP;
         return capture_walk_pcap(r, fn, ctx);
     case 0x0a0d0d0a:                  /* pcapng section header (a palindrome) */

@@ -1,12 +1,14 @@
 /*
  * The classic pcap format (draft-ietf-opsawg-pcap, Guy Harris and Michael Richardson): a
  * 24-byte file header, then records of a 16-byte header and the packet bytes. The magic
- * number's byte order is the file's.
+ * number's byte order is the file's. Alexey Kuznetsov's modified format (magic a1b2cd34, as
+ * written by some old Linux tcpdumps; Wireshark reads it too) adds 8 bytes to each record
+ * header: interface index, protocol, packet type.
  */
 #include "capture.h"
 #include "bytes.h"
 
-enum { FILE_HEADER = 24, RECORD_HEADER = 16 };
+enum { FILE_HEADER = 24, RECORD_HEADER = 16, MODIFIED_RECORD_HEADER = 24 };
 
 /* The file header's last field holds the link type in its low 16 bits; libpcap's
  * LT_FCS_DATALINK_EXT puts "FCS length known" in bit 26 and the length, in 16-bit words, in
@@ -25,7 +27,8 @@ int capture_walk_pcap(struct reader *r, capture_packet_fn fn, void *ctx)
         return rc < 0 ? -1 : stream_error(r->err, 0, "pcap file header cut short (%zu of 24 "
                                           "bytes)", reader_avail(r));
     const unsigned char *h = reader_at(r);
-    const int big = be32(h) == 0xa1b2c3d4 || be32(h) == 0xa1b23c4d;
+    const int big = be32(h) == 0xa1b2c3d4 || be32(h) == 0xa1b23c4d || be32(h) == 0xa1b2cd34;
+    const size_t rec = file32(h, big) == 0xa1b2cd34 ? MODIFIED_RECORD_HEADER : RECORD_HEADER;
     const uint16_t major = file16(h + 4, big);
     if (major != 2)
         return stream_error(r->err, 4, "unsupported pcap version %u.%u", major,
@@ -35,15 +38,15 @@ int capture_walk_pcap(struct reader *r, capture_packet_fn fn, void *ctx)
     reader_consume(r, FILE_HEADER);
 
     for (;;) {
-        rc = reader_need(r, RECORD_HEADER);
+        rc = reader_need(r, rec);
         if (rc < 0)
             return -1;
         const uint64_t off = reader_offset(r);
         if (rc == 0) {
             if (reader_avail(r) == 0)
                 return 0; /* the end, between two records */
-            return stream_cut_short(r->err, off, "pcap record header cut short (%zu of 16 bytes)",
-                                reader_avail(r));
+            return stream_cut_short(r->err, off, "pcap record header cut short (%zu of %zu bytes)",
+                                    reader_avail(r), rec);
         }
         const unsigned char *rh = reader_at(r);
         const uint32_t caplen = file32(rh + 8, big);
@@ -51,18 +54,18 @@ int capture_walk_pcap(struct reader *r, capture_packet_fn fn, void *ctx)
         if (caplen > CAPTURE_MAX_RECORD)
             return stream_error(r->err, off + 8, "pcap record of %u bytes: more than the %u MiB "
                                 "a record may hold here", caplen, CAPTURE_MAX_RECORD >> 20);
-        rc = reader_need(r, RECORD_HEADER + (size_t)caplen);
+        rc = reader_need(r, rec + (size_t)caplen);
         if (rc < 0)
             return -1;
         if (rc == 0)
             return stream_cut_short(r->err, off + 8, "pcap record of %u bytes, but only %zu bytes "
-                                "remain in the file", caplen, reader_avail(r) - RECORD_HEADER);
+                                    "remain in the file", caplen, reader_avail(r) - rec);
         pkt.frame++;
-        pkt.data = reader_at(r) + RECORD_HEADER;
+        pkt.data = reader_at(r) + rec;
         pkt.caplen = caplen;
         pkt.wirelen = wirelen;
-        pkt.offset = off + RECORD_HEADER;
+        pkt.offset = off + rec;
         capture_emit(r, fn, ctx, &pkt);
-        reader_consume(r, RECORD_HEADER + (size_t)caplen);
+        reader_consume(r, rec + (size_t)caplen);
     }
 }

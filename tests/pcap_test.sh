@@ -492,6 +492,27 @@ PY
     check $? "verify fcs-none.pcapng: without a length, the FCS is summed ($(head -c 300 "$TMP/out"))"
 fi
 
+# Kuznetsov's modified pcap (magic a1b2cd34, 8 more bytes per record header): the same verdicts.
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$C/ethernet-le-usec.pcap" "$TMP/modified.pcap" <<'PY'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+out = bytearray(struct.pack("<I", 0xa1b2cd34) + data[4:24])
+off = 24
+while off < len(data):
+    caplen = struct.unpack_from("<I", data, off + 8)[0]
+    out += data[off:off + 16] + struct.pack("<IHBx", 2, 0x0800, 0) + data[off + 16:off + 16 + caplen]
+    off += 16 + caplen
+open(sys.argv[2], "wb").write(out)
+PY
+    "$CSUM" pcap verify --all "$C/ethernet-le-usec.pcap" | normalize >"$TMP/want"
+    "$CSUM" pcap verify --all "$TMP/modified.pcap" 2>&1 | normalize | diff - "$TMP/want" >/dev/null
+    check $? "verify of Kuznetsov's modified pcap: the same verdicts"
+    "$CSUM" pcap fix "$TMP/modified.pcap" "$TMP/modified-fixed.pcap" >/dev/null &&
+        "$CSUM" pcap verify "$TMP/modified-fixed.pcap" >/dev/null
+    check $? "fix of Kuznetsov's modified pcap: verifies clean"
+fi
+
 # ---- link types not dissected: counted by name, --strict fails ----------------------------
 cp "$C/clean.pcap" "$TMP/other.pcap"
 printf '\303\000' | dd of="$TMP/other.pcap" bs=1 seek=20 conv=notrunc 2>/dev/null # LINKTYPE 195

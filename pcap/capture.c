@@ -111,11 +111,16 @@ int capture_walk(struct reader *r, enum csum_pcap_format *format, capture_packet
     case 0x0a0d0d0a:                  /* pcapng section header (a palindrome) */
         *format = CSUM_PCAP_FORMAT_PCAPNG;
         return capture_walk_pcapng(r, fn, ctx);
-    default:
-        codec_detect(p, 4, &other);
+    default: {
+        const enum csum_pcap_compression again = codec_detect(p, 4, &other);
         if (other)
             return input_not_read(r->err, other);
+        if (again != CSUM_PCAP_PLAIN) /* reading it would take a second decoder */
+            return stream_error(r->err, 0, "compressed twice (%s inside %s): decompress the "
+                                "outer layer first", csum_pcap_compression_name(again),
+                                csum_pcap_compression_name(r->in.compression));
         return stream_error(r->err, 0, "not a pcap or pcapng file (magic number %02x %02x %02x "
                             "%02x)", p[0], p[1], p[2], p[3]);
+    }
     }
 }

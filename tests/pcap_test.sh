@@ -288,6 +288,13 @@ for z in $compressors; do
     n_after=$("$CSUM" pcap verify --all "$TMP/cutfix.$ext" | normalize | awk '{ print $1 }' | sort -un | wc -l)
     check $(( n_before != n_after )) "fix of a cut $z capture: keeps the $n_before whole packets ($n_after)"
 done
+for z in $compressors; do # compressed twice: named as such, not as an unknown magic number
+    "$z" -c "$C/clean.pcap" | "$z" -c >"$TMP/twice"
+    "$CSUM" pcap verify "$TMP/twice" >/dev/null 2>"$TMP/err"
+    check $(( $? != 2 )) "$z inside $z: exit 2"
+    grep -q "compressed twice ($z inside $z): decompress the outer layer first" "$TMP/err"
+    check $? "$z inside $z: named as such ($(head -c 200 "$TMP/err"))"
+done
 printf '\xfd7zXZ\x00rest' >"$TMP/x.pcap.xz"
 "$CSUM" pcap verify "$TMP/x.pcap.xz" >/dev/null 2>"$TMP/err"
 check $(( $? != 2 )) "xz-compressed capture: exit 2"

@@ -50,6 +50,9 @@ static void print_policy_options(void)
     printf("  --rfc1624           a TCP checksum stored as 0xffff where 0x0000 is computed is\n"
            "                      good (the same ones'-complement number, RFC 1624); by\n"
            "                      default it is bad, as in Wireshark\n"
+           "  --ipv6-udp-zero     a UDP checksum of 0 over IPv6 means none, as over IPv4\n"
+           "                      (tunnels may send it: RFC 6935, 6936); by default it is\n"
+           "                      bad, as in Wireshark\n"
            "  --vxlan-port N      UDP destination port N also carries VXLAN (besides 4789)\n"
            "  --geneve-port N     UDP destination port N also carries Geneve (besides 6081)\n"
            "                      (each up to %d times)\n", CSUM_PCAP_MAX_PORTS);
@@ -181,6 +184,8 @@ static int parse_args(const char *cmd, int fixing, int argc, char **argv, struct
             return -1;
         } else if (!strcmp(s, "--rfc1624")) {
             a->opt.flags |= CSUM_PCAP_ACCEPT_NEGATIVE_ZERO;
+        } else if (!strcmp(s, "--ipv6-udp-zero")) {
+            a->opt.flags |= CSUM_PCAP_IPV6_UDP_ZERO;
         } else if ((v = option_value("--vxlan-port", argc, argv, &i, &missing))) {
             if ((rc = parse_port(cmd, "--vxlan-port", v, a->opt.vxlan_ports, &a->n_vxlan)))
                 return rc;

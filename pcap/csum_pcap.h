@@ -116,6 +116,10 @@ enum {
     CSUM_PCAP_ACCEPT_NEGATIVE_ZERO = 1u << 0,
     /* Fixing also rewrites OFFLOAD checksums (by default they are left alone). */
     CSUM_PCAP_FIX_OFFLOAD = 1u << 1,
+    /* A UDP checksum of 0 over IPv6 means none (NO_CHECKSUM), as over IPv4: tunnels may send
+     * it (RFC 6935, RFC 6936: VXLAN, Geneve, ... with zero-checksum mode configured). By
+     * default it is bad (RFC 8200 section 8.1), as in Wireshark. */
+    CSUM_PCAP_IPV6_UDP_ZERO = 1u << 2,
 };
 
 enum { CSUM_PCAP_MAX_PORTS = 8 };

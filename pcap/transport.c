@@ -88,13 +88,14 @@ static csum_sum16 finish(const struct ip_info *ip, const struct kind *k, uint8_t
 /*
  * Whether a UDP checksum of 0 means none was computed: over IPv4 (RFC 768). Over IPv6 it is
  * invalid (RFC 8200 section 8.1; the tunnels RFC 6936 lets skip it are not told apart by a
- * capture, and Wireshark calls it illegal too), except in the packet an ICMP error quotes: a
- * copy for the sender to read (RFC 4443 section 2.4), never delivered, in which Wireshark
- * ignores a zero.
+ * capture, and Wireshark calls it illegal too) unless the caller says that zeros are
+ * expected (CSUM_PCAP_IPV6_UDP_ZERO), and but in the packet an ICMP error quotes: a copy for
+ * the sender to read (RFC 4443 section 2.4), never delivered, in which Wireshark ignores a
+ * zero.
  */
-static int udp_zero_is_none(const struct ip_info *ip)
+static int udp_zero_is_none(const struct dissect *d, const struct ip_info *ip)
 {
-    return ip->version == 4 || ip->quoted;
+    return ip->version == 4 || ip->quoted || (d->opt->flags & CSUM_PCAP_IPV6_UDP_ZERO);
 }
 
 /* Check the segment [off, off + len), all captured, whose checksum sits at k->field. */
@@ -127,7 +128,7 @@ static void check(struct dissect *d, const struct ip_info *ip, uint8_t proto,
     if ((k->layer == CSUM_PCAP_UDP || k->layer == CSUM_PCAP_ICMP_EXT) && value == 0)
         value = 0xffff;
     if (k->layer == CSUM_PCAP_UDP && stored == 0)
-        v = udp_zero_is_none(ip) ? CSUM_PCAP_NO_CHECKSUM : CSUM_PCAP_BAD;
+        v = udp_zero_is_none(d, ip) ? CSUM_PCAP_NO_CHECKSUM : CSUM_PCAP_BAD;
     if (v == CSUM_PCAP_BAD && stored != 0 &&
         (k->layer == CSUM_PCAP_TCP || k->layer == CSUM_PCAP_UDP) &&
         (stored == partial_sum(ip, proto, (uint32_t)len) || stored == partial_sum(ip, proto, 0))) {
@@ -185,7 +186,7 @@ static void udp(struct dissect *d, const struct ip_info *ip, struct span s)
     const int header = len >= 8 && have(d, s.off, 8);
     /* A stored 0 that says "no checksum" says it whatever else is missing, as long as the
      * field itself is there (as Wireshark says too). */
-    const int none = udp_zero_is_none(ip) && !ip->later_fragment && header &&
+    const int none = udp_zero_is_none(d, ip) && !ip->later_fragment && header &&
                      be16(d->data + s.off + 6) == 0;
     size_t ulen = len;
     if (!ip->problem && header) {

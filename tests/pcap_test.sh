@@ -92,6 +92,14 @@ check $? "macsec.pcap: encrypted MACsec frames counted in the summary"
 sed -E 's/ tcp bad 0xffff 0x0000 / tcp good 0xffff /' "$C/ffff.pcap.expect" | sort | diff - "$TMP/got" >"$TMP/diff"
 check $? "verify --rfc1624 ffff.pcap: $(head -4 "$TMP/diff" | tr '\n' ' ')"
 check $(( $(grep -c ' tcp bad 0xffff 0x0000 ' "$C/ffff.pcap.expect") == 0 )) "ffff.pcap holds TCP 0xffff-for-0x0000 cases"
+# --ipv6-udp-zero: a UDP 0 over IPv6 (bad, with a stored 0x0000) is none; nothing else changes
+# (but that a stored 0 says none even where the datagram is not checkable, as over IPv4).
+"$CSUM" pcap verify --all --ipv6-udp-zero "$C/ethernet-le-usec.pcap" | normalize |
+    sed 's/ udp not_checkable / udp none /' | sort >"$TMP/got"
+sed -E -e 's/ udp bad 0x0000 0x[0-9a-f]{4} / udp none /' -e 's/ udp not_checkable / udp none /' \
+    "$C/ethernet-le-usec.pcap.expect" | sort | diff - "$TMP/got" >"$TMP/diff"
+check $? "verify --ipv6-udp-zero: $(head -4 "$TMP/diff" | tr '\n' ' ')"
+check $(( $(grep -c ' udp bad 0x0000 ' "$C/ethernet-le-usec.pcap.expect") == 0 )) "ethernet-le-usec.pcap holds IPv6 UDP zeros"
 "$CSUM" pcap fix --rfc1624 "$C/ffff.pcap" "$TMP/ffff-rfc1624.pcap" >/dev/null
 cmp -s "$C/ffff.pcap" "$TMP/ffff-rfc1624.pcap"
 check $? "fix --rfc1624 ffff.pcap: nothing to change (every 0xffff for 0x0000 is good)"

@@ -268,8 +268,8 @@ class FixResult(PcapResult):
 
 
 def verify(source: Source, *, checks: str = "problems", strict: bool = False,
-           rfc1624: bool = False, vxlan_ports: Ports = (), geneve_ports: Ports = ()
-           ) -> VerifyResult:
+           rfc1624: bool = False, ipv6_udp_zero: bool = False, vxlan_ports: Ports = (),
+           geneve_ports: Ports = ()) -> VerifyResult:
     """Check every IPv4 header, TCP, UDP, ICMP, ICMPv6, GRE and ICMP extension checksum in a
     capture, as ``csum pcap verify --json`` does.
 
@@ -280,7 +280,8 @@ def verify(source: Source, *, checks: str = "problems", strict: bool = False,
     grows with the capture). The counts in ``summary`` are complete whatever the listing.
     ``strict``: ``result.ok`` also requires every packet checked (``--strict``). ``rfc1624``:
     a TCP checksum stored as 0xffff where 0x0000 is computed is good (by default bad, as in
-    Wireshark). ``vxlan_ports``/``geneve_ports``: UDP destination ports that also carry VXLAN
+    Wireshark). ``ipv6_udp_zero``: a UDP checksum of 0 over IPv6 means none, as over IPv4
+    (tunnels may send it, RFC 6935/6936; by default bad, as in Wireshark). ``vxlan_ports``/``geneve_ports``: UDP destination ports that also carry VXLAN
     or Geneve, besides 4789 and 6081 (a port or an iterable, up to 8 each).
 
     Raises FileNotFoundError (etc.) when the file cannot be read, PcapError when it is not a
@@ -297,7 +298,7 @@ def verify(source: Source, *, checks: str = "problems", strict: bool = False,
     args = ["verify", "--json"] + {"problems": [], "verbose": ["-v"], "all": ["--all"]}[checks]
     if strict:
         args.append("--strict")
-    args += _policy("verify", rfc1624, vxlan_ports, geneve_ports)
+    args += _policy("verify", rfc1624, ipv6_udp_zero, vxlan_ports, geneve_ports)
     with _Source(source, "verify") as src:
         status, err_no, usage, out, err, _ = _run(args + [src.arg], src)
     document = _json(out)
@@ -309,7 +310,8 @@ def verify(source: Source, *, checks: str = "problems", strict: bool = False,
 
 def fix(src: Source, dst: Union[PathLike, BinaryIO, _Writer, None] = None, *,
         dry_run: bool = False, fix_offload: bool = False, rfc1624: bool = False,
-        vxlan_ports: Ports = (), geneve_ports: Ports = ()) -> FixResult:
+        ipv6_udp_zero: bool = False, vxlan_ports: Ports = (), geneve_ports: Ports = ()
+        ) -> FixResult:
     """Write ``dst``, a copy of the capture ``src`` in the same format and compression in which
     every bad checksum is replaced by the correct one and every other byte is identical, as
     ``csum pcap fix`` does. Not-checkable checksums and offload placeholders are left alone
@@ -317,11 +319,12 @@ def fix(src: Source, dst: Union[PathLike, BinaryIO, _Writer, None] = None, *,
 
     ``src``: as for :func:`verify`. ``dst``: a path, written to a temporary file beside it (or
     beside the file a symbolic link names) and renamed into place once complete (never
-    partial; its mode is ``src``'s, or a new file's for a stream); or, for an existing FIFO or
+    partial; an existing one keeps its mode, a new one gets ``src``'s less the umask, or a new
+    file's for a stream); or, for an existing FIFO or
     device, opened and written as the fix goes, never replaced (on an error, what was written
     stays); or a writable binary file object, written as the fix goes (likewise). ``dry_run=True``: nothing is written (``dst`` may be omitted), the
     result says what would change. ``src`` is never modified, and ``dst`` may not be ``src``.
-    ``rfc1624``, ``vxlan_ports``, ``geneve_ports``: as for :func:`verify`.
+    ``rfc1624``, ``ipv6_udp_zero``, ``vxlan_ports``, ``geneve_ports``: as for :func:`verify`.
 
     Raises ValueError when ``dst`` is ``src`` or missing, OSError when ``dst`` cannot be
     written (checked before ``src`` is read, and when a write fails on the way: a full disk),
@@ -336,7 +339,7 @@ def fix(src: Source, dst: Union[PathLike, BinaryIO, _Writer, None] = None, *,
         args.append("--dry-run")
     if fix_offload:
         args.append("--fix-offload")
-    args += _policy("fix", rfc1624, vxlan_ports, geneve_ports)
+    args += _policy("fix", rfc1624, ipv6_udp_zero, vxlan_ports, geneve_ports)
     with _Source(src, "fix") as source:
         out_path, out_file = None, None
         if dry_run:
@@ -595,8 +598,10 @@ def _unreadable(text: bytes) -> str:
 
 # ---- arguments ---------------------------------------------------------------------------
 
-def _policy(func: str, rfc1624: bool, vxlan_ports: Ports, geneve_ports: Ports) -> List[str]:
+def _policy(func: str, rfc1624: bool, ipv6_udp_zero: bool, vxlan_ports: Ports,
+            geneve_ports: Ports) -> List[str]:
     args = ["--rfc1624"] if rfc1624 else []
+    args += ["--ipv6-udp-zero"] if ipv6_udp_zero else []
     for option, name, ports in (("--vxlan-port", "vxlan_ports", vxlan_ports),
                                 ("--geneve-port", "geneve_ports", geneve_ports)):
         for port in _ports(func, name, ports):

@@ -15,10 +15,12 @@ from csum.pcap import Check, PcapError, Undissected
 
 # ---- the CLI, and what csum.pcap must make of its document --------------------------------
 
-def cli_options(checks="problems", strict=False, rfc1624=False, vxlan_ports=(), geneve_ports=()):
+def cli_options(checks="problems", strict=False, rfc1624=False, ipv6_udp_zero=False,
+                vxlan_ports=(), geneve_ports=()):
     args = {"problems": [], "verbose": ["-v"], "all": ["--all"]}[checks]
     args += ["--strict"] if strict else []
     args += ["--rfc1624"] if rfc1624 else []
+    args += ["--ipv6-udp-zero"] if ipv6_udp_zero else []
     args += [f"--vxlan-port={p}" for p in vxlan_ports] + [f"--geneve-port={p}" for p in geneve_ports]
     return args
 
@@ -177,7 +179,7 @@ def test_verify_equals_cli_json_on_the_corpus(csum_cli, pcap_corpus):
 def test_every_listing_and_policy_equals_the_cli(csum_cli, pcap_corpus):
     for path, kw in captures(pcap_corpus):
         for extra in ({"checks": "verbose"}, {"checks": "all", "strict": True},
-                      {"rfc1624": True, "strict": True}):
+                      {"rfc1624": True, "strict": True}, {"ipv6_udp_zero": True}):
             check_same_as_cli(csum_cli, path, **kw, **extra)
 
 
@@ -212,6 +214,18 @@ def test_tunnel_ports_are_options(pcap_corpus):
                      ("tunnel-geneve-6082.pcap", {"geneve_ports": [4789, 6082]})):
         told, untold = csum.pcap.verify(d / name, **kw), csum.pcap.verify(d / name)
         assert told.summary["inner"]["good"] > 0 and untold.summary["inner"]["good"] == 0
+
+
+def test_ipv6_udp_zero_means_none_when_told(pcap_corpus):
+    path = pcap_corpus["dir"] / "ethernet-le-usec.pcap"
+    strict, told = csum.pcap.verify(path, checks="all"), csum.pcap.verify(path, checks="all",
+                                                                         ipv6_udp_zero=True)
+    zeros = [c for c in strict.bad if (c.layer, c.stored) == ("udp", 0)]
+    assert zeros
+    assert len(told.bad) == len(strict.bad) - len(zeros)
+    # and more: a stored 0 says none even where the datagram is not checkable, as over IPv4
+    assert (told.summary["udp"]["no_checksum"]
+            >= strict.summary["udp"]["no_checksum"] + len(zeros))
 
 
 def test_rfc1624_and_strict(pcap_corpus, tmp_path):

@@ -15,6 +15,15 @@ The last two reach the C code through a pipe, as ``csum pcap verify -`` reads st
 memory stays bounded whatever the size, and the GIL is released while the capture is walked.
 A ``bytes`` object is always a capture, never a file name (pass ``os.fsdecode(name)``).
 
+A file object may be non-blocking (a pipe or socket after ``os.set_blocking(fd, False)``).
+When it says "nothing now" as io streams do (read() returns None; write() raises
+BlockingIOError, or returns None from an ``io.RawIOBase``), verify() and fix() wait as a
+blocking file would make them wait: on its ``fileno()`` with poll(), else sleeping between
+tries from 1 ms doubling to 50 ms, never spinning. The capture is read to its end, fix()'s
+output written whole, then flushed. A command that fails ends the wait, and a write() that
+keeps returning 0 is an OSError. From an object that is not an io stream, None means what it
+always did: the end of the capture from read(), everything written from write().
+
 The results are built from the JSON document that ``csum pcap verify --json`` prints: the
 extension runs the command-line tool's own code (compiled in) and parses its output, so what
 Python sees is what the CLI reports, member for member. ``result.document`` is that document,
@@ -39,6 +48,7 @@ import io
 import json
 import os
 import re
+import select
 import threading
 from typing import (TYPE_CHECKING, Any, BinaryIO, Dict, Iterable, List, NamedTuple, Optional,
                     Protocol, Sequence, Tuple, Union)
@@ -56,13 +66,15 @@ __all__ = ["Check", "CutShort", "FixResult", "PcapError", "PcapResult", "Undisse
 
 class _Reader(Protocol):
     """A binary file object to read a capture from (gzip.open() gives one that is not a
-    BinaryIO)."""
+    BinaryIO). An io stream in non-blocking mode may return None: nothing to read yet."""
 
-    def read(self, size: int = ..., /) -> bytes: ...
+    def read(self, size: int = ..., /) -> Optional[bytes]: ...
 
 
 class _Writer(Protocol):
-    """A binary file object to write a capture into: it is given memoryviews."""
+    """A binary file object to write a capture into: it is given memoryviews. write() returns
+    how many bytes it took; None from an io.RawIOBase (its non-blocking mode) took nothing,
+    from any other object everything."""
 
     def write(self, data: memoryview, /) -> Optional[int]: ...
 
@@ -274,10 +286,11 @@ def verify(source: Source, *, checks: str = "problems", strict: bool = False,
     capture, as ``csum pcap verify --json`` does.
 
     ``source``: a path, a bytes-like object holding the capture, or a binary file object
-    (read to its end). ``checks``: which checksums ``result.checks`` lists: ``"problems"``
-    the bad and offload ones (the CLI's default), ``"verbose"`` also not-checkable ones and UDP
-    checksums of 0 (``-v``), ``"all"`` every one (``--all``; one object per checksum, so memory
-    grows with the capture). The counts in ``summary`` are complete whatever the listing.
+    (read to its end; a non-blocking one is waited for, as the module's documentation says).
+    ``checks``: which checksums ``result.checks`` lists: ``"problems"`` the bad and offload
+    ones (the CLI's default), ``"verbose"`` also not-checkable ones and UDP checksums of 0
+    (``-v``), ``"all"`` every one (``--all``; one object per checksum, so memory grows with the
+    capture). The counts in ``summary`` are complete whatever the listing.
     ``strict``: ``result.ok`` also requires every packet checked (``--strict``). ``rfc1624``:
     a TCP checksum stored as 0xffff where 0x0000 is computed is good (by default bad, as in
     Wireshark). ``ipv6_udp_zero``: a UDP checksum of 0 over IPv6 means none, as over IPv4
@@ -322,13 +335,17 @@ def fix(src: Source, dst: Union[PathLike, BinaryIO, _Writer, None] = None, *,
     partial; an existing one keeps its mode, a new one gets ``src``'s less the umask, or a new
     file's for a stream); or, for an existing FIFO or
     device, opened and written as the fix goes, never replaced (on an error, what was written
-    stays); or a writable binary file object, written as the fix goes (likewise). ``dry_run=True``: nothing is written (``dst`` may be omitted), the
-    result says what would change. ``src`` is never modified, and ``dst`` may not be ``src``.
-    ``rfc1624``, ``ipv6_udp_zero``, ``vxlan_ports``, ``geneve_ports``: as for :func:`verify`.
+    stays); or a writable binary file object, written as the fix goes (likewise; a
+    non-blocking one is waited for while it takes nothing, and flushed at the end, as the
+    module's documentation says). ``dry_run=True``: nothing is written (``dst`` may be
+    omitted), the result says what would change. ``src`` is never modified, and ``dst`` may
+    not be ``src``. ``rfc1624``, ``ipv6_udp_zero``, ``vxlan_ports``, ``geneve_ports``: as for
+    :func:`verify`.
 
     Raises ValueError when ``dst`` is ``src`` or missing, OSError when ``dst`` cannot be
-    written (checked before ``src`` is read, and when a write fails on the way: a full disk),
-    and as :func:`verify`.
+    written (checked before ``src`` is read, and when a write fails on the way: a full disk; a
+    file object whose write() returns 0 ten times in a row, or a count it was not given), and
+    as :func:`verify`.
 
     >>> r = csum.pcap.fix('in.pcapng', 'out.pcapng')                  # doctest: +SKIP
     >>> [(c.frame, c.layer, hex(c.stored), hex(c.computed)) for c in r.fixed]  # doctest: +SKIP
@@ -437,7 +454,14 @@ class _Source:
         return "-" if self.path is None else _arg(self.path)
 
     def feed(self, fd: int, stop: threading.Event, errors: List[BaseException]) -> None:
-        """Write the capture into the pipe fd (closed at the end), until stop is set."""
+        """Write the capture into the pipe fd (closed at the end), until stop is set.
+
+        A non-blocking io stream's read() returns None (or raises BlockingIOError) when it has
+        nothing yet: that is not the end of the capture, which b"" is. It is waited for
+        (_Waiter), so that a pipe or socket whose writer is slower than the walk is read whole,
+        and given up when stop is set (the command stopped reading: it failed). From an object
+        that is not an io stream, None is the end, as it always was (its read() has no such
+        contract, and waiting would hang on one that returns None at its end)."""
         try:
             if self.view is not None:
                 for start in range(0, len(self.view), _CHUNK):
@@ -445,13 +469,23 @@ class _Source:
                         break
                     _write_all(fd, self.view[start:start + _CHUNK])
             else:
+                waiter = _Waiter(self.file, False, stop)
+                stream = isinstance(self.file, io.IOBase)
                 while not stop.is_set():
-                    chunk = self.file.read(_CHUNK)
+                    try:
+                        chunk = self.file.read(_CHUNK)
+                        blocked = chunk is None and stream
+                    except BlockingIOError:
+                        chunk, blocked = None, True
+                    if blocked:  # non-blocking, and nothing to read yet
+                        waiter.wait()
+                        continue
                     if not chunk:
                         break
                     if isinstance(chunk, str):
                         raise TypeError("the capture's read() returned str: open it in binary "
                                         "mode ('rb')")
+                    waiter.progress()
                     _write_all(fd, memoryview(chunk))
         except BaseException as e:  # re-raised by _run in the caller's thread
             errors.append(e)
@@ -464,21 +498,187 @@ def _write_all(fd: int, view: memoryview) -> None:
         view = view[os.write(fd, view):]
 
 
-def _drain(fd: int, dst: Any, errors: List[BaseException]) -> None:
+_POLL_PERIOD = 0.05
+"""Seconds a wait on a descriptor lasts at most before the stop event is looked at again."""
+_BACKOFF = (0.001, 0.05)
+"""The first and the longest sleep, in seconds, of a wait without a descriptor to poll."""
+_STALLS = 10
+"""write() calls in a row that may return 0 before dst counts as taking no more data."""
+
+
+class _Waiter:
+    """Waits, without spinning, after a non-blocking file object said "not now" (read() or
+    write() returned None, or raised BlockingIOError), until it may be ready or stop is set.
+
+    On the object's descriptor (fileno()) with poll() when it has one, up to _POLL_PERIOD at a
+    time, so that stop is looked at even while the peer sends or takes nothing. Without a
+    descriptor, or when poll() said ready and the object then still was not (a wrapper whose
+    fileno() is not what it reads or writes, a write larger than the room poll() saw), by
+    sleeping: from 1 ms, doubling up to 50 ms, back to 1 ms (and to poll()) after progress.
+    The sleeps are on the stop event, which ends them at once."""
+
+    def __init__(self, file: Any, writing: bool, stop: threading.Event):
+        self.file = file
+        self.writing = writing
+        self.stop = stop
+        self.blocked = False
+        """Whether the object ever said "not now": it is non-blocking."""
+        self._fd: Optional[int] = None
+        self._poller: Any = None
+        self._asked = False  # fileno() is asked on the first wait only, if ever
+        self._polled_in_vain = False
+        self._delay = 0.0
+
+    def progress(self) -> None:
+        """The object read or wrote something: the next wait starts afresh."""
+        self._polled_in_vain = False
+        self._delay = 0.0
+
+    def wait(self) -> bool:
+        """Wait until the object may be ready: True to try again, False when stop is set."""
+        self.blocked = True
+        if not self._asked:
+            self._asked = True
+            self._fd = _fileno(self.file)
+        if self._fd is not None and not self._polled_in_vain:
+            try:
+                ready = self._poll(self._fd)
+            except (OSError, ValueError):  # closed meanwhile, or beyond select()'s FD_SETSIZE
+                self._fd = None
+            else:
+                self._polled_in_vain = ready  # if the next try still blocks, poll() misled
+                return not self.stop.is_set()
+        return self.sleep()
+
+    def sleep(self) -> bool:
+        """The backoff alone (dst.write() returned 0, where poll() would say ready)."""
+        self._delay = min(max(2 * self._delay, _BACKOFF[0]), _BACKOFF[1])
+        return not self.stop.wait(self._delay)
+
+    def _poll(self, fd: int) -> bool:
+        if hasattr(select, "poll"):
+            if self._poller is None:
+                self._poller = select.poll()
+                self._poller.register(fd, select.POLLOUT if self.writing else select.POLLIN)
+            return bool(self._poller.poll(int(_POLL_PERIOD * 1000)))
+        fds = [fd]
+        ready = select.select([] if self.writing else fds, fds if self.writing else [], fds,
+                              _POLL_PERIOD)
+        return any(ready)
+
+
+def _fileno(file: Any) -> Optional[int]:
+    """file's descriptor, or None when it has none (BytesIO, a class of the caller's)."""
+    try:
+        fd = file.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both
+        return None
+    return fd if isinstance(fd, int) and fd >= 0 else None
+
+
+def _nonblocking(file: Any) -> bool:
+    """Whether file's descriptor is in non-blocking mode (False without one)."""
+    fd = _fileno(file)
+    if fd is None:
+        return False
+    try:
+        return not os.get_blocking(fd)
+    except OSError:
+        return False
+
+
+def _write_file(dst: Any, view: memoryview, waiter: _Waiter) -> bool:
+    """Write all of view into the file object dst: True, or False when the waiter gave up (the
+    command failed while dst could not take more).
+
+    A non-blocking dst says "not now" by raising BlockingIOError (a buffered writer, which
+    kept ``characters_written`` bytes of view: they are not written again) or, as io's raw
+    streams do, by returning None: both are waited for. From another object, None means
+    everything was written (a writer that does not count, as before). 0 is no progress: a few
+    in a row are waited out, then OSError, rather than calling write() forever."""
+    raw = isinstance(dst, io.RawIOBase)
+    stalls = 0
+    while view:
+        blocked = False
+        try:
+            n = dst.write(view)
+        except BlockingIOError as e:
+            n, blocked = _characters_written(e), True
+        else:
+            if n is None:
+                n, blocked = (0, True) if raw else (len(view), False)
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= len(view):
+            raise OSError(f"csum.pcap.fix(): {type(dst).__name__}.write() of {len(view)} bytes "
+                          f"returned {n!r}, not the number of bytes written")
+        if n:
+            view = view[n:]
+            waiter.progress()
+            stalls = 0
+            if not blocked:
+                continue
+        elif not blocked:
+            stalls += 1
+            if stalls >= _STALLS:
+                raise OSError(f"csum.pcap.fix(): {type(dst).__name__}.write() "
+                              f"returned 0 (nothing written) {stalls} times in a row: the "
+                              f"file object takes no more data")
+            if not waiter.sleep():
+                return False
+            continue
+        if view and not waiter.wait():
+            return False
+    return True
+
+
+def _characters_written(e: BlockingIOError) -> int:
+    """How much of its data a write that raised e kept (0 when it does not say)."""
+    try:
+        return int(e.characters_written)
+    except (AttributeError, TypeError, ValueError):
+        return 0
+
+
+def _flush(dst: Any, waiter: _Waiter) -> None:
+    """Flush dst, waiting while it would block (as _write_file waits), unless told to stop."""
+    flush = getattr(dst, "flush", None)
+    if not callable(flush):
+        return
+    while True:
+        try:
+            flush()
+            return
+        except BlockingIOError as e:
+            if _characters_written(e):
+                waiter.progress()
+            if not waiter.wait():
+                return
+
+
+def _drain(fd: int, dst: Any, errors: List[BaseException], abort: threading.Event) -> None:
     """Copy the pipe fd (closed at the end) into the file object dst. After an error, keep
-    reading, so that the command never blocks on a full pipe."""
+    reading, so that the command never blocks on a full pipe.
+
+    A non-blocking dst is waited for while it takes nothing (see _write_file), as long as a
+    blocking write would wait: the whole output reaches it, whatever the reader's pace. Only
+    abort (set when the command failed) ends the wait; the rest is then read and dropped. Such a
+    dst is flushed at the end, so that no byte stays in its buffer for a close() that would
+    raise BlockingIOError."""
+    waiter = _Waiter(dst, True, abort)
+    given_up = False
     try:
         while True:
             chunk = os.read(fd, _CHUNK)
             if not chunk:
                 break
-            if errors:
+            if errors or given_up:
                 continue
             try:
-                view = memoryview(chunk)
-                while view:
-                    n = dst.write(view)
-                    view = view[len(view) if n is None else n:]
+                given_up = not _write_file(dst, memoryview(chunk), waiter)
+            except BaseException as e:
+                errors.append(e)
+        if not errors and not given_up and (waiter.blocked or _nonblocking(dst)):
+            try:
+                _flush(dst, waiter)
             except BaseException as e:
                 errors.append(e)
     finally:
@@ -514,17 +714,22 @@ def _run(args: List[str], source: _Source, dst: Any = None
     feeder = drainer = None
     feed_errors: List[BaseException] = []
     drain_errors: List[BaseException] = []
-    stop = threading.Event()
+    stop = threading.Event()  # the command is over: the feeder stops reading the source
+    abort = threading.Event()  # and it failed: the drainer stops waiting for dst to take more
+    done = False
     try:
         if source.path is None:
             in_fd, w = _pipe()
             feeder = _start(source.feed, w, (w, stop, feed_errors), "csum.pcap input")
         if dst is not None:
             r, out_fd = _pipe()
-            drainer = _start(_drain, r, (r, dst, drain_errors), "csum.pcap output")
+            drainer = _start(_drain, r, (r, dst, drain_errors, abort), "csum.pcap output")
         result = _csum._pcap(args, in_fd, out_fd)
+        done = result[0] == 0  # fix, the one command with a dst, succeeds with 0
     finally:
         stop.set()
+        if not done:
+            abort.set()
         if feeder is not None:  # the command may stop early: let the feeder finish its write
             while os.read(in_fd, _CHUNK):
                 pass
@@ -534,10 +739,22 @@ def _run(args: List[str], source: _Source, dst: Any = None
         if out_fd >= 0:
             os.close(out_fd)
         if drainer is not None:
-            drainer.join()
+            _join(drainer, abort)
     for e in feed_errors + drain_errors:  # the cause of whatever the command then said
         raise e
     return result
+
+
+def _join(drainer: threading.Thread, abort: threading.Event) -> None:
+    """Wait for the drainer, which may wait long for a non-blocking dst whose reader is slow:
+    interrupted (Ctrl-C), it is told to give up, and joined again before the exception goes
+    on, so that it does not outlive the call holding its descriptor."""
+    try:
+        drainer.join()
+    except BaseException:
+        abort.set()
+        drainer.join()
+        raise
 
 
 # ---- the document ------------------------------------------------------------------------

@@ -16,6 +16,7 @@ import stat
 import subprocess
 import sys
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -416,6 +417,265 @@ def test_an_output_that_cannot_be_written_is_named_not_the_capture(pcap_corpus):
         csum.pcap.fix(src, "/dev/full")
     assert not isinstance(caught.value, PcapError), caught.value
     assert caught.value.errno == errno.ENOSPC and caught.value.filename == "/dev/full"
+
+
+# ---- non-blocking file objects ---------------------------------------------------------------
+# read() returning None and write() returning None or raising BlockingIOError mean "not now",
+# not the end of the capture nor "all written": they are waited for, on the descriptor when
+# there is one, without spinning, and given up only when the command failed.
+
+def nonblocking_pipe(end):
+    """A pipe whose read (end "r") or write (end "w") end does not block."""
+    r, w = os.pipe()
+    os.set_blocking(r if end == "r" else w, False)
+    return r, w
+
+
+def cpu_seconds():
+    """CPU time of the whole process (every thread): a busy wait shows there."""
+    t = os.times()
+    return t.user + t.system
+
+
+def feed_slowly(w, data, step, pause=0.0, stall_at=None, stall=0.0):
+    """A thread writing data into the pipe end w (closed at the end) step bytes at a time."""
+
+    def run():
+        try:
+            for start in range(0, len(data), step):
+                if stall_at is not None and start <= stall_at < start + step:
+                    time.sleep(stall)
+                view = memoryview(data)[start:start + step]
+                while view:
+                    view = view[os.write(w, view):]
+                if pause:
+                    time.sleep(pause)
+        finally:
+            os.close(w)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+def read_slowly(r, step, pause):
+    """A thread reading the pipe end r (closed at the end) into a bytearray, slowly."""
+    got = bytearray()
+
+    def run():
+        try:
+            while True:
+                time.sleep(pause)
+                chunk = os.read(r, step)
+                if not chunk:
+                    break
+                got.extend(chunk)
+        finally:
+            os.close(r)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, got
+
+
+@pytest.mark.parametrize("buffering", [0, -1])
+def test_verify_from_a_nonblocking_pipe(pcap_corpus, buffering):
+    """The writer is slower than the walk: reads find nothing now and then (None), records
+    arrive cut; the result is that of the whole capture, not of its first records (nor a
+    PcapError for a record cut by the pipe). A pause of the writer is waited out without
+    spinning."""
+    data = (pcap_corpus["dir"] / "offload.pcap").read_bytes()
+    want = csum.pcap.verify(data, checks="all").document
+    r, w = nonblocking_pipe("r")
+    writer = feed_slowly(w, data, 7001, pause=0.001, stall_at=len(data) // 2, stall=0.5)
+    cpu = cpu_seconds()
+    with open(r, "rb", buffering=buffering) as f:
+        result = csum.pcap.verify(f, checks="all")
+    cpu = cpu_seconds() - cpu
+    writer.join()
+    assert result.document == want and result.cut_short is None
+    assert cpu < 0.3, f"{cpu:.2f} s of CPU for a 0.5 s pause: a busy wait"
+
+
+@pytest.mark.parametrize("buffering", [0, -1])
+def test_fix_into_a_nonblocking_pipe_with_a_slow_reader(csum_cli, bulk, buffering):
+    """write() returns None (a raw file) or raises BlockingIOError with characters_written (a
+    buffered one) while the pipe is full: everything reaches the reader, once, in order, and a
+    buffered dst is flushed (its close() then has nothing left that would block)."""
+    data = bulk.read_bytes()
+    want = cli_fix_stdio(csum_cli, data)
+    r, w = nonblocking_pipe("w")
+    reader, got = read_slowly(r, 1 << 16, 0.002)
+    cpu = cpu_seconds()
+    with open(w, "wb", buffering=buffering) as f:
+        result = csum.pcap.fix(data, f)
+        cpu = cpu_seconds() - cpu
+        deadline = time.monotonic() + 10
+        while len(got) < len(want) and time.monotonic() < deadline:
+            time.sleep(0.01)  # all of it arrives before f is closed: nothing left buffered
+        assert len(got) == len(want)
+    reader.join()
+    assert len(got) == len(want) and got == want
+    assert result.dst is None and result.packets > 4000
+    assert cpu < 1.5, f"{cpu:.2f} s of CPU: a busy wait"
+
+
+class Choppy(io.RawIOBase):
+    """A non-blocking raw stream without a descriptor: every other write() would block (None),
+    the others take at most `step` bytes."""
+
+    def __init__(self, step):
+        self.out, self.step, self.calls = bytearray(), step, 0
+
+    def writable(self):
+        return True
+
+    def write(self, b):
+        self.calls += 1
+        if self.calls % 2:
+            return None
+        n = min(len(b), self.step)
+        self.out += b[:n]
+        return n
+
+
+class Backlogged(io.BufferedIOBase):
+    """A buffered non-blocking writer without a descriptor: every other write() keeps part of
+    the data and raises BlockingIOError saying how much, as io.BufferedWriter does."""
+
+    def __init__(self):
+        self.out, self.calls, self.flushes = bytearray(), 0, 0
+
+    def writable(self):
+        return True
+
+    def write(self, b):
+        self.calls += 1
+        if self.calls % 2:
+            n = len(b) // 3
+            self.out += b[:n]
+            raise BlockingIOError(errno.EAGAIN, "would block", n)
+        self.out += b
+        return len(b)
+
+    def flush(self):
+        self.flushes += 1
+        if self.flushes == 1:
+            raise BlockingIOError(errno.EAGAIN, "would block", 0)
+
+
+class Uncounting:
+    """A writer that is not an io stream and returns None: it wrote everything (as before)."""
+
+    def __init__(self):
+        self.out = bytearray()
+
+    def write(self, b):
+        self.out += b
+
+
+class Returning:
+    """A writer whose write() returns `value` and writes nothing."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def write(self, b):
+        return self.value
+
+
+def test_nonblocking_writers_without_a_descriptor(csum_cli, pcap_corpus):
+    data = (pcap_corpus["dir"] / "jumbo.pcap").read_bytes()
+    want = cli_fix_stdio(csum_cli, data)
+    backlogged = Backlogged()
+    for dst in (Choppy(1 << 16), backlogged, Uncounting()):
+        csum.pcap.fix(data, dst)
+        assert dst.out == want, type(dst).__name__
+    assert backlogged.flushes == 2  # flushed, again after its flush would block
+
+
+def test_none_from_an_object_that_is_not_an_io_stream(csum_cli, pcap_corpus):
+    """Such an object has no non-blocking mode to say "not now" with: None from its read() is
+    the end of the capture, and from its write() everything written (Uncounting above), as
+    before; waiting there would hang on it."""
+    data = (pcap_corpus["dir"] / "offload.pcap").read_bytes()
+
+    class Chunks:
+        def __init__(self):
+            self.chunks = [data[i:i + 5000] for i in range(0, len(data), 5000)][::-1]
+
+        def read(self, size):
+            return self.chunks.pop() if self.chunks else None
+
+    assert csum.pcap.verify(Chunks()).document == csum.pcap.verify(data).document
+
+
+class Stuck(io.RawIOBase):
+    """A write() that returns 0 (nothing written) `zeros` times in a row, then takes it all."""
+
+    def __init__(self, zeros):
+        self.out, self.zeros = bytearray(), zeros
+
+    def writable(self):
+        return True
+
+    def write(self, b):
+        if self.zeros:
+            self.zeros -= 1
+            return 0
+        self.out += b
+        return len(b)
+
+
+def test_a_write_that_makes_no_progress_fails(csum_cli, pcap_corpus):
+    """fix() looped forever at 100 % CPU on a write() returning 0. A few in a row are waited
+    out; more are an OSError that says so, quickly, with no descriptor or thread left."""
+    data = (pcap_corpus["dir"] / "offload.pcap").read_bytes()
+    dst = Stuck(3)
+    csum.pcap.fix(data, dst)
+    assert dst.out == cli_fix_stdio(csum_cli, data)
+    before, threads = open_fds(), threading.active_count()
+    for dst in (Stuck(10 ** 9), Returning(0)):
+        start = time.monotonic()
+        with pytest.raises(OSError, match=r"write\(\) returned 0 \(nothing written\)"):
+            csum.pcap.fix(data, dst)
+        assert time.monotonic() - start < 5
+    for bad in (-1, 1 << 30, "3", True):
+        with pytest.raises(OSError, match="not the number of bytes written"):
+            csum.pcap.fix(data, Returning(bad))
+    assert open_fds() == before and threading.active_count() == threads
+
+
+def test_a_failed_command_does_not_wait_for_a_nonblocking_file(bulk, tmp_path):
+    """The command fails while the source has nothing to read (its writer is idle, still
+    open) or while dst takes nothing (its reader is idle): the error comes at once, not when
+    the peer acts, and no descriptor or thread is left."""
+    before, threads = open_fds(), threading.active_count()
+    # fix() whose OUT cannot be written: the command fails before it reads the source
+    r, w = nonblocking_pipe("r")
+    start = time.monotonic()
+    with open(r, "rb", buffering=0) as f, pytest.raises(FileNotFoundError):
+        csum.pcap.fix(f, tmp_path / "no-such-dir" / "out.pcap")
+    assert time.monotonic() - start < 5
+    os.close(w)
+    # A capture malformed past 2 MB, fixed into a pipe nobody reads: the 1 MB of output
+    # before the problem (fix writes a record once the window moves past it) fills the pipe,
+    # the rest waits in csum.pcap's, the command fails.
+    data = bytearray(bulk.read_bytes())
+    offset = 24
+    while offset < 2_000_000:
+        offset += 16 + int.from_bytes(data[offset + 8:offset + 12], "little")
+    data[offset + 8:offset + 16] = (0x7ffffff0).to_bytes(4, "little") * 2
+    r, w = nonblocking_pipe("w")
+    start = time.monotonic()
+    try:
+        with open(w, "wb", buffering=0) as f, pytest.raises(PcapError) as info:
+            csum.pcap.fix(bytes(data), f)
+    finally:
+        os.close(r)
+    assert time.monotonic() - start < 5
+    assert info.value.offset == offset + 8
+    assert open_fds() == before and threading.active_count() == threads
 
 
 # ---- the interpreter is left as it was ---------------------------------------------------

@@ -154,6 +154,28 @@ static int address_from_int(PyObject *num, int size, const char *fname, const ch
     return 0;
 }
 
+/* The text form of an address into out: IPv4 dotted quad, or IPv6 with an optional zone
+ * ("fe80::1%eth0", RFC 4007), as ipaddress.IPv6Address() takes it. The zone names the link an
+ * address is used on, for this host; it is no part of the 16 bytes sent, and no part of a
+ * pseudo-header, so it is checked for form (non-empty, one '%', as ipaddress checks it) and
+ * dropped, as IPv6Address(...).packed drops it. */
+static int address_from_text(const char *s, size_t n, int size, unsigned char *out)
+{
+    if (size == 16) {
+        const char *zone = memchr(s, '%', n);
+        if (zone) {
+            char text[64]; /* INET6_ADDRSTRLEN (46), with room to tell too long */
+            size_t len = (size_t)(zone - s);
+            if (len >= sizeof text || zone + 1 == s + n || memchr(zone + 1, '%', n - len - 1))
+                return -1;
+            memcpy(text, s, len);
+            text[len] = '\0';
+            return inet_pton(AF_INET6, text, out) == 1 ? 0 : -1;
+        }
+    }
+    return inet_pton(size == 4 ? AF_INET : AF_INET6, s, out) == 1 ? 0 : -1;
+}
+
 int args_address(PyObject *obj, int size, int allow_int, const char *fname, const char *arg,
                  unsigned char *out)
 {
@@ -163,7 +185,7 @@ int args_address(PyObject *obj, int size, int allow_int, const char *fname, cons
         const char *s = PyUnicode_AsUTF8AndSize(obj, &n);
         if (!s)
             return -1;
-        if ((size_t)n != strlen(s) || inet_pton(size == 4 ? AF_INET : AF_INET6, s, out) != 1) {
+        if ((size_t)n != strlen(s) || address_from_text(s, (size_t)n, size, out) < 0) {
             PyErr_Format(PyExc_ValueError, "%s(): %s %R is not an %s address", fname, arg, obj,
                          family);
             return -1;

@@ -34,7 +34,9 @@ int args_uint(PyObject *obj, unsigned long long max, const char *fname, const ch
 int args_buffer(PyObject *obj, Py_buffer *view, int writable, const char *fname, const char *arg);
 
 /* An IPv4 (size 4) or IPv6 (size 16) address: bytes-like of exactly that size, a str, or an
- * object with a `packed` attribute (ipaddress.IPv4Address / IPv6Address). With `allow_int`,
+ * object with a `packed` attribute (ipaddress.IPv4Address / IPv6Address). An IPv6 zone
+ * ("fe80::1%eth0", or IPv6Address's scope_id) is dropped alike from a str and an IPv6Address:
+ * it is not in the address's bytes on the wire, nor in a pseudo-header. With `allow_int`,
  * also a non-negative int below 2**(8*size), taken big-endian (a field as a number), or any
  * object __index__ takes (NumPy integers; a NumPy array of bytes is bytes-like). */
 int args_address(PyObject *obj, int size, int allow_int, const char *fname, const char *arg,

@@ -477,7 +477,9 @@ PyDoc_STRVAR(ipv6_doc,
 "The upper-layer checksum over IPv6 (RFC 8200 section 8.1; the kernel's csum_ipv6_magic):\n"
 "the pseudo-header of `src`, `dst` (bytes, str or ipaddress.IPv6Address; with a Routing\n"
 "header, the final destination), `proto` (6 TCP, 17 UDP, 58 ICMPv6) and the 32-bit upper-layer\n"
-"`length`, added to `payload_sum` = partial(upper-layer packet), folded.\n\n"
+"`length`, added to `payload_sum` = partial(upper-layer packet), folded. A zone\n"
+"('fe80::1%eth0', IPv6Address.scope_id) is ignored: it is not part of the address on the\n"
+"wire.\n\n"
 ">>> icmp = bytes.fromhex('8000000000010001')  # echo request, checksum zeroed\n"
 ">>> hex(csum.ipv6('::1', '::1', 58, len(icmp), csum.partial(icmp)))\n"
 "'0x7fb9'");
@@ -604,7 +606,8 @@ static PyObject *py_replace4(PyObject *self, PyObject *const *args, Py_ssize_t n
 PyDoc_STRVAR(replace16_doc,
 "replace16($module, check, old, new)\n--\n\n"
 "replace2() for a 128-bit field: an IPv6 address (bytes, str, ipaddress.IPv6Address, or an\n"
-"int), e.g. in a TCP, UDP or ICMPv6 checksum after an address rewrite.\n\n"
+"int; a zone is ignored, as for ipv6()), e.g. in a TCP, UDP or ICMPv6 checksum after an\n"
+"address rewrite.\n\n"
 ">>> icmp = bytes.fromhex('8000000000010001')\n"
 ">>> old = csum.ipv6('2001:db8::1', '::1', 58, len(icmp), csum.partial(icmp))\n"
 ">>> new = csum.ipv6('2001:db8::2', '::1', 58, len(icmp), csum.partial(icmp))\n"

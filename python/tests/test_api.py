@@ -178,6 +178,34 @@ def test_address_errors():
         csum.tcpudp_v4("1.2.3.4", "1.2.3.4", 6, -1)
 
 
+def test_an_ipv6_zone_is_ignored_in_every_form():
+    """A zone (RFC 4007's fe80::1%eth0, IPv6Address.scope_id) names a link on this host and is
+    not part of the 16 bytes on the wire: the str form is taken as ipaddress.IPv6Address takes
+    it, the zone dropped as its .packed drops it (the str used to be refused while the
+    IPv6Address was taken). What ipaddress refuses, csum refuses."""
+    icmp = bytes.fromhex("8000000000010001")
+    want = csum.ipv6("fe80::1", "ff02::1", 58, len(icmp), csum.partial(icmp))
+    for src in ("fe80::1%eth0", "fe80::1%1", "fe80::1% odd zone", "fe80::1%eth0.100",
+                ipaddress.IPv6Address("fe80::1%eth0"), ipaddress.IPv6Address("fe80::1%7")):
+        assert csum.ipv6(src, "ff02::1%eth0", 58, len(icmp), csum.partial(icmp)) == want, src
+    assert csum.replace16(0x1234, "fe80::1%eth0", ipaddress.IPv6Address("fe80::2%eth0")) == \
+        csum.replace16(0x1234, "fe80::1", "fe80::2")
+    assert csum.ipv6("::ffff:192.0.2.1%3", "::1", 6, 0) == \
+        csum.ipv6("::ffff:192.0.2.1", "::1", 6, 0)
+    for text in ("fe80::1%", "fe80::1%a%b", "%eth0", "fe80::g%eth0", "1.2.3.4%eth0",
+                 "f" * 70 + "%eth0"):
+        with pytest.raises(ValueError):
+            ipaddress.IPv6Address(text)
+        with pytest.raises(ValueError, match="not an IPv6 address"):
+            csum.ipv6(text, "::1", 58, 0)
+        with pytest.raises(ValueError, match="not an IPv6 address"):
+            csum.replace16(0, text, "::1")
+    with pytest.raises(ValueError, match="not an IPv6 address"):  # a NUL anywhere, as before
+        csum.ipv6("fe80::1%eth0\0", "::1", 58, 0)
+    with pytest.raises(ValueError, match="not an IPv4 address"):  # IPv4 has no zones
+        csum.tcpudp_v4("192.0.2.1%eth0", "192.0.2.2", 6, 0)
+
+
 def test_replace_helpers_equal_recomputing():
     for _ in range(300):
         data = bytearray(RNG.randbytes(RNG.randrange(40, 200, 2)))

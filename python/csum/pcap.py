@@ -431,6 +431,11 @@ class _Source:
             self.file = source
             return
         self._views.append(view)
+        if _holds_objects(view.format):
+            fmt = view.format
+            self.release()
+            raise TypeError(f"csum.pcap.{func}(): expected a bytes-like object, not a buffer of "
+                            f"Python objects (format {fmt!r} of {type(source).__name__})")
         if not view.c_contiguous:
             self.release()
             raise BufferError(f"csum.pcap.{func}(): the buffer is not C-contiguous")
@@ -491,6 +496,13 @@ class _Source:
             errors.append(e)
         finally:
             os.close(fd)
+
+
+def _holds_objects(fmt: str) -> bool:
+    """Whether a buffer's struct format has Python objects ('O') among its items, outside the
+    field names between colons: their bytes are addresses, not a capture (the extension's
+    functions refuse them alike, python/src/args.c)."""
+    return "O" in re.sub(r":[^:]*:", "", fmt)
 
 
 def _write_all(fd: int, view: memoryview) -> None:

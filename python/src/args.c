@@ -93,6 +93,24 @@ int args_uint(PyObject *obj, unsigned long long max, const char *fname, const ch
     return 0;
 }
 
+/* Whether a buffer's struct-module format (PEP 3118) has an item that is a Python object
+ * ('O', alone as in NumPy's object arrays and ctypes.py_object arrays, or a field of a
+ * structure: "T{i:count:O:ref:}"). Field names, between colons, are skipped: "T{d:Open:}"
+ * holds none. NULL is plain bytes. */
+static int format_holds_objects(const char *format)
+{
+    for (const char *f = format; f && *f; f++) {
+        if (*f == ':') {
+            f = strchr(f + 1, ':');
+            if (!f)
+                return 0;
+        } else if (*f == 'O') {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int args_buffer(PyObject *obj, Py_buffer *view, int writable, const char *fname, const char *arg)
 {
     if (!writable && PyBytes_CheckExact(obj)) /* the common case, without the exporter call */
@@ -105,9 +123,21 @@ int args_buffer(PyObject *obj, Py_buffer *view, int writable, const char *fname,
         return -1;
     }
     /* Ask for strides so that every exporter can answer, then insist on C order: the bytes
-     * are summed in the order tobytes() would give them, which needs one contiguous run. */
-    if (PyObject_GetBuffer(obj, view, PyBUF_STRIDES) < 0)
+     * are summed in the order tobytes() would give them, which needs one contiguous run. The
+     * format is asked for only to refuse Python objects: every other item (integers, floats,
+     * pointers 'P', structures of them) is bytes here, whatever it means to its exporter.
+     * Object slots are not: their bytes are addresses, which would be summed as data, and
+     * written (partial_copy's dst) they are references the exporter later releases: a crash. */
+    if (PyObject_GetBuffer(obj, view, PyBUF_STRIDES | PyBUF_FORMAT) < 0)
         return -1;
+    if (format_holds_objects(view->format)) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s(): %s must be a bytes-like object, not a buffer of Python objects "
+                     "(format '%.50s' of %.100s)", fname, arg, view->format,
+                     Py_TYPE(obj)->tp_name);
+        PyBuffer_Release(view);
+        return -1;
+    }
     if (writable) {
         /* Told by the readonly flag, not by what a writable request raises (BufferError from
          * bytes, memoryview and mmap, ValueError from NumPy); then asked for again as

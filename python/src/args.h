@@ -28,9 +28,12 @@ PyObject *args_tuple(PyObject *obj, const char *message);
 int args_uint(PyObject *obj, unsigned long long max, const char *fname, const char *arg,
               unsigned long long *out);
 
-/* A C-contiguous buffer (any bytes-like object), writable if asked. TypeError for an object
- * without the buffer protocol or a read-only one where a writable one is needed, BufferError
- * for a non-contiguous one (as hashlib and zlib.crc32 do). Release with PyBuffer_Release. */
+/* A C-contiguous buffer (any bytes-like object, whatever its items: integers, floats,
+ * pointers, structures, all taken as their bytes), writable if asked. TypeError for an object
+ * without the buffer protocol, a buffer of Python objects (format 'O': NumPy object arrays,
+ * ctypes.py_object arrays; its bytes are addresses, and references where written) or a
+ * read-only one where a writable one is needed, BufferError for a non-contiguous one (as
+ * hashlib and zlib.crc32 do). Release with PyBuffer_Release. */
 int args_buffer(PyObject *obj, Py_buffer *view, int writable, const char *fname, const char *arg);
 
 /* An IPv4 (size 4) or IPv6 (size 16) address: bytes-like of exactly that size, a str, or an

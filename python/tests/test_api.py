@@ -1,4 +1,5 @@
 """The API surface: protocol helpers against the reference, errors, docstrings, metadata."""
+import array
 import doctest
 import ipaddress
 import random
@@ -204,6 +205,35 @@ def test_an_ipv6_zone_is_ignored_in_every_form():
         csum.ipv6("fe80::1%eth0\0", "::1", 58, 0)
     with pytest.raises(ValueError, match="not an IPv4 address"):  # IPv4 has no zones
         csum.tcpudp_v4("192.0.2.1%eth0", "192.0.2.2", 6, 0)
+
+
+def test_buffers_of_python_objects_are_refused():
+    """A buffer whose items are Python objects (format 'O': a NumPy object array, a
+    ctypes.py_object array, a structure with such a field) holds their addresses: checksum()
+    summed them, and partial_copy() into one overwrote references (a crash). Every other
+    contiguous buffer is still its bytes: integers, floats, pointers ('P'), structures."""
+    import ctypes
+    np = pytest.importorskip("numpy")
+    objects = [np.array([1, "a"], dtype=object), (ctypes.py_object * 2)(1, 2),
+               np.zeros(2, dtype=[("Open", "i4"), ("ref", "O")])]
+    calls = [csum.checksum, csum.partial, csum.ipv4_header,
+             lambda b: csum.ipv4_header_batch(b, [0]), lambda b: csum.partial_copy(b, b"\1" * 8),
+             lambda b: csum.partial_copy(bytearray(64), b), lambda b: csum.ipv6(b, "::1", 6, 0),
+             lambda b: csum.replace4(0, b, 0), lambda b: csum.tcpudp_v4("192.0.2.1", b, 6, 0)]
+    for obj in objects:
+        for call in calls:
+            with pytest.raises(TypeError, match="not a buffer of Python objects"):
+                call(obj)
+    assert objects[0][1] == "a" and objects[1][1] == 2  # nothing was written into them
+    plain = [np.arange(7, dtype=np.uint16), np.arange(3, dtype=np.float64), array.array("d", [1.5]),
+             np.zeros(2, dtype=[("Open", "i4"), ("Order", "f8")]),  # names with an O: no object
+             (ctypes.c_void_p * 2)(1, 2), memoryview(bytes(range(16))).cast("P"),
+             (ctypes.c_char_p * 2)()]
+    for obj in plain:
+        data = memoryview(obj).tobytes()
+        assert csum.checksum(obj) == ref_checksum(data), type(obj)
+        if not memoryview(obj).readonly:
+            assert csum.partial_copy(obj, bytes(len(data))) == 0
 
 
 def test_replace_helpers_equal_recomputing():

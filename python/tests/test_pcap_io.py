@@ -123,6 +123,14 @@ def test_memoryview_slices_and_other_formats(pcap_corpus):
         assert csum.pcap.verify(array.array("I", data)).document == want
     with pytest.raises(BufferError):
         csum.pcap.verify(memoryview(padded)[::2])
+    import ctypes  # Python objects: their addresses are no capture (as csum.checksum refuses)
+    with pytest.raises(TypeError, match="not a buffer of Python objects"):
+        csum.pcap.verify((ctypes.py_object * 2)(1, 2))
+    np = pytest.importorskip("numpy")
+    for objects in (np.array([1, "a"], dtype=object), np.zeros(2, dtype=[("n", "i4"), ("o", "O")])):
+        with pytest.raises(TypeError, match="not a buffer of Python objects"):
+            csum.pcap.fix(objects, io.BytesIO())
+    assert csum.pcap.verify(np.frombuffer(data, np.uint8)).document == want
 
 
 def test_a_buffer_is_let_go_even_while_the_error_is_alive(pcap_corpus, tmp_path):

@@ -9,6 +9,7 @@
 enum {
     IPPROTO_HOPOPTS_ = 0,
     IPPROTO_ICMP_ = 1,
+    IPPROTO_IGMP_ = 2,
     IPPROTO_IPIP_ = 4,
     IPPROTO_TCP_ = 6,
     IPPROTO_UDP_ = 17,
@@ -19,6 +20,7 @@ enum {
     IPPROTO_AH_ = 51,
     IPPROTO_ICMPV6_ = 58,
     IPPROTO_DSTOPTS_ = 60,
+    IPPROTO_PIM_ = 103,
     IPPROTO_SHIM6_ = 140,
 };
 

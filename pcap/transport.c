@@ -1,8 +1,8 @@
 /*
  * The checksummed transports and what they carry: TCP (RFC 9293), UDP (RFC 768) and the
  * tunnels found by UDP port, ICMP (RFC 792) with the packet quoted in its errors and their
- * extension structure (RFC 4884), ICMPv6 (RFC 4443), and the IP-level encapsulations (IP in
- * IP, GRE).
+ * extension structure (RFC 4884), ICMPv6 (RFC 4443), IGMP and PIM, and the IP-level
+ * encapsulations (IP in IP, GRE).
  *
  * A checksum is checkable when every byte it covers was captured and the lengths that
  * delimit it are consistent; otherwise it is reported as not checkable with the reason,
@@ -64,10 +64,20 @@ static uint16_t partial_sum(const struct ip_info *ip, uint8_t proto, uint32_t le
     return (uint16_t)~network_value(m);
 }
 
-/* Whether the checksum covers a pseudo-header (ICMP's and an ICMP extension's do not). */
-static int has_pseudo_header(const struct kind *k)
+/* Whether the checksum covers a pseudo-header: not ICMP's, an ICMP extension's, IGMP's, nor
+ * PIM's over IPv4 (over IPv6 it does, RFC 7761 section 4.9). */
+static int has_pseudo_header(const struct ip_info *ip, const struct kind *k)
 {
-    return k->layer != CSUM_PCAP_ICMP && k->layer != CSUM_PCAP_ICMP_EXT;
+    switch (k->layer) {
+    case CSUM_PCAP_ICMP:
+    case CSUM_PCAP_ICMP_EXT:
+    case CSUM_PCAP_IGMP:
+        return 0;
+    case CSUM_PCAP_PIM:
+        return ip->version == 6;
+    default:
+        return 1;
+    }
 }
 
 /* The checksum over pseudo-header (if any) and a segment summing to `sum`: 0 over a
@@ -75,7 +85,7 @@ static int has_pseudo_header(const struct kind *k)
 static csum_sum16 finish(const struct ip_info *ip, const struct kind *k, uint8_t proto,
                          size_t len, csum_wsum sum)
 {
-    if (!has_pseudo_header(k))
+    if (!has_pseudo_header(ip, k))
         return csum_fold(sum);
     if (ip->version == 6)
         return csum_ipv6_magic(ip->src, ip->dst, (uint32_t)len, proto, sum);
@@ -149,7 +159,7 @@ static size_t checkable_length(struct dissect *d, const struct ip_info *ip,
     const char *why = NULL;
     if (ip->problem)
         why = ip->problem;
-    else if (ip->dst_unknown && has_pseudo_header(k))
+    else if (ip->dst_unknown && has_pseudo_header(ip, k))
         why = ip->dst_unknown;
     else if (len < k->min_len)
         why = "shorter than its header";
@@ -273,6 +283,23 @@ static void icmp(struct dissect *d, const struct ip_info *ip, uint8_t proto, str
         check(d, ip, proto, &k, s.off, len);
 }
 
+/*
+ * IGMP (RFC 2236 section 2.3, RFC 3376 section 4.1.2): over the whole message. PIM (RFC 7761
+ * section 4.9): over the whole message too, but a Register's covers its first 8 bytes only
+ * (the PIM header and the Register flags), not the packet it carries.
+ */
+static void igmp_pim(struct dissect *d, const struct ip_info *ip, uint8_t proto, struct span s)
+{
+    enum { PIM_REGISTER = 1 };
+    const struct kind k = { proto == IPPROTO_IGMP_ ? CSUM_PCAP_IGMP : CSUM_PCAP_PIM, 2, 4 };
+    size_t len = s.end - s.off;
+    if (proto == IPPROTO_PIM_ && len > 8 && have(d, s.off, 1) &&
+        (d->data[s.off] & 0x0f) == PIM_REGISTER)
+        len = 8;
+    if (checkable_length(d, ip, &k, s.off, len))
+        check(d, ip, proto, &k, s.off, len);
+}
+
 void dissect_transport(struct dissect *d, const struct ip_info *ip, uint8_t proto, struct span s)
 {
     static const struct kind tcp = { CSUM_PCAP_TCP, 16, 20 };
@@ -291,6 +318,13 @@ void dissect_transport(struct dissect *d, const struct ip_info *ip, uint8_t prot
     case IPPROTO_ICMPV6_: /* its pseudo-header is IPv6's: meaningless over IPv4 */
         if (ip->version == 6)
             icmp(d, ip, proto, s);
+        break;
+    case IPPROTO_IGMP_: /* IPv4's (IPv6 has MLD, in ICMPv6) */
+        if (ip->version == 4)
+            igmp_pim(d, ip, proto, s);
+        break;
+    case IPPROTO_PIM_:
+        igmp_pim(d, ip, proto, s);
         break;
     case IPPROTO_IPIP_:
     case IPPROTO_IPV6_:

@@ -582,6 +582,29 @@ static void clean_files(const char *dir, FILE *manifest, uint64_t seed)
     multi_pcapng(dir, manifest, "clean.pcapng", 0, seed + 1);
 }
 
+/* IGMP (version 2 reports and leaves, version 3 queries) over IPv4 and PIM (Hello, Join/Prune,
+ * and Register, whose checksum covers its first 8 bytes only) over IPv4 and IPv6, right and
+ * wrong. */
+static void multicast_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    cf_open(&cf, dir, "multicast.pcap", FMT_PCAP, 0, 0, 1, 1);
+    static const struct { uint8_t proto, type; size_t payload; } kinds[] = {
+        { 2, 0x16, 0 }, { 2, 0x17, 0 }, { 2, 0x11, 4 },
+        { 103, 0, 24 }, { 103, 3, 40 }, { 103, 1, 60 },
+    };
+    for (int i = 0; i < 48; i++) {
+        const int k = i % 6;
+        struct ip_spec ip = { .ipv = kinds[k].proto == 2 || (i / 6) % 2 == 0 ? 4 : 6,
+                              .proto = kinds[k].proto, .icmp_type = kinds[k].type,
+                              .payload = kinds[k].payload, .corrupt_l4 = (i / 12) % 2,
+                              .corrupt_ip = i % 7 == 3 };
+        add_one(&cf, &ip, 0, &rng);
+    }
+    cf_close(&cf, manifest, NULL);
+}
+
 /* An Ethernet frame of a datagram carrying `carry` as protocol `proto` (nothing else in front
  * of it), which the checker gives up on as malformed: counted as skipped. */
 static void add_given_up(struct capture_file *cf, int ipv, uint8_t proto, const unsigned char *carry,
@@ -684,6 +707,7 @@ int write_corpus(const char *dir)
     icmp_ext_file(dir, manifest, seed++);
     icmp_ext_unlike_tshark_file(dir, manifest, seed++);
     malformed_headers_file(dir, manifest, seed++);
+    multicast_file(dir, manifest, seed++);
     malformed_files(dir, manifest);
     return fclose(manifest) == 0 ? 0 : 2;
 }

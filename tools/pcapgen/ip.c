@@ -44,13 +44,13 @@ void expect_add(struct expectation *list, int *n, const struct expectation *e)
         list[(*n)++] = *e;
 }
 
-/* The pseudo-header (none for ICMP) followed by the segment. */
+/* The pseudo-header (none for ICMP, IGMP, and PIM over IPv4) followed by the segment. */
 static size_t with_pseudo(unsigned char *buf, int ipv, const unsigned char *src,
                           const unsigned char *dst, uint8_t proto, const unsigned char *seg,
                           size_t len)
 {
     size_t n = 0;
-    if (proto != 1) {
+    if (proto != 1 && proto != 2 && !(proto == 103 && ipv == 4)) {
         const size_t alen = ipv == 4 ? 4 : 16;
         memcpy(buf, src, alen);
         memcpy(buf + alen, dst, alen);
@@ -96,13 +96,15 @@ static const char *layer_of(uint8_t proto)
     case 6: return "tcp";
     case 17: return "udp";
     case 1: return "icmp";
+    case 2: return "igmp";
+    case 103: return "pim";
     default: return "icmpv6";
     }
 }
 
 static int checksummed(uint8_t proto)
 {
-    return proto == 6 || proto == 17 || proto == 1 || proto == 58;
+    return proto == 6 || proto == 17 || proto == 1 || proto == 58 || proto == 2 || proto == 103;
 }
 
 static size_t checksum_field(uint8_t proto)
@@ -147,6 +149,20 @@ static size_t build_segment(const struct ip_spec *s, uint64_t *rng, unsigned cha
             seg[0] = s->proto == 1 ? 8 : 128;
             fill(seg + 4, 4, rnd(rng));
         }
+        break;
+    case 2: /* IGMP: type (icmp_type; a version 2 report by default), max response time,
+             * checksum, group; a version 3 query (0x11 and 4 more bytes) goes on in the payload */
+        hlen = 8;
+        seg[0] = s->icmp_type ? s->icmp_type : 0x16;
+        seg[1] = seg[0] == 0x11 ? 100 : 0;
+        be16put(seg + 2, 0);
+        seg[4] = 239;
+        fill(seg + 5, 3, rnd(rng));
+        break;
+    case 103: /* PIM version 2: type (icmp_type), reserved, checksum; a Register's flags next */
+        hlen = s->icmp_type == 1 ? 8 : 4;
+        memset(seg, 0, hlen);
+        seg[0] = (unsigned char)(0x20 | (s->icmp_type & 15));
         break;
     default: /* carried as is: IP in IP, GRE */
         hlen = 0;
@@ -380,8 +396,13 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
 
     /* The segment and its correct checksum (over the final destination). */
     const size_t seglen = build_segment(s, rng, seg);
-    const size_t covered = s->proto == 17 ? seglen - s->udp_trailer : seglen; /* by the checksum */
-    const int has_l4 = checksummed(s->proto) && !(s->proto == 58 && s->ipv == 4);
+    /* What the checksum covers: UDP's length; a PIM Register's first 8 bytes (RFC 7761 section
+     * 4.9: not the packet it carries); the whole segment otherwise. */
+    const size_t covered = s->proto == 17 ? seglen - s->udp_trailer
+                           : s->proto == 103 && s->icmp_type == 1 ? 8 : seglen;
+    /* ICMPv6 is checked over IPv6 only, IGMP over IPv4 only (IPv6 has MLD, in ICMPv6). */
+    const int has_l4 = checksummed(s->proto) && !(s->proto == 58 && s->ipv == 4) &&
+                       !(s->proto == 2 && s->ipv == 6);
     const size_t field = checksum_field(s->proto);
     struct expectation l4e = { layer_of(s->proto), EXPECT_GOOD, level, via, 0, 0 };
     if (has_l4) {

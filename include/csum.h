@@ -220,6 +220,19 @@ CSUM_API void csum_replace4(csum_sum16 *check, uint32_t from, uint32_t to);
 /** csum_replace2() for a 16-byte field (an IPv6 address), `from16`/`to16` as stored. */
 CSUM_API void csum_replace16(csum_sum16 *check, const void *from16, const void *to16);
 
+/**
+ * The name of the `requires` member of struct csum_impl and struct csum_copy_impl. `requires`
+ * is a keyword from C++20 on (and with gcc's -fconcepts before it), so there the member is
+ * named `requires_`; C, and C++ before C++20, keep `requires`, so no existing source changes.
+ * Same type, same place: the layout and the ABI are the same in every language. Code built
+ * under several standards can write impl->CSUM_REQUIRES_MEMBER.
+ */
+#if defined(__cplusplus) && (__cplusplus > 201703L || defined(__cpp_concepts))
+#  define CSUM_REQUIRES_MEMBER requires_
+#else
+#  define CSUM_REQUIRES_MEMBER requires
+#endif
+
 /** Signature shared by every csum_partial implementation. */
 typedef csum_wsum (*csum_partial_fn)(const void *buf, size_t len, csum_wsum sum);
 
@@ -231,7 +244,8 @@ struct csum_impl {
     const char *name;         /**< short name: "generic", "avx512", "x86-scalar", "linux-6.8" */
     const char *description;  /**< one line, including where the algorithm comes from */
     csum_partial_fn partial;  /**< the function itself; call only if csum_impl_supported() */
-    const char *requires;     /**< CPU features it needs, space-separated ("" for none) */
+    const char *CSUM_REQUIRES_MEMBER; /**< `requires` (C++20: `requires_`): CPU features
+                                           it needs, space-separated ("" for none) */
     int reference;            /**< 1: a reference implementation, a historical algorithm (Linux's,
                                    earlier kernel proposals) kept so it can be compared with;
                                    never chosen by the automatic dispatch plan. 0: a product
@@ -334,7 +348,8 @@ struct csum_copy_impl {
     const char *name;          /**< short name: "generic", "avx512-vnni", "avx512-vnni-nt", ... */
     const char *description;   /**< one line, including where the algorithm comes from */
     csum_partial_copy_fn copy; /**< the function itself; call only if csum_copy_impl_supported() */
-    const char *requires;      /**< CPU features it needs, space-separated ("" for none) */
+    const char *CSUM_REQUIRES_MEMBER; /**< `requires` (C++20: `requires_`): CPU features
+                                           it needs, space-separated ("" for none) */
     int nontemporal;           /**< 1: streaming stores that bypass the caches; "auto" uses it
                                     only from csum_copy_nontemporal_threshold() bytes up */
 };

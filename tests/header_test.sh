@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # csum.h as users compile it. tests/consumer/consumer.c, which calls every function of the API,
-# must compile with -pedantic and many warnings as errors as C99, C11 and C++11/17, with each
+# must compile with -pedantic and many warnings as errors as C99, C11 and C++11/17/20/23, with each
 # of gcc, clang, g++ and clang++ that is installed, with the inline fast paths and without
 # (CSUM_NO_INLINE); link (C: libcsum.a, C++: libcsum.so); and pass its checks. The
 # CSUM_NO_INLINE build must also call every function libcsum.so exports: a function added to
@@ -44,10 +44,25 @@ for cc in gcc clang; do
         try c "$cc" "$std" "$build/libcsum.a" -DCSUM_NO_INLINE
     done
 done
+# The C++ standards to compile as: C++11 and C++17, and the newer ones the compiler takes
+# (`requires` is a keyword from C++20 on; older compilers spell C++23 c++2b).
+cxx_standards() {
+    local choices std
+    printf 'c++11 c++17'
+    for choices in c++20 "c++23 c++2b"; do
+        for std in $choices; do
+            if "$1" -std="$std" -x c++ -fsyntax-only /dev/null 2>/dev/null; then
+                printf ' %s' "$std"
+                continue 2
+            fi
+        done
+        printf 'SKIPPED header: %s takes none of -std=%s\n' "$1" "${choices// /, -std=}" >&2
+    done
+}
 for cxx in g++ clang++; do
     command -v "$cxx" >/dev/null || continue
     compilers=$((compilers + 1))
-    for std in c++11 c++17; do
+    for std in $(cxx_standards "$cxx"); do
         try c++ "$cxx" "$std" "$build/libcsum.so"
         try c++ "$cxx" "$std" "$build/libcsum.so" -DCSUM_NO_INLINE
     done

@@ -57,7 +57,8 @@ typedef uint16_t csum_sum16;
  *
  * Uses the implementation chosen by csum_impl_select(), or by the CSUM_IMPL environment
  * variable at first use, or the fastest one this CPU supports. With gcc or clang, a call with
- * a constant `len` of 2, 4, 8, 12, 14, 16, 20 or 40 is compiled inline instead (see below).
+ * a constant `len` of 2, 4, 8, 12, 14, 16, 20 or 40 is compiled inline instead (in C++ a call
+ * of csum_inline_partial(); see below).
  */
 CSUM_API csum_wsum csum_partial(const void *buf, size_t len, csum_wsum sum);
 
@@ -399,10 +400,20 @@ CSUM_API size_t csum_copy_nontemporal_threshold(void);
 
 /*
  * Inline fast paths. The functions above are all exported (for FFI and dlsym users, and for
- * taking their address); the macros below make direct calls inline instead (csum_partial only
- * for constant header-sized lengths). Define CSUM_NO_INLINE before including this header to
- * always call the exported functions. The csum_inline_* helpers are the single definition of
- * this arithmetic.
+ * taking their address). The csum_inline_* functions below are the single definition of this
+ * arithmetic, inline: csum_inline_fold, csum_inline_add, csum_inline_sub,
+ * csum_inline_block_add and (gcc, clang) csum_inline_partial, which is inline for constant
+ * header-sized lengths.
+ *
+ * In C, macros named like the exported functions (csum_fold, csum_add, csum_sub,
+ * csum_block_add, csum_partial) make direct calls use them. Define CSUM_NO_INLINE before
+ * including this header to always call the exported functions.
+ *
+ * In C++ there are no such macros unless CSUM_INLINE_MACROS is defined before including this
+ * header: a function-like macro would rewrite every member or namespace function of the same
+ * name (obj.csum_add(a, b), ns::csum_fold(x)), which a C++ user of a C library does not expect
+ * (DPDK's checksum helpers, for one, are static inline functions). There the plain names call
+ * the exported functions, and the csum_inline_* functions are the inline code.
  */
 static inline csum_sum16 csum_inline_fold(csum_wsum sum)
 {
@@ -418,6 +429,11 @@ static inline csum_wsum csum_inline_add(csum_wsum a, csum_wsum b)
     return r + (r < b); /* end-around carry */
 }
 
+static inline csum_wsum csum_inline_sub(csum_wsum a, csum_wsum b)
+{
+    return csum_inline_add(a, ~b); /* adding the complement subtracts */
+}
+
 static inline csum_wsum csum_inline_block_add(csum_wsum sum, csum_wsum block, size_t offset)
 {
     /* Rotating a 32-bit sum by 8 bits swaps the bytes of every 16-bit word modulo 0xffff. */
@@ -426,13 +442,15 @@ static inline csum_wsum csum_inline_block_add(csum_wsum sum, csum_wsum block, si
     return csum_inline_add(sum, block);
 }
 
-#ifndef CSUM_NO_INLINE
+#if !defined(CSUM_NO_INLINE) && (!defined(__cplusplus) || defined(CSUM_INLINE_MACROS))
+#  define CSUM_INLINE_MACROS_ 1 /* the macros below are defined */
 #define csum_fold(sum)                   csum_inline_fold(sum)
 #define csum_add(a, b)                   csum_inline_add((a), (b))
-#define csum_sub(a, b)                   csum_inline_add((a), ~(csum_wsum)(b))
+#define csum_sub(a, b)                   csum_inline_sub((a), (csum_wsum)(b))
 #define csum_block_add(sum, block, off)  csum_inline_block_add((sum), (block), (off))
+#endif
 
-#if defined(__GNUC__)
+#if !defined(CSUM_NO_INLINE) && defined(__GNUC__)
 /*
  * Constant-length csum_partial (the idea from the 2016 review of Herbert's patch; VPP does the
  * same for 12/20/40-byte headers): when `len` is a compile-time constant in
@@ -500,10 +518,10 @@ csum_inline_partial(const void *buf, size_t len, csum_wsum sum)
     return (csum_partial)(buf, len, sum);
 }
 
+#ifdef CSUM_INLINE_MACROS_
 #define csum_partial(buf, len, sum) csum_inline_partial((buf), (len), (sum))
-#endif /* __GNUC__ */
-
-#endif /* CSUM_NO_INLINE */
+#endif
+#endif /* !CSUM_NO_INLINE && __GNUC__ */
 
 #ifdef __cplusplus
 }

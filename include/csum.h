@@ -301,10 +301,11 @@ CSUM_API size_t csum_dispatch_describe(char *buf, size_t size);
 
 /**
  * Replace the dispatch plan: "auto", or up to four ranges "name@from[,name@from...]" whose
- * first range starts at 0 and whose starts increase (decimal digits only, 0 to SIZE_MAX
- * inclusive; a name without "@from" starts at 0; a range naming the same implementation as
- * the range before it is merged into that one, its start ignored; spaces around names and
- * commas are skipped); every name must be supported by this CPU (reference implementations
+ * first range starts at 0 and whose starts, as written, increase (decimal digits only, 0 to
+ * SIZE_MAX inclusive; a name without "@from" starts at 0; a range naming the same
+ * implementation as the range before it is merged into that one; spaces, tabs and newlines
+ * around names, '@', numbers and commas are skipped, so " generic @ 0 , avx2 @ 64 " is
+ * "generic@0,avx2@64"); every name must be supported by this CPU (reference implementations
  * are accepted). Returns 0, or -1 with the plan unchanged. Safe from any
  * thread; each distinct plan costs a small allocation that is kept for the life of the process
  * (another thread may be using it).

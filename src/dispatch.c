@@ -669,8 +669,7 @@ int csum_dispatch_set(const char *text)
     char why[160];
     if (csum_plan_parse(&p, CSUM_OP_PARTIAL, text, 1, why, sizeof why) != 0)
         return -1;
-    return publish(CSUM_OP_PARTIAL,
-                   keep(&p, p.n == 1 ? "one implementation for all lengths" : "csum_dispatch_set"));
+    return publish(CSUM_OP_PARTIAL, keep(&p, "csum_dispatch_set"));
 }
 
 size_t csum_dispatch_describe(char *buf, size_t size)

@@ -579,10 +579,14 @@ static void plan_changed(enum csum_op op)
 
 static const struct csum_plan *initialize(enum csum_op op)
 {
+    /* The source of the force variable's plan; csum_partial's notes a CSUM_DISPATCH that this
+     * plan overrides (the automatic plan, when it is used instead, notes its own reasons). */
+    char partial_source[128] = "one implementation for all lengths";
+    if (op == CSUM_OP_PARTIAL && csum_getenv("CSUM_DISPATCH"))
+        note_ignored(partial_source, sizeof partial_source, "CSUM_DISPATCH", "CSUM_IMPL comes first");
     const struct csum_plan *choice =
         plan_for_name(op, csum_getenv(force_variable[op]),
-                      op == CSUM_OP_PARTIAL ? "one implementation for all lengths"
-                                            : force_variable[op]);
+                      op == CSUM_OP_PARTIAL ? partial_source : force_variable[op]);
     if (!choice)
         choice = auto_plan(op); /* unset, "auto", unknown or unsupported */
     if (!choice)

@@ -155,6 +155,9 @@ expect_status 0 "--impl generic impls" -- "$CSUM" --impl generic impls
 expect_grep "$TMP/out" "^generic *yes *all " "--impl generic sends every length to generic"
 CSUM_IMPL=generic "$CSUM" impls >"$TMP/out" 2>&1
 expect_grep "$TMP/out" "^generic *yes *all " "CSUM_IMPL=generic sends every length to generic"
+CSUM_IMPL=generic CSUM_DISPATCH=generic@0 "$CSUM" impls 2>&1 | tr -s ' \n' '  ' >"$TMP/out"
+expect_grep "$TMP/out" "from: one implementation for all lengths (CSUM_DISPATCH ignored: CSUM_IMPL comes first)" \
+    "impls names a CSUM_DISPATCH that CSUM_IMPL overrides"
 CSUM_DISPATCH_FILE= CSUM_DISPATCH=generic@0 "$CSUM" impls >"$TMP/out" 2>&1
 expect_grep "$TMP/out" "^dispatch: generic@0$" "CSUM_DISPATCH sets the plan"
 expect_grep "$TMP/out" "^  from: CSUM_DISPATCH$" "impls says where the plan came from"

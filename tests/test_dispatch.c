@@ -473,6 +473,9 @@ void test_dispatch_sources(struct test_ctx *t)
     expect_reason(t, "CSUM_IMPL=no-such-impl", NULL,
                   "(CSUM_IMPL ignored: no implementation 'no-such-impl')");
     expect_plan(t, "CSUM_DISPATCH=generic@0", "CSUM_IMPL=generic", "generic@0 (one implementation");
+    /* CSUM_IMPL wins over CSUM_DISPATCH, and the source says so. */
+    expect_reason(t, "CSUM_DISPATCH=generic@0", "CSUM_IMPL=generic",
+                  "(one implementation for all lengths (CSUM_DISPATCH ignored: CSUM_IMPL comes first))");
 
     int fd = mkstemp(path);
     CHECK(t, fd >= 0, "mkstemp");

@@ -172,8 +172,28 @@ else
 fi
 expect_status 0 "verify --quick" -- "$CSUM" verify --quick
 expect_grep "$TMP/out" "^generic *ok" "verify reports generic ok"
+# verify_ok OPERATION ROW: verify's output lists ROW as ok under OPERATION's heading.
+verify_ok() {
+    if awk -v op="$1:" -v row="$2" '$0 == op { on = 1; next } /^[a-z0-9_]*:$/ { on = 0 }
+                                    on && $1 == row && $2 == "ok" { found = 1 } END { exit !found }' "$TMP/out"
+    then ok "verify checks $1's row $2"; else fail "verify checks $1's row $2 ($(head -c 300 "$TMP/out"))"; fi
+}
+# Every kind of row: csum_partial's, csum_partial_copy's and the IPv4 header batch's.
+for op in csum_partial csum_partial_copy csum_ipv4_header_batch; do
+    verify_ok "$op" generic
+done
 expect_status 0 "verify generic" -- "$CSUM" verify generic
-expect_grep "$TMP/out" "^1 verified, 0 failed, 0 skipped" "verify counts what it verified"
+expect_grep "$TMP/out" "^3 verified, 0 failed, 0 skipped" "verify generic checks its sum, copy and batch"
+# A copy row by its name, a streaming one where this CPU runs one.
+"$CSUM" impls >"$TMP/impls" 2>&1
+stream_row=$(awk '/^csum_partial_copy:/ { copy = 1; next } copy && $1 ~ /-nt$/ && $2 == "yes" { print $1; exit }' "$TMP/impls")
+for row in generic $stream_row; do
+    expect_status 0 "verify --quick $row" -- "$CSUM" verify --quick "$row"
+    verify_ok csum_partial_copy "$row"
+done
+if [ -n "$stream_row" ]; then
+    expect_grep "$TMP/out" "^1 verified, 0 failed" "verify $stream_row checks that copy row alone"
+fi
 # A row this CPU cannot run (its features hidden with CSUM_CPU_DISABLE): SKIPPED, and exit 1
 # when it was asked for. The row is the first one that needs a feature, on any architecture.
 "$CSUM" impls >"$TMP/impls" 2>&1

@@ -206,6 +206,17 @@ if [ -n "$gated" ]; then
     expect_grep "$TMP/err" "cannot run on this CPU and were not verified" "the skipped request is named"
 fi # else a build with only the portable row (s390x): nothing to hide
 expect_status 0 "impls fits in 100 columns" -- sh -c "'$CSUM' impls | awk 'length(\$0) > 100 { exit 1 }'"
+# ... also with range bounds of 20 digits: LENGTHS, REQUIRES and the plan wrap.
+if [ -n "$other" ]; then
+    huge="generic@0,$other@18446744073709551611,generic@18446744073709551613,$other@18446744073709551614"
+    CSUM_DISPATCH=$huge "$CSUM" impls >"$TMP/huge" 2>&1
+    expect_status 0 "impls with huge range bounds fits in 100 columns" -- \
+        awk 'length($0) > 100 { exit 1 }' "$TMP/huge"
+    expect_grep "$TMP/huge" "^generic *yes *0-18446744073709551610,18446744073709551613-18446744073709551613 " \
+        "impls with huge range bounds names them whole"
+    expect_same "$(sed -n '/^dispatch: /,/^  from:/p' "$TMP/huge" | sed '$d' | tr -d ' \n')" "dispatch:$huge" \
+        "impls wraps a long plan after a comma"
+fi
 CSUM_DISPATCH_FILE= CSUM_DISPATCH=generic@0,generic@99999999999999999999 "$CSUM" impls 2>&1 |
     tr -s ' \n' '  ' >"$TMP/out" # wrapped lines joined
 expect_grep "$TMP/out" "(CSUM_DISPATCH ignored: generic@ needs a decimal size" "impls names an ignored CSUM_DISPATCH"

@@ -232,6 +232,16 @@ printf '\x45\x00\x00\x73\x00\x00\x40\x00\x40\x11\xb8\x61\xc0\xa8\x00\x01\xc0\xa8
 expect_same "$("$CSUM" sum "$TMP/iphdr" | cut -d' ' -f1)" "0x0000" "a valid IPv4 header sums to 0x0000"
 : >"$TMP/empty"
 expect_same "$("$CSUM" sum "$TMP/empty")" "0xffff  0  $TMP/empty" "empty file"
+# Names with a newline, a backslash or a carriage return: escaped, the line marked with a
+# leading backslash (as sha256sum does), so each result stays one line.
+mkdir "$TMP/names"
+nl_name=$(printf 'a\nb') cr_name=$(printf 'e\rf') bs_name='c\d'
+for name in "$nl_name" "$bs_name" "$cr_name" plain; do cp "$TMP/rfc1071" "$TMP/names/$name"; done
+d=$TMP/names
+expect_same "$("$CSUM" sum "$d/$nl_name" "$d/$bs_name" "$d/$cr_name" "$d/plain" | od -An -c)" \
+    "$(printf '%s\n' "\\0x220d  8  $d/a\\nb" "\\0x220d  8  $d/c\\\\d" "\\0x220d  8  $d/e\\rf" \
+                     "0x220d  8  $d/plain" | od -An -c)" \
+    "sum escapes a newline, a backslash and a carriage return in a name"
 printf '\x01' >"$TMP/one"
 expect_same "$("$CSUM" sum "$TMP/one" | cut -d' ' -f1)" "0xfeff" "one byte (odd length)"
 

@@ -336,6 +336,11 @@ else
     printf 'SKIPPED cli: tune -M with a reference row (this architecture has none)\n'
 fi
 expect_status 2 "tune --cpu with no number" -- "$CSUM" tune --quick --cpu ""
+# An option last on the line, without its value: said so, not called an unknown argument.
+for opt in -M --cpu; do
+    expect_status 2 "tune $opt without a value" -- "$CSUM" tune --quick "$opt"
+    expect_grep "$TMP/err" "option $opt needs a value" "tune $opt without a value: said so"
+done
 # A plan slower than the one in force is refused, unless --force; --reset removes the file.
 # (Where generic is the plan in force, as on s390x, there is no slower plan to refuse. Under
 # qemu-user timings say nothing about the code: there NEON's emulation can be as slow as

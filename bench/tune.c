@@ -487,11 +487,16 @@ int lab_tune_main(int argc, char **argv)
             o.quick = 1;
         } else if (!strcmp(argv[i], "--force")) {
             force = 1;
-        } else if (!strcmp(argv[i], "-M") && i + 1 < argc) {
+        } else if ((!strcmp(argv[i], "-M") || !strcmp(argv[i], "--cpu")) &&
+                   (i + 1 == argc || !argv[i + 1][0])) {
+            fprintf(stderr, "csum: tune: option %s needs a value\nTry 'csum tune --help'.\n",
+                    argv[i]);
+            return 2;
+        } else if (!strcmp(argv[i], "-M")) {
             o.only_impls = argv[++i];
             if (check_names(o.only_impls) != 0)
                 return 2;
-        } else if (!strcmp(argv[i], "--cpu") && i + 1 < argc) {
+        } else if (!strcmp(argv[i], "--cpu")) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
             if (end == argv[i] || *end || v < 0 || v > 65535) {

@@ -1,6 +1,7 @@
 /*
  * The `csum` command: one file per subcommand, all using the public API (csum.h); csum impls
- * also reads two internal reports (src/cpu_features.h, src/plan.h) csum.h has no query for.
+ * also reads two internal reports (src/cpu_features.h, src/plan.h) csum.h has no query for,
+ * and csum verify the IPv4 header batches' entry points (src/plan.h).
  */
 #ifndef CSUM_CLI_H
 #define CSUM_CLI_H

@@ -3,7 +3,8 @@
  * (what the automatic plan chooses from), its reference implementations (historical
  * algorithms, for comparison), the dispatch plan with where it came from and why, and
  * csum_partial_copy's implementations. Fits in 100 columns: descriptions are wrapped under
- * their row.
+ * their row, a long LENGTHS or REQUIRES under its column, a long plan after a comma; only a
+ * word longer than that (a path, a name from the environment) is never broken.
  */
 #include "cli.h"
 #include "csum.h"
@@ -29,33 +30,53 @@ static const char *size_text(size_t n, char *buf, size_t bufsz)
     return buf;
 }
 
-/* `text` word-wrapped to WIDTH columns from column `col` of the current line (0: a new line),
- * every further line starting with `indent` spaces. */
-static void print_wrapped(const char *text, int indent, int col)
+/*
+ * `text` word-wrapped to WIDTH columns from column `col` of the current line (0: a new line),
+ * every further line starting with `indent` spaces, a space before its first word if `space`
+ * (and it does not start a line). Lines break at spaces and after commas (a plan's ranges,
+ * LENGTHS), never inside a word: one longer than a line (a path) is printed whole. Returns
+ * the column where it stopped, without ending the line.
+ */
+static int put_wrapped(const char *text, int indent, int col, int space)
 {
     while (*text) {
-        size_t word = strcspn(text, " ");
-        if (col > indent && col + 1 + (int)word > WIDTH) {
+        size_t word = strcspn(text, " ,");
+        word += text[word] == ',';
+        if (col > indent && col + space + (int)word > WIDTH) {
             putchar('\n');
             col = 0;
         }
         if (col == 0)
             col = printf("%*s", indent, "");
-        else if (col > indent)
+        else if (space)
             col += printf(" ");
         col += printf("%.*s", (int)word, text);
         text += word;
+        space = *text == ' ';
         text += strspn(text, " ");
     }
-    if (col)
+    return col;
+}
+
+/* put_wrapped(), ending the line. */
+static void print_wrapped(const char *text, int indent, int col)
+{
+    if (put_wrapped(text, indent, col, 0))
         putchar('\n');
 }
 
+/* NAME CPU LENGTHS REQUIRES in their columns, LENGTHS and REQUIRES wrapped under themselves
+ * when long (huge range bounds, many features), then the description. */
 static void print_row(const char *name, int supported, const char *used, const char *requires,
                       const char *description)
 {
-    printf("%-15s %-4s %-12s %s\n", name, supported ? "yes" : "no", used,
-           requires[0] ? requires : "-");
+    enum { LENGTHS_COL = 21, REQUIRES_COL = 34 };
+    int col = printf("%-15s %-4s ", name, supported ? "yes" : "no");
+    col = put_wrapped(used, LENGTHS_COL, col, 0);
+    if (col < REQUIRES_COL)
+        col += printf("%*s", REQUIRES_COL - col, "");
+    put_wrapped(requires[0] ? requires : "-", REQUIRES_COL, col, col > REQUIRES_COL);
+    putchar('\n');
     print_wrapped(description, INDENT, 0);
 }
 
@@ -112,7 +133,7 @@ static void print_partial_group(const char *plan, int reference)
     int rows = 0;
     for (size_t i = 0; i < csum_impl_count(); i++) {
         const struct csum_impl *impl = csum_impl_get(i);
-        char range[48];
+        char range[96]; /* a row in two ranges of 20-digit bounds */
         if (impl->reference != reference)
             continue;
         plan_range(plan, impl->name, range, sizeof range);
@@ -234,7 +255,8 @@ int cmd_impls(int argc, char **argv)
     print_partial_group(plan, 0);
     print_partial_group(plan, 1);
 
-    printf("\ndispatch: %s\n", plan);
+    printf("\n");
+    print_wrapped(plan, 10, printf("dispatch: "));
     print_wrapped(csum_dispatch_source(), 8, printf("  from: "));
     if (csum_dispatch_file(file, sizeof file)) {
         struct stat st; /* not opened: a FIFO there would wait for a writer */

@@ -35,6 +35,22 @@ static int sum_fd(int fd, unsigned char *buf, csum_wsum *sum, unsigned long long
     return 0;
 }
 
+/* One result line. A name holding a backslash, newline or carriage return is written with
+ * those escaped (\\, \n, \r) and the line starts with a backslash, as GNU coreutils' sha256sum
+ * does: every result stays one line, and a reader can tell an escaped name from a plain one. */
+static void print_result(const unsigned char stored[2], unsigned long long len, const char *name)
+{
+    const int escaped = name[strcspn(name, "\\\n\r")] != '\0';
+    printf("%s0x%02x%02x  %llu  ", escaped ? "\\" : "", stored[0], stored[1], len);
+    for (const char *c = name; *c; c++) {
+        if (escaped && (*c == '\\' || *c == '\n' || *c == '\r'))
+            printf("\\%c", *c == '\n' ? 'n' : *c == '\r' ? 'r' : '\\');
+        else
+            putchar(*c);
+    }
+    putchar('\n');
+}
+
 int cmd_sum(int argc, char **argv)
 {
     int first = 1;
@@ -50,7 +66,9 @@ int cmd_sum(int argc, char **argv)
                    "when there is none or FILE is '-': the 16-bit value as a protocol analyzer\n"
                    "shows a checksum field (network byte order, 0x-prefixed), the length in\n"
                    "bytes, and the name. A file that already contains its own correct checksum\n"
-                   "gives 0x0000. Exit 1 if any file could not be read.\n");
+                   "gives 0x0000. A name with a backslash, newline or carriage return is written\n"
+                   "with those as \\\\, \\n and \\r, its line starting with a backslash (as\n"
+                   "sha256sum does). Exit 1 if any file could not be read.\n");
             return EXIT_OK;
         }
         if (a[0] == '-' && a[1] != '\0')
@@ -81,7 +99,7 @@ int cmd_sum(int argc, char **argv)
             csum_sum16 check = csum_fold(sum);
             unsigned char stored[2];
             memcpy(stored, &check, 2); /* the bytes a header would hold, in that order */
-            printf("0x%02x%02x  %llu  %s\n", stored[0], stored[1], len, name);
+            print_result(stored, len, name);
         }
         if (fd >= 0 && !is_stdin)
             close(fd);

@@ -1,21 +1,71 @@
 /*
- * csum verify: every supported implementation against the reference oracle, on this CPU.
+ * csum verify: every supported implementation against the reference oracle, on this CPU: each
+ * csum_partial, each csum_partial_copy (streaming ones included) and each IPv4 header batch,
+ * walked through the dispatcher's own list of entry points (src/plan.h).
  */
 #include "cli.h"
 #include "csum.h"
 #include "csum_oracle.h"
+#include "plan.h" /* internal: the entry points of each operation, batches included */
 
 #include <string.h>
+
+static const char *const op_names[CSUM_OP_COUNT] = {
+    [CSUM_OP_PARTIAL] = "csum_partial",
+    [CSUM_OP_COPY] = "csum_partial_copy",
+    [CSUM_OP_IPV4_BATCH] = "csum_ipv4_header_batch",
+};
 
 static void print_verify_help(void)
 {
     printf("Usage: csum verify [--quick] [NAME...]\n"
            "Compare each supported implementation (or only those named) with the byte-at-a-time\n"
-           "RFC 1071 oracle over lengths 0..1100 and larger, every alignment 0..63, several\n"
-           "initial sums, random / all-0xff / all-zero data. Implementations this CPU cannot\n"
-           "run are listed as SKIPPED. Exit 1 on any mismatch, or when an implementation named\n"
-           "on the command line cannot run here (it was not verified).\n"
+           "RFC 1071 oracle: csum_partial's over lengths 0..1100 and larger, every alignment\n"
+           "0..63, several initial sums, random / all-0xff / all-zero data; csum_partial_copy's\n"
+           "(streaming ones included) over the same, with the copy checked byte for byte and the\n"
+           "bytes around it untouched; csum_ipv4_header_batch's over batches of 0..100 headers\n"
+           "and more. A NAME selects every kind of implementation of that name (avx2: its sum,\n"
+           "copy and batch; avx2-nt: a copy). Implementations this CPU cannot run are listed as\n"
+           "SKIPPED. Exit 1 on any mismatch, or when an implementation named on the command line\n"
+           "cannot run here (it was not verified).\n"
            "  --quick   fewer lengths and alignments (what 'csum bench' runs before timing)\n");
+}
+
+/* Nonzero if some operation has an entry called `name`. */
+static int known_name(const char *name)
+{
+    struct csum_op_entry e;
+    for (int op = 0; op < CSUM_OP_COUNT; op++)
+        for (size_t i = 0; csum_op_entry_at((enum csum_op)op, i, &e) == 0; i++)
+            if (!strcmp(e.name, name))
+                return 1;
+    return 0;
+}
+
+static int selfcheck(enum csum_op op, const struct csum_op_entry *e, enum selfcheck_level level,
+                     struct selfcheck_result *r)
+{
+    if (op == CSUM_OP_PARTIAL)
+        return oracle_selfcheck(e->fn.partial, level, r);
+    if (op == CSUM_OP_COPY)
+        return oracle_selfcheck_copy(e->fn.copy, level, r);
+    return oracle_selfcheck_batch(e->fn.batch, level, r);
+}
+
+/* The first thing that went wrong, after "FAIL  N of M comparisons wrong; first: ". */
+static void print_first_mismatch(enum csum_op op, const struct selfcheck_result *r)
+{
+    if (op == CSUM_OP_IPV4_BATCH)
+        printf("%zu headers, header %zu: ", r->len, r->index);
+    else if (op == CSUM_OP_COPY)
+        printf("len %zu src align %zu dst align %zu initial 0x%08x: ", r->len, r->align,
+               r->dst_align, (unsigned)r->initial);
+    else
+        printf("len %zu align %zu initial 0x%08x: ", r->len, r->align, (unsigned)r->initial);
+    if (r->problem)
+        printf("%s\n", r->problem);
+    else
+        printf("got 0x%04x, oracle 0x%04x\n", r->got, r->want);
 }
 
 int cmd_verify(int argc, char **argv)
@@ -31,7 +81,7 @@ int cmd_verify(int argc, char **argv)
         } else if (argv[i][0] == '-') {
             return usage_error("verify: unknown option '%s'", argv[i]);
         } else {
-            if (!csum_impl_find(argv[i]))
+            if (!known_name(argv[i]))
                 return usage_error("verify: unknown implementation '%s' (see 'csum impls')",
                                    argv[i]);
             if (first_name == argc)
@@ -41,29 +91,33 @@ int cmd_verify(int argc, char **argv)
 
     int failed = 0, named = first_name < argc;
     size_t verified = 0, skipped = 0;
-    for (size_t i = 0; i < csum_impl_count(); i++) {
-        const struct csum_impl *impl = csum_impl_get(i);
-        int wanted = first_name == argc;
-        for (int a = first_name; a < argc && !wanted; a++)
-            wanted = argv[a][0] != '-' && !strcmp(argv[a], impl->name);
-        if (!wanted)
-            continue;
-        if (!csum_impl_supported(impl)) {
-            printf("%-14s SKIPPED: not verified, this CPU lacks some of: %s\n", impl->name,
-                   impl->requires);
-            skipped++;
-            continue;
-        }
-        verified++;
-        struct selfcheck_result r;
-        if (oracle_selfcheck(impl->partial, level, &r) == 0) {
-            printf("%-14s ok    (%zu comparisons with the oracle)\n", impl->name, r.checked);
-        } else {
-            failed++;
-            printf("%-14s FAIL  %zu of %zu comparisons wrong; first: len %zu align %zu "
-                   "initial 0x%08x: got 0x%04x, oracle 0x%04x\n",
-                   impl->name, r.mismatches, r.checked, r.len, r.align, (unsigned)r.initial,
-                   r.got, r.want);
+    for (int op = 0; op < CSUM_OP_COUNT; op++) {
+        struct csum_op_entry e;
+        int listed = 0;
+        for (size_t i = 0; csum_op_entry_at((enum csum_op)op, i, &e) == 0; i++) {
+            int wanted = !named;
+            for (int a = first_name; a < argc && !wanted; a++)
+                wanted = argv[a][0] != '-' && !strcmp(argv[a], e.name);
+            if (!wanted)
+                continue;
+            if (!listed++)
+                printf("%s:\n", op_names[op]);
+            if (!csum_kernel_supported(e.kernel)) {
+                printf("%-14s SKIPPED: not verified, this CPU lacks some of: %s\n", e.name,
+                       e.kernel->sum.requires);
+                skipped++;
+                continue;
+            }
+            verified++;
+            struct selfcheck_result r;
+            if (selfcheck((enum csum_op)op, &e, level, &r) == 0) {
+                printf("%-14s ok    (%zu comparisons with the oracle)\n", e.name, r.checked);
+            } else {
+                failed++;
+                printf("%-14s FAIL  %zu of %zu comparisons wrong; first: ", e.name,
+                       r.mismatches, r.checked);
+                print_first_mismatch((enum csum_op)op, &r);
+            }
         }
     }
     printf("%zu verified, %zu failed, %zu skipped (not supported by this CPU)\n", verified,

@@ -57,7 +57,8 @@ typedef uint16_t csum_sum16;
  *
  * Uses the implementation chosen by csum_impl_select(), or by the CSUM_IMPL environment
  * variable at first use, or the fastest one this CPU supports. With gcc or clang, a call with
- * a constant `len` of 2, 4, 8, 12, 14, 16, 20 or 40 is compiled inline instead (see below).
+ * a constant `len` of 2, 4, 8, 12, 14, 16, 20 or 40 is compiled inline instead (in C++ a call
+ * of csum_inline_partial(); see below).
  */
 CSUM_API csum_wsum csum_partial(const void *buf, size_t len, csum_wsum sum);
 
@@ -220,6 +221,19 @@ CSUM_API void csum_replace4(csum_sum16 *check, uint32_t from, uint32_t to);
 /** csum_replace2() for a 16-byte field (an IPv6 address), `from16`/`to16` as stored. */
 CSUM_API void csum_replace16(csum_sum16 *check, const void *from16, const void *to16);
 
+/**
+ * The name of the `requires` member of struct csum_impl and struct csum_copy_impl. `requires`
+ * is a keyword from C++20 on (and with gcc's -fconcepts before it), so there the member is
+ * named `requires_`; C, and C++ before C++20, keep `requires`, so no existing source changes.
+ * Same type, same place: the layout and the ABI are the same in every language. Code built
+ * under several standards can write impl->CSUM_REQUIRES_MEMBER.
+ */
+#if defined(__cplusplus) && (__cplusplus > 201703L || defined(__cpp_concepts))
+#  define CSUM_REQUIRES_MEMBER requires_
+#else
+#  define CSUM_REQUIRES_MEMBER requires
+#endif
+
 /** Signature shared by every csum_partial implementation. */
 typedef csum_wsum (*csum_partial_fn)(const void *buf, size_t len, csum_wsum sum);
 
@@ -231,7 +245,8 @@ struct csum_impl {
     const char *name;         /**< short name: "generic", "avx512", "x86-scalar", "linux-6.8" */
     const char *description;  /**< one line, including where the algorithm comes from */
     csum_partial_fn partial;  /**< the function itself; call only if csum_impl_supported() */
-    const char *requires;     /**< CPU features it needs, space-separated ("" for none) */
+    const char *CSUM_REQUIRES_MEMBER; /**< `requires` (C++20: `requires_`): CPU features
+                                           it needs, space-separated ("" for none) */
     int reference;            /**< 1: a reference implementation, a historical algorithm (Linux's,
                                    earlier kernel proposals) kept so it can be compared with;
                                    never chosen by the automatic dispatch plan. 0: a product
@@ -286,10 +301,11 @@ CSUM_API size_t csum_dispatch_describe(char *buf, size_t size);
 
 /**
  * Replace the dispatch plan: "auto", or up to four ranges "name@from[,name@from...]" whose
- * first range starts at 0 and whose starts increase (decimal digits only, 0 to SIZE_MAX
- * inclusive; a name without "@from" starts at 0; a range naming the same implementation as
- * the range before it is merged into that one, its start ignored; spaces around names and
- * commas are skipped); every name must be supported by this CPU (reference implementations
+ * first range starts at 0 and whose starts, as written, increase (decimal digits only, 0 to
+ * SIZE_MAX inclusive; a name without "@from" starts at 0; a range naming the same
+ * implementation as the range before it is merged into that one; spaces, tabs and newlines
+ * around names, '@', numbers and commas are skipped, so " generic @ 0 , avx2 @ 64 " is
+ * "generic@0,avx2@64"); every name must be supported by this CPU (reference implementations
  * are accepted). Returns 0, or -1 with the plan unchanged. Safe from any
  * thread; each distinct plan costs a small allocation that is kept for the life of the process
  * (another thread may be using it).
@@ -304,7 +320,8 @@ CSUM_API int csum_dispatch_set(const char *plan);
  * "csum_dispatch_set", or "generic (out of memory)" (the first call found no memory for the
  * plan it chose, and runs generic until a selection succeeds). When CSUM_DISPATCH, the plan
  * file or CSUM_IMPL was set but not used, the text ends with the reason in parentheses, e.g.
- * "(CSUM_DISPATCH ignored: no implementation 'avx3')". Valid until the plan changes.
+ * "(CSUM_DISPATCH ignored: no implementation 'avx3')", or with CSUM_IMPL set too
+ * "(CSUM_DISPATCH ignored: CSUM_IMPL comes first)". Valid until the plan changes.
  */
 CSUM_API const char *csum_dispatch_source(void);
 
@@ -334,7 +351,8 @@ struct csum_copy_impl {
     const char *name;          /**< short name: "generic", "avx512-vnni", "avx512-vnni-nt", ... */
     const char *description;   /**< one line, including where the algorithm comes from */
     csum_partial_copy_fn copy; /**< the function itself; call only if csum_copy_impl_supported() */
-    const char *requires;      /**< CPU features it needs, space-separated ("" for none) */
+    const char *CSUM_REQUIRES_MEMBER; /**< `requires` (C++20: `requires_`): CPU features
+                                           it needs, space-separated ("" for none) */
     int nontemporal;           /**< 1: streaming stores that bypass the caches; "auto" uses it
                                     only from csum_copy_nontemporal_threshold() bytes up */
 };
@@ -384,10 +402,20 @@ CSUM_API size_t csum_copy_nontemporal_threshold(void);
 
 /*
  * Inline fast paths. The functions above are all exported (for FFI and dlsym users, and for
- * taking their address); the macros below make direct calls inline instead (csum_partial only
- * for constant header-sized lengths). Define CSUM_NO_INLINE before including this header to
- * always call the exported functions. The csum_inline_* helpers are the single definition of
- * this arithmetic.
+ * taking their address). The csum_inline_* functions below are the single definition of this
+ * arithmetic, inline: csum_inline_fold, csum_inline_add, csum_inline_sub,
+ * csum_inline_block_add and (gcc, clang) csum_inline_partial, which is inline for constant
+ * header-sized lengths.
+ *
+ * In C, macros named like the exported functions (csum_fold, csum_add, csum_sub,
+ * csum_block_add, csum_partial) make direct calls use them. Define CSUM_NO_INLINE before
+ * including this header to always call the exported functions.
+ *
+ * In C++ there are no such macros unless CSUM_INLINE_MACROS is defined before including this
+ * header: a function-like macro would rewrite every member or namespace function of the same
+ * name (obj.csum_add(a, b), ns::csum_fold(x)), which a C++ user of a C library does not expect
+ * (DPDK's checksum helpers, for one, are static inline functions). There the plain names call
+ * the exported functions, and the csum_inline_* functions are the inline code.
  */
 static inline csum_sum16 csum_inline_fold(csum_wsum sum)
 {
@@ -403,6 +431,11 @@ static inline csum_wsum csum_inline_add(csum_wsum a, csum_wsum b)
     return r + (r < b); /* end-around carry */
 }
 
+static inline csum_wsum csum_inline_sub(csum_wsum a, csum_wsum b)
+{
+    return csum_inline_add(a, ~b); /* adding the complement subtracts */
+}
+
 static inline csum_wsum csum_inline_block_add(csum_wsum sum, csum_wsum block, size_t offset)
 {
     /* Rotating a 32-bit sum by 8 bits swaps the bytes of every 16-bit word modulo 0xffff. */
@@ -411,13 +444,15 @@ static inline csum_wsum csum_inline_block_add(csum_wsum sum, csum_wsum block, si
     return csum_inline_add(sum, block);
 }
 
-#ifndef CSUM_NO_INLINE
+#if !defined(CSUM_NO_INLINE) && (!defined(__cplusplus) || defined(CSUM_INLINE_MACROS))
+#  define CSUM_INLINE_MACROS_ 1 /* the macros below are defined */
 #define csum_fold(sum)                   csum_inline_fold(sum)
 #define csum_add(a, b)                   csum_inline_add((a), (b))
-#define csum_sub(a, b)                   csum_inline_add((a), ~(csum_wsum)(b))
+#define csum_sub(a, b)                   csum_inline_sub((a), (csum_wsum)(b))
 #define csum_block_add(sum, block, off)  csum_inline_block_add((sum), (block), (off))
+#endif
 
-#if defined(__GNUC__)
+#if !defined(CSUM_NO_INLINE) && defined(__GNUC__)
 /*
  * Constant-length csum_partial (the idea from the 2016 review of Herbert's patch; VPP does the
  * same for 12/20/40-byte headers): when `len` is a compile-time constant in
@@ -485,10 +520,10 @@ csum_inline_partial(const void *buf, size_t len, csum_wsum sum)
     return (csum_partial)(buf, len, sum);
 }
 
+#ifdef CSUM_INLINE_MACROS_
 #define csum_partial(buf, len, sum) csum_inline_partial((buf), (len), (sum))
-#endif /* __GNUC__ */
-
-#endif /* CSUM_NO_INLINE */
+#endif
+#endif /* !CSUM_NO_INLINE && __GNUC__ */
 
 #ifdef __cplusplus
 }

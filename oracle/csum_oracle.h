@@ -41,14 +41,18 @@ struct guarded_buffer {
 int guarded_buffer_map(struct guarded_buffer *g, size_t min_len);
 void guarded_buffer_unmap(struct guarded_buffer *g);
 
-/* What oracle_selfcheck found: the first mismatch, if any. */
+/* What oracle_selfcheck* found: the first mismatch, if any. */
 struct selfcheck_result {
     size_t checked;    /* comparisons made */
     size_t mismatches; /* comparisons that disagreed with the oracle */
-    size_t len;        /* first mismatch: length, */
-    size_t align;      /* offset from a 64-byte boundary, */
+    size_t len;        /* first mismatch: length (a batch: the number of headers), */
+    size_t align;      /* offset from a 64-byte boundary (a copy: the source's), */
+    size_t dst_align;  /* a copy: the destination's offset from a 64-byte boundary, */
+    size_t index;      /* a batch: the header whose checksum was wrong, */
     csum_wsum initial; /* initial sum, */
-    uint16_t got, want; /* and the two checksums (network-order values) */
+    uint16_t got, want; /* the two checksums (network-order values), */
+    const char *problem; /* and what else was wrong, NULL if nothing ("wrote outside the
+                            destination", ...) */
 };
 
 enum selfcheck_level {
@@ -59,5 +63,19 @@ enum selfcheck_level {
 /* Compare `fn` with the oracle over lengths x alignments x initial sums x data patterns.
  * Returns 0 when everything agreed. */
 int oracle_selfcheck(csum_partial_fn fn, enum selfcheck_level level, struct selfcheck_result *out);
+
+/* The same for a csum_partial_copy implementation, over the same cases with the destination at
+ * several offsets: its sum, the copy byte for byte, and no byte written outside it. */
+int oracle_selfcheck_copy(csum_partial_copy_fn fn, enum selfcheck_level level,
+                          struct selfcheck_result *out);
+
+/* csum_ipv4_header_batch's signature. */
+typedef void (*oracle_batch_fn)(const void *const *hdrs, size_t n, csum_sum16 *out);
+
+/* The same for an IPv4 header batch: every count up to 40 (thorough: 100) and a few larger,
+ * headers at random addresses with ihl 5, any valid ihl, or any first byte; each checksum
+ * against the oracle's, and nothing written past out[n - 1]. */
+int oracle_selfcheck_batch(oracle_batch_fn fn, enum selfcheck_level level,
+                           struct selfcheck_result *out);
 
 #endif /* CSUM_ORACLE_H */

@@ -579,10 +579,14 @@ static void plan_changed(enum csum_op op)
 
 static const struct csum_plan *initialize(enum csum_op op)
 {
+    /* The source of the force variable's plan; csum_partial's notes a CSUM_DISPATCH that this
+     * plan overrides (the automatic plan, when it is used instead, notes its own reasons). */
+    char partial_source[128] = "one implementation for all lengths";
+    if (op == CSUM_OP_PARTIAL && csum_getenv("CSUM_DISPATCH"))
+        note_ignored(partial_source, sizeof partial_source, "CSUM_DISPATCH", "CSUM_IMPL comes first");
     const struct csum_plan *choice =
         plan_for_name(op, csum_getenv(force_variable[op]),
-                      op == CSUM_OP_PARTIAL ? "one implementation for all lengths"
-                                            : force_variable[op]);
+                      op == CSUM_OP_PARTIAL ? partial_source : force_variable[op]);
     if (!choice)
         choice = auto_plan(op); /* unset, "auto", unknown or unsupported */
     if (!choice)
@@ -669,8 +673,7 @@ int csum_dispatch_set(const char *text)
     char why[160];
     if (csum_plan_parse(&p, CSUM_OP_PARTIAL, text, 1, why, sizeof why) != 0)
         return -1;
-    return publish(CSUM_OP_PARTIAL,
-                   keep(&p, p.n == 1 ? "one implementation for all lengths" : "csum_dispatch_set"));
+    return publish(CSUM_OP_PARTIAL, keep(&p, "csum_dispatch_set"));
 }
 
 size_t csum_dispatch_describe(char *buf, size_t size)

@@ -96,7 +96,8 @@ int csum_plan_parse(struct csum_plan *p, enum csum_op op, const char *text, int 
 {
     csum_plan_init(p, op);
     const char *s = text;
-    while (*s) {
+    size_t last_from = 0; /* the start written before, merged or not */
+    for (unsigned written = 0; *s; written++) {
         while (is_space(*s))
             s++;
         const char *name = s;
@@ -119,22 +120,30 @@ int csum_plan_parse(struct csum_plan *p, enum csum_op op, const char *text, int 
             return -1;
         }
         s += name_len;
+        while (is_space(*s))
+            s++;
         size_t from = 0;
         if (*s == '@') {
-            const char *end = parse_size(s + 1, &from);
+            for (s++; is_space(*s); s++)
+                ;
+            const char *end = parse_size(s, &from);
             if (!end) {
                 snprintf(why, why_size, "%s@ needs a decimal size below 2^%zu, not '%.24s'",
-                         e.name, sizeof(size_t) * 8, s + 1);
+                         e.name, sizeof(size_t) * 8, s);
                 return -1;
             }
             s = end;
         }
+        /* Each start as written is above the one before, merged or not: "a@0,b@64,b@32" and
+         * "a@0,a@100,b@50" contradict themselves, and are refused rather than read one way. */
+        if (written ? from <= last_from : from != 0) {
+            snprintf(why, why_size, "ranges must start at 0 and increase (at %s@%zu)", e.name,
+                     from);
+            return -1;
+        }
+        last_from = from;
         if (csum_plan_add(p, from, &e) != 0) {
-            if ((p->n == 0 && from != 0) || (p->n && from <= p->from[p->n - 1]))
-                snprintf(why, why_size, "ranges must start at 0 and increase (at %s@%zu)",
-                         e.name, from);
-            else
-                snprintf(why, why_size, "more than %d ranges", CSUM_PLAN_MAX_RANGES);
+            snprintf(why, why_size, "more than %d ranges", CSUM_PLAN_MAX_RANGES);
             return -1;
         }
         while (is_space(*s))

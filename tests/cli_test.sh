@@ -155,6 +155,9 @@ expect_status 0 "--impl generic impls" -- "$CSUM" --impl generic impls
 expect_grep "$TMP/out" "^generic *yes *all " "--impl generic sends every length to generic"
 CSUM_IMPL=generic "$CSUM" impls >"$TMP/out" 2>&1
 expect_grep "$TMP/out" "^generic *yes *all " "CSUM_IMPL=generic sends every length to generic"
+CSUM_IMPL=generic CSUM_DISPATCH=generic@0 "$CSUM" impls 2>&1 | tr -s ' \n' '  ' >"$TMP/out"
+expect_grep "$TMP/out" "from: one implementation for all lengths (CSUM_DISPATCH ignored: CSUM_IMPL comes first)" \
+    "impls names a CSUM_DISPATCH that CSUM_IMPL overrides"
 CSUM_DISPATCH_FILE= CSUM_DISPATCH=generic@0 "$CSUM" impls >"$TMP/out" 2>&1
 expect_grep "$TMP/out" "^dispatch: generic@0$" "CSUM_DISPATCH sets the plan"
 expect_grep "$TMP/out" "^  from: CSUM_DISPATCH$" "impls says where the plan came from"
@@ -169,8 +172,28 @@ else
 fi
 expect_status 0 "verify --quick" -- "$CSUM" verify --quick
 expect_grep "$TMP/out" "^generic *ok" "verify reports generic ok"
+# verify_ok OPERATION ROW: verify's output lists ROW as ok under OPERATION's heading.
+verify_ok() {
+    if awk -v op="$1:" -v row="$2" '$0 == op { on = 1; next } /^[a-z0-9_]*:$/ { on = 0 }
+                                    on && $1 == row && $2 == "ok" { found = 1 } END { exit !found }' "$TMP/out"
+    then ok "verify checks $1's row $2"; else fail "verify checks $1's row $2 ($(head -c 300 "$TMP/out"))"; fi
+}
+# Every kind of row: csum_partial's, csum_partial_copy's and the IPv4 header batch's.
+for op in csum_partial csum_partial_copy csum_ipv4_header_batch; do
+    verify_ok "$op" generic
+done
 expect_status 0 "verify generic" -- "$CSUM" verify generic
-expect_grep "$TMP/out" "^1 verified, 0 failed, 0 skipped" "verify counts what it verified"
+expect_grep "$TMP/out" "^3 verified, 0 failed, 0 skipped" "verify generic checks its sum, copy and batch"
+# A copy row by its name, a streaming one where this CPU runs one.
+"$CSUM" impls >"$TMP/impls" 2>&1
+stream_row=$(awk '/^csum_partial_copy:/ { copy = 1; next } copy && $1 ~ /-nt$/ && $2 == "yes" { print $1; exit }' "$TMP/impls")
+for row in generic $stream_row; do
+    expect_status 0 "verify --quick $row" -- "$CSUM" verify --quick "$row"
+    verify_ok csum_partial_copy "$row"
+done
+if [ -n "$stream_row" ]; then
+    expect_grep "$TMP/out" "^1 verified, 0 failed" "verify $stream_row checks that copy row alone"
+fi
 # A row this CPU cannot run (its features hidden with CSUM_CPU_DISABLE): SKIPPED, and exit 1
 # when it was asked for. The row is the first one that needs a feature, on any architecture.
 "$CSUM" impls >"$TMP/impls" 2>&1
@@ -183,6 +206,17 @@ if [ -n "$gated" ]; then
     expect_grep "$TMP/err" "cannot run on this CPU and were not verified" "the skipped request is named"
 fi # else a build with only the portable row (s390x): nothing to hide
 expect_status 0 "impls fits in 100 columns" -- sh -c "'$CSUM' impls | awk 'length(\$0) > 100 { exit 1 }'"
+# ... also with range bounds of 20 digits: LENGTHS, REQUIRES and the plan wrap.
+if [ -n "$other" ]; then
+    huge="generic@0,$other@18446744073709551611,generic@18446744073709551613,$other@18446744073709551614"
+    CSUM_DISPATCH=$huge "$CSUM" impls >"$TMP/huge" 2>&1
+    expect_status 0 "impls with huge range bounds fits in 100 columns" -- \
+        awk 'length($0) > 100 { exit 1 }' "$TMP/huge"
+    expect_grep "$TMP/huge" "^generic *yes *0-18446744073709551610,18446744073709551613-18446744073709551613 " \
+        "impls with huge range bounds names them whole"
+    expect_same "$(sed -n '/^dispatch: /,/^  from:/p' "$TMP/huge" | sed '$d' | tr -d ' \n')" "dispatch:$huge" \
+        "impls wraps a long plan after a comma"
+fi
 CSUM_DISPATCH_FILE= CSUM_DISPATCH=generic@0,generic@99999999999999999999 "$CSUM" impls 2>&1 |
     tr -s ' \n' '  ' >"$TMP/out" # wrapped lines joined
 expect_grep "$TMP/out" "(CSUM_DISPATCH ignored: generic@ needs a decimal size" "impls names an ignored CSUM_DISPATCH"
@@ -198,6 +232,16 @@ printf '\x45\x00\x00\x73\x00\x00\x40\x00\x40\x11\xb8\x61\xc0\xa8\x00\x01\xc0\xa8
 expect_same "$("$CSUM" sum "$TMP/iphdr" | cut -d' ' -f1)" "0x0000" "a valid IPv4 header sums to 0x0000"
 : >"$TMP/empty"
 expect_same "$("$CSUM" sum "$TMP/empty")" "0xffff  0  $TMP/empty" "empty file"
+# Names with a newline, a backslash or a carriage return: escaped, the line marked with a
+# leading backslash (as sha256sum does), so each result stays one line.
+mkdir "$TMP/names"
+nl_name=$(printf 'a\nb') cr_name=$(printf 'e\rf') bs_name='c\d'
+for name in "$nl_name" "$bs_name" "$cr_name" plain; do cp "$TMP/rfc1071" "$TMP/names/$name"; done
+d=$TMP/names
+expect_same "$("$CSUM" sum "$d/$nl_name" "$d/$bs_name" "$d/$cr_name" "$d/plain" | od -An -c)" \
+    "$(printf '%s\n' "\\0x220d  8  $d/a\\nb" "\\0x220d  8  $d/c\\\\d" "\\0x220d  8  $d/e\\rf" \
+                     "0x220d  8  $d/plain" | od -An -c)" \
+    "sum escapes a newline, a backslash and a carriage return in a name"
 printf '\x01' >"$TMP/one"
 expect_same "$("$CSUM" sum "$TMP/one" | cut -d' ' -f1)" "0xfeff" "one byte (odd length)"
 
@@ -292,6 +336,11 @@ else
     printf 'SKIPPED cli: tune -M with a reference row (this architecture has none)\n'
 fi
 expect_status 2 "tune --cpu with no number" -- "$CSUM" tune --quick --cpu ""
+# An option last on the line, without its value: said so, not called an unknown argument.
+for opt in -M --cpu; do
+    expect_status 2 "tune $opt without a value" -- "$CSUM" tune --quick "$opt"
+    expect_grep "$TMP/err" "option $opt needs a value" "tune $opt without a value: said so"
+done
 # A plan slower than the one in force is refused, unless --force; --reset removes the file.
 # (Where generic is the plan in force, as on s390x, there is no slower plan to refuse. Under
 # qemu-user timings say nothing about the code: there NEON's emulation can be as slow as

@@ -97,6 +97,7 @@ void test_huge(struct test_ctx *t);
 void test_composition(struct test_ctx *t);
 void test_address_independence(struct test_ctx *t);
 void test_public_entry(struct test_ctx *t);
+void test_oracle_selfchecks(struct test_ctx *t);
 void test_lab_refuses_wrong(struct test_ctx *t);
 void test_lab_refuses_each_table(struct test_ctx *t);
 void test_lab_bodies(struct test_ctx *t);

@@ -132,7 +132,7 @@ void test_dispatch_plans(struct test_ctx *t)
     CHECK(t, csum_dispatch_set(plan) == 0, "rejected a valid plan '%s'", plan);
     size_t full = csum_dispatch_describe(got, sizeof got);
     CHECK(t, !strcmp(got, plan) && full == strlen(plan), "describe gives '%s', want '%s'", got, plan);
-    CHECK(t, !strcmp(csum_dispatch_source(), "csum_dispatch_set") || n == 1, "source '%s'",
+    CHECK(t, !strcmp(csum_dispatch_source(), "csum_dispatch_set"), "source '%s'",
           csum_dispatch_source());
     CHECK(t, csum_impl_active() == csum_impl_find(rows[n - 1]), "active is not the last range's row");
     char tiny[4];
@@ -170,15 +170,35 @@ void test_dispatch_plans(struct test_ctx *t)
     check_routing(t);
     free(buf);
 
-    /* Whitespace and a lone name are fine; everything malformed is refused. */
-    char spaced[300];
+    /* Whitespace around names, '@', numbers and commas, and a lone name, are fine (a plan of
+     * one row still comes from csum_dispatch_set); everything malformed is refused. */
+    char spaced[300], want[300];
     snprintf(spaced, sizeof spaced, " %s @0 ", rows[0]);
-    CHECK(t, csum_dispatch_set(spaced) == -1, "'%s': a space before @ must be refused", spaced);
+    snprintf(want, sizeof want, "%s@0", rows[0]);
+    CHECK(t, csum_dispatch_set(spaced) == 0, "'%s': a space before @ must be skipped", spaced);
+    csum_dispatch_describe(got, sizeof got);
+    CHECK(t, !strcmp(got, want), "'%s' describes as '%s'", spaced, got);
+    CHECK(t, !strcmp(csum_dispatch_source(), "csum_dispatch_set"),
+          "'%s' comes from '%s', not csum_dispatch_set", spaced, csum_dispatch_source());
+    if (n >= 2) {
+        snprintf(spaced, sizeof spaced, " %s @ 0 ,\t%s\n@\t64 ", rows[0], rows[1]);
+        snprintf(want, sizeof want, "%s@0,%s@64", rows[0], rows[1]);
+        CHECK(t, csum_dispatch_set(spaced) == 0, "'%s': spaces around '@' must be skipped", spaced);
+        csum_dispatch_describe(got, sizeof got);
+        CHECK(t, !strcmp(got, want), "'%s' describes as '%s'", spaced, got);
+        /* A row repeated with a later start is merged into the range before it. */
+        snprintf(spaced, sizeof spaced, "%s@0,%s@64,%s@128", rows[0], rows[1], rows[1]);
+        CHECK(t, csum_dispatch_set(spaced) == 0, "'%s' is refused", spaced);
+        csum_dispatch_describe(got, sizeof got);
+        CHECK(t, !strcmp(got, want), "'%s' describes as '%s', not merged", spaced, got);
+    }
     snprintf(spaced, sizeof spaced, "%s", rows[0]);
     CHECK(t, csum_dispatch_set(spaced) == 0, "a lone name '%s' is a plan", spaced);
     csum_dispatch_describe(got, sizeof got);
-    snprintf(spaced, sizeof spaced, "%s@0", rows[0]);
-    CHECK(t, !strcmp(got, spaced), "lone name describes as '%s'", got);
+    snprintf(want, sizeof want, "%s@0", rows[0]);
+    CHECK(t, !strcmp(got, want), "lone name describes as '%s'", got);
+    CHECK(t, !strcmp(csum_dispatch_source(), "csum_dispatch_set"),
+          "a lone name comes from '%s', not csum_dispatch_set", csum_dispatch_source());
 
     expect_rejected(t, NULL);
     expect_rejected(t, "");
@@ -192,6 +212,9 @@ void test_dispatch_plans(struct test_ctx *t)
     expect_rejected(t, "generic@0,x86-scalar@99999999999999999999999"); /* overflows size_t */
     expect_rejected(t, "generic@00,generic@18446744073709551616");
     expect_rejected(t, "generic@0,generic@0");
+    expect_rejected(t, "generic 0");            /* a start without '@' */
+    expect_rejected(t, "generic@1 0");          /* a space inside a number */
+    expect_rejected(t, "gen eric");             /* or inside a name */
     char bad[300];
     if (n >= 2) {
         snprintf(bad, sizeof bad, "%s@0,%s@64,%s@32", rows[0], rows[1], rows[0]); /* not increasing */
@@ -202,6 +225,9 @@ void test_dispatch_plans(struct test_ctx *t)
         snprintf(bad, sizeof bad, "%s@0,%s@64,%s@32", rows[0], rows[1], rows[1]);
         expect_rejected(t, bad);
         snprintf(bad, sizeof bad, "%s@0,%s@64,%s@64", rows[0], rows[1], rows[1]);
+        expect_rejected(t, bad);
+        /* The starts as written must increase, not only those left after merging. */
+        snprintf(bad, sizeof bad, "%s@0,%s@100,%s@50", rows[0], rows[0], rows[1]);
         expect_rejected(t, bad);
     }
     CHECK(t, csum_dispatch_set("auto") == 0 && csum_impl_select("auto") == 0, "auto");
@@ -447,6 +473,9 @@ void test_dispatch_sources(struct test_ctx *t)
     expect_reason(t, "CSUM_IMPL=no-such-impl", NULL,
                   "(CSUM_IMPL ignored: no implementation 'no-such-impl')");
     expect_plan(t, "CSUM_DISPATCH=generic@0", "CSUM_IMPL=generic", "generic@0 (one implementation");
+    /* CSUM_IMPL wins over CSUM_DISPATCH, and the source says so. */
+    expect_reason(t, "CSUM_DISPATCH=generic@0", "CSUM_IMPL=generic",
+                  "(one implementation for all lengths (CSUM_DISPATCH ignored: CSUM_IMPL comes first))");
 
     int fd = mkstemp(path);
     CHECK(t, fd >= 0, "mkstemp");

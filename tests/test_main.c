@@ -48,6 +48,7 @@ static const struct test_def tests[] = {
     { "composition", 1, test_composition, "split at every point, csum_block_add, streaming" },
     { "address-independence", 1, test_address_independence, "same bytes at 64 addresses" },
     { "public-entry", 1, test_public_entry, "csum_partial through dispatch after select, guard pages" },
+    { "oracle-selfchecks", 0, test_oracle_selfchecks, "csum verify's copy and batch checks refuse wrong ones" },
     { "lab-refuses-wrong", 0, test_lab_refuses_wrong, "the lab times nothing that fails the oracle" },
     { "lab-refuses-each-table", 0, test_lab_refuses_each_table, "sizes, mixed, thrash, h40 check the buffers they time" },
     { "lab-summary", 0, test_lab_summary, "the summary's ratios, noise marks and % of roofline" },

@@ -1,7 +1,7 @@
 /*
  * A program that uses every function of csum.h the way an outside user would, with answers it
  * can check by hand. Written in the common subset of C99 and C++11: tests/header_test.sh
- * compiles it as C99, C11 and C++ (-pedantic, many warnings, errors), and
+ * compiles it as C99, C11 and C++11 to C++23 (-pedantic, many warnings, errors), and
  * tests/install_test.sh builds it against an installed csum through pkg-config and CMake.
  * Prints one line and exits 0 when every check holds.
  */
@@ -64,6 +64,8 @@ int main(void)
     for (size_t i = 0; i < n; i++) {
         const struct csum_impl *impl = csum_impl_get(i);
         check(csum_impl_find(impl->name) == impl, "csum_impl_find");
+        /* `requires`, or `requires_` where that is a keyword (C++20): one spelling for both. */
+        check(impl->CSUM_REQUIRES_MEMBER != NULL, "csum_impl's requires");
         if (csum_impl_supported(impl)) {
             supported++;
             check(stored_value(csum_fold(impl->partial(rfc, runtime_len, 0))) == 0x220d,
@@ -162,6 +164,7 @@ int main(void)
     for (size_t i = 0; i < n_copy; i++) {
         const struct csum_copy_impl *impl = csum_copy_impl_get(i);
         check(csum_copy_impl_find(impl->name) == impl, "csum_copy_impl_find");
+        check(impl->CSUM_REQUIRES_MEMBER != NULL, "csum_copy_impl's requires");
         if (csum_copy_impl_supported(impl)) {
             memset(copy, 0, sizeof copy);
             check(stored_value(csum_fold(impl->copy(copy, rfc, sizeof rfc, 0))) == 0x220d &&

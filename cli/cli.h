@@ -18,6 +18,10 @@ enum { EXIT_OK = 0, EXIT_FAILURE_FOUND = 1, EXIT_USAGE = 2 };
 /* Print "csum: <message>" and a hint to stderr; returns EXIT_USAGE for `return usage_error(...)`. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* From here on the hint of a usage error is "Try 'csum COMMAND --help'." (COMMAND may be two
+ * words, "pcap fix"): the help that explains the arguments that were wrong. */
+void usage_hint(const char *command);
+
 /* Each subcommand gets argv with argv[0] = its own name. */
 int cmd_impls(int argc, char **argv);
 int cmd_verify(int argc, char **argv);

@@ -967,9 +967,13 @@ int cmd_pcap(int argc, char **argv)
         print_pcap_help();
         return EXIT_OK;
     }
-    if (!strcmp(sub, "verify"))
+    if (!strcmp(sub, "verify")) {
+        usage_hint("pcap verify");
         return pcap_verify(argc - 1, argv + 1);
-    if (!strcmp(sub, "fix"))
+    }
+    if (!strcmp(sub, "fix")) {
+        usage_hint("pcap fix");
         return pcap_fix(argc - 1, argv + 1);
+    }
     return usage_error("pcap: unknown subcommand '%s' (verify or fix)", sub);
 }

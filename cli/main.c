@@ -24,13 +24,21 @@ static const struct command commands[] = {
     { "pcap",   cmd_pcap,   "verify or fix the checksums in a pcap/pcapng capture" },
 };
 
+static const char *hint_command; /* usage_hint(): NULL before a command is known */
+
+void usage_hint(const char *command)
+{
+    hint_command = command;
+}
+
 int usage_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     fputs("csum: ", stderr);
     vfprintf(stderr, fmt, ap);
-    fputs("\nTry 'csum --help'.\n", stderr);
+    fprintf(stderr, "\nTry 'csum%s%s --help'.\n", hint_command ? " " : "",
+            hint_command ? hint_command : "");
     va_end(ap);
     return EXIT_USAGE;
 }
@@ -107,8 +115,11 @@ int main(int argc, char **argv)
     }
     if (i >= argc)
         return usage_error("no command given");
-    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++)
-        if (!strcmp(argv[i], commands[c].name))
+    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
+        if (!strcmp(argv[i], commands[c].name)) {
+            usage_hint(commands[c].name);
             return output_written(argv[i], commands[c].run(argc - i, argv + i));
+        }
+    }
     return usage_error("unknown command '%s'", argv[i]);
 }

@@ -41,7 +41,11 @@ expect_grep "$TMP/err" "unknown command 'frobnicate'" "unknown command is named"
 expect_status 2 "--impl without a name" -- "$CSUM" --impl
 expect_status 2 "unknown implementation" -- "$CSUM" --impl no-such-impl impls
 expect_grep "$TMP/err" "unknown implementation 'no-such-impl'" "unknown implementation is named"
+expect_grep "$TMP/err" "^Try 'csum --help'.$" "a usage error before a command points at csum --help"
 expect_status 2 "sum: unknown option" -- "$CSUM" sum --bogus
+expect_grep "$TMP/err" "^Try 'csum sum --help'.$" "a command's usage error points at its own help"
+expect_status 2 "pcap fix without OUT" -- "$CSUM" pcap fix in.pcap
+expect_grep "$TMP/err" "^Try 'csum pcap fix --help'.$" "pcap fix's usage error points at its own help"
 expect_status 2 "verify: unknown implementation" -- "$CSUM" verify no-such-impl
 expect_status 2 "impls: extra argument" -- "$CSUM" impls extra
 for cmd in impls verify sum; do

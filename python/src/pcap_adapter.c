@@ -137,6 +137,12 @@ int usage_error(const char *fmt, ...)
     return EXIT_USAGE;
 }
 
+/* The CLI's hint names a help text; the extension's usage errors have none to name. */
+void usage_hint(const char *command)
+{
+    (void)command;
+}
+
 /* ---- fix: the walk's document, as verify --json prints it ------------------------------------ */
 
 struct fix_tap {

@@ -67,7 +67,7 @@ int stream_error(struct csum_pcap_error *err, uint64_t offset, const char *fmt, 
 /* The same for a capture that ends inside a record or block (an interrupted capture): also
  * sets err->cut_short, after which the records before it still count (and are written out
  * when fixing). Only once the file's own header was read: before it there is no capture. */
-int stream_cut_short(struct csum_pcap_error *err, uint64_t offset, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+int stream_mark_cut_short(struct csum_pcap_error *err);
+#define stream_cut_short(err, ...) (stream_error((err), __VA_ARGS__), stream_mark_cut_short(err))
 
 #endif /* CSUM_PCAP_STREAM_H */

@@ -21,20 +21,15 @@ int stream_error(struct csum_pcap_error *err, uint64_t offset, const char *fmt, 
         err->offset = offset;
         vsnprintf(err->message, sizeof err->message, fmt, ap);
         va_end(ap);
+        err->cut_short = 0;
     }
     return -1;
 }
 
-int stream_cut_short(struct csum_pcap_error *err, uint64_t offset, const char *fmt, ...)
+int stream_mark_cut_short(struct csum_pcap_error *err)
 {
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        err->offset = offset;
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
-        va_end(ap);
+    if (err)
         err->cut_short = 1;
-    }
     return -1;
 }
 

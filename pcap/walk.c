@@ -126,8 +126,8 @@ static int run(int in_fd, const void *mem, size_t len, int fixing, int out_fd,
             /* An interrupted capture: write out every whole record, without the last, cut
              * one, so that the output is a capture that reads to its end. */
             r.end = r.start;
-            if (reader_flush(&r) != 0)
-                err->cut_short = 0; /* the output's error replaced it */
+            (void)reader_flush(&r); /* rc stays -1; a failed write's error (not cut short)
+                                     * replaces the cut's in *err */
         }
     }
     if (summary)

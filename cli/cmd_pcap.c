@@ -27,14 +27,14 @@ static void print_pcap_help(void)
     printf("Usage: csum pcap verify [OPTIONS] FILE|-\n"
            "       csum pcap fix [OPTIONS] IN|- OUT|-\n"
            "\n"
-           "Check the IPv4 header, TCP, UDP, ICMP, ICMPv6, IGMP, PIM, GRE and ICMP extension\n"
-           "(RFC 4884) checksums of every packet in a pcap or pcapng capture (plain, gzip or\n"
-           "zstd), with Wireshark's rules; or write a copy with the bad ones corrected. Link\n"
-           "types: Ethernet (VLAN tags, LLC/SNAP), Linux cooked SLL/SLL2, raw IP, BSD loopback,\n"
-           "802.11 (radiotap, Prism, AVS, PPI), PPP (HDLC-like framing, PPPoE), Cisco HDLC,\n"
-           "Frame Relay, SLIP, PKTAP, NFLOG. Followed: MPLS, MACsec, IP in IP, GRE, ERSPAN,\n"
-           "VXLAN, Geneve, and the packets quoted in ICMP errors; every checksum says whether\n"
-           "it is in the outer or an inner IP layer.\n"
+           "Check the IPv4 header, TCP, UDP, ICMP, ICMPv6, IGMP, PIM, VRRP, GRE and ICMP\n"
+           "extension (RFC 4884) checksums of every packet in a pcap or pcapng capture (plain,\n"
+           "gzip or zstd), with Wireshark's rules; or write a copy with the bad ones corrected.\n"
+           "Link types: Ethernet (VLAN tags, LLC/SNAP), Linux cooked SLL/SLL2, raw IP, BSD\n"
+           "loopback, 802.11 (radiotap, Prism, AVS, PPI), PPP (HDLC-like framing, PPPoE), Cisco\n"
+           "HDLC, Frame Relay, SLIP, PKTAP, NFLOG. Followed: MPLS, MACsec, IP in IP, GRE,\n"
+           "ERSPAN, VXLAN, Geneve, and the packets quoted in ICMP errors; every checksum says\n"
+           "whether it is in the outer or an inner IP layer.\n"
            "Run 'csum pcap verify --help' or 'csum pcap fix --help' for details.\n");
     printf("Compressed captures in this build:");
     for (int c = CSUM_PCAP_GZIP; c <= CSUM_PCAP_ZSTD; c++) {

@@ -1,7 +1,7 @@
 /*
  * The checksummed transports and what they carry: TCP (RFC 9293), UDP (RFC 768) and the
  * tunnels found by UDP port, ICMP (RFC 792) with the packet quoted in its errors and their
- * extension structure (RFC 4884), ICMPv6 (RFC 4443), IGMP and PIM, and the IP-level
+ * extension structure (RFC 4884), ICMPv6 (RFC 4443), IGMP, PIM and VRRP, and the IP-level
  * encapsulations (IP in IP, GRE).
  *
  * A checksum is checkable when every byte it covers was captured and the lengths that
@@ -47,6 +47,7 @@ struct kind {
     enum csum_pcap_layer layer;
     size_t field;   /* checksum offset in its header */
     size_t min_len; /* bytes needed to reach the fields read */
+    int pseudo;     /* the checksum covers the IP pseudo-header too */
 };
 
 /* Folded pseudo-header sum for `len` (what a sending host leaves for its NIC), network order. */
@@ -64,28 +65,12 @@ static uint16_t partial_sum(const struct ip_info *ip, uint8_t proto, uint32_t le
     return (uint16_t)~network_value(m);
 }
 
-/* Whether the checksum covers a pseudo-header: not ICMP's, an ICMP extension's, IGMP's, nor
- * PIM's over IPv4 (over IPv6 it does, RFC 7761 section 4.9). */
-static int has_pseudo_header(const struct ip_info *ip, const struct kind *k)
-{
-    switch (k->layer) {
-    case CSUM_PCAP_ICMP:
-    case CSUM_PCAP_ICMP_EXT:
-    case CSUM_PCAP_IGMP:
-        return 0;
-    case CSUM_PCAP_PIM:
-        return ip->version == 6;
-    default:
-        return 1;
-    }
-}
-
 /* The checksum over pseudo-header (if any) and a segment summing to `sum`: 0 over a
  * segment as stored when intact, the value to store over one whose field is left out. */
 static csum_sum16 finish(const struct ip_info *ip, const struct kind *k, uint8_t proto,
                          size_t len, csum_wsum sum)
 {
-    if (!has_pseudo_header(ip, k))
+    if (!k->pseudo)
         return csum_fold(sum);
     if (ip->version == 6)
         return csum_ipv6_magic(ip->src, ip->dst, (uint32_t)len, proto, sum);
@@ -159,7 +144,7 @@ static size_t checkable_length(struct dissect *d, const struct ip_info *ip,
     const char *why = NULL;
     if (ip->problem)
         why = ip->problem;
-    else if (ip->dst_unknown && has_pseudo_header(ip, k))
+    else if (ip->dst_unknown && k->pseudo)
         why = ip->dst_unknown;
     else if (len < k->min_len)
         why = "shorter than its header";
@@ -191,7 +176,7 @@ static int udp_port_in(uint16_t port, const uint16_t *ports, uint16_t standard)
 
 static void udp(struct dissect *d, const struct ip_info *ip, struct span s)
 {
-    static const struct kind k = { CSUM_PCAP_UDP, 6, 8 };
+    static const struct kind k = { CSUM_PCAP_UDP, 6, 8, 1 };
     const size_t len = s.end - s.off;
     const int header = len >= 8 && have(d, s.off, 8);
     /* A stored 0 that says "no checksum" says it whatever else is missing, as long as the
@@ -254,7 +239,7 @@ static int icmp_is_error(int version, uint8_t type)
 static void icmp_extension(struct dissect *d, const struct ip_info *ip, uint8_t proto,
                            size_t off, size_t end)
 {
-    static const struct kind k = { CSUM_PCAP_ICMP_EXT, 2, 4 };
+    static const struct kind k = { CSUM_PCAP_ICMP_EXT, 2, 4, 0 };
     if (be16(d->data + off + 2) == 0)
         return;
     if (checkable_length(d, ip, &k, off, end - off))
@@ -264,7 +249,7 @@ static void icmp_extension(struct dissect *d, const struct ip_info *ip, uint8_t 
 static void icmp(struct dissect *d, const struct ip_info *ip, uint8_t proto, struct span s)
 {
     const int v6 = proto == IPPROTO_ICMPV6_;
-    const struct kind k = { v6 ? CSUM_PCAP_ICMPV6 : CSUM_PCAP_ICMP, 2, 4 };
+    const struct kind k = { v6 ? CSUM_PCAP_ICMPV6 : CSUM_PCAP_ICMP, 2, 4, v6 }; /* ICMP: none */
     const size_t len = s.end - s.off;
     size_t ext = 0;
     struct span inner;
@@ -284,25 +269,35 @@ static void icmp(struct dissect *d, const struct ip_info *ip, uint8_t proto, str
 }
 
 /*
- * IGMP (RFC 2236 section 2.3, RFC 3376 section 4.1.2): over the whole message. PIM (RFC 7761
- * section 4.9): over the whole message too, but a Register's covers its first 8 bytes only
- * (the PIM header and the Register flags), not the packet it carries.
+ * The routing protocols' messages, each checksum over the whole message:
+ *  - IGMP (RFC 2236 section 2.3, RFC 3376 section 4.1.2), no pseudo-header;
+ *  - PIM (RFC 7761 section 4.9), with IPv6's pseudo-header over IPv6 (none over IPv4), but a
+ *    Register's covers its first 8 bytes only (the PIM header and the Register flags), not the
+ *    packet it carries;
+ *  - VRRP: version 2 (RFC 3768 section 5.3.8) without a pseudo-header, version 3 (RFC 5798
+ *    section 5.2.8) with one, over IPv4 too.
  */
-static void igmp_pim(struct dissect *d, const struct ip_info *ip, uint8_t proto, struct span s)
+static void routing_message(struct dissect *d, const struct ip_info *ip, uint8_t proto,
+                            struct span s)
 {
-    enum { PIM_REGISTER = 1 };
-    const struct kind k = { proto == IPPROTO_IGMP_ ? CSUM_PCAP_IGMP : CSUM_PCAP_PIM, 2, 4 };
+    enum { PIM_REGISTER = 1, VRRP_V3 = 3 };
     size_t len = s.end - s.off;
-    if (proto == IPPROTO_PIM_ && len > 8 && have(d, s.off, 1) &&
-        (d->data[s.off] & 0x0f) == PIM_REGISTER)
-        len = 8;
+    const unsigned first = have(d, s.off, 1) && len ? d->data[s.off] : 0;
+    struct kind k = { CSUM_PCAP_IGMP, 2, 4, 0 };
+    if (proto == IPPROTO_PIM_) {
+        k = (struct kind){ CSUM_PCAP_PIM, 2, 4, ip->version == 6 };
+        if (len > 8 && (first & 0x0f) == PIM_REGISTER)
+            len = 8;
+    } else if (proto == IPPROTO_VRRP_) {
+        k = (struct kind){ CSUM_PCAP_VRRP, 6, 8, first >> 4 == VRRP_V3 };
+    }
     if (checkable_length(d, ip, &k, s.off, len))
         check(d, ip, proto, &k, s.off, len);
 }
 
 void dissect_transport(struct dissect *d, const struct ip_info *ip, uint8_t proto, struct span s)
 {
-    static const struct kind tcp = { CSUM_PCAP_TCP, 16, 20 };
+    static const struct kind tcp = { CSUM_PCAP_TCP, 16, 20, 1 };
     struct span inner;
     switch (proto) {
     case IPPROTO_TCP_:
@@ -321,10 +316,11 @@ void dissect_transport(struct dissect *d, const struct ip_info *ip, uint8_t prot
         break;
     case IPPROTO_IGMP_: /* IPv4's (IPv6 has MLD, in ICMPv6) */
         if (ip->version == 4)
-            igmp_pim(d, ip, proto, s);
+            routing_message(d, ip, proto, s);
         break;
     case IPPROTO_PIM_:
-        igmp_pim(d, ip, proto, s);
+    case IPPROTO_VRRP_:
+        routing_message(d, ip, proto, s);
         break;
     case IPPROTO_IPIP_:
     case IPPROTO_IPV6_:

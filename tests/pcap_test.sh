@@ -133,7 +133,7 @@ s = doc["summary"]
 for v in ("good", "bad", "offload", "not_checkable"):
     n = sum(1 for r in want if r[3] == v)
     assert s[v] == n, "summary %s %d, expected %d" % (v, s[v], n)
-    layers = ("ipv4", "tcp", "udp", "icmp", "icmpv6", "gre", "icmp-ext", "igmp", "pim")
+    layers = ("ipv4", "tcp", "udp", "icmp", "icmpv6", "gre", "icmp-ext", "igmp", "pim", "vrrp")
     assert s[v] == sum(s[l][v] for l in layers), v
     assert s["inner"][v] == sum(1 for r in want if r[3] == v and r[1] == "inner"), v
 assert doc["file"].endswith(sys.argv[3]) and doc["packets"] > 0 and "error" not in doc
@@ -669,10 +669,10 @@ tshark_seq() { # tshark_seq FILE [tshark options]
         -T fields -E occurrence=a -E aggregator=, -e frame.number -e ip.checksum.status \
         -e tcp.checksum.status -e udp.checksum.status -e icmp.checksum.status \
         -e icmpv6.checksum.status -e gre.checksum.status -e icmp.ext.checksum.status \
-        -e igmp.checksum.status -e pim.cksum.status 2>/dev/null |
-    awk -F'\t' 'BEGIN { split("ipv4 tcp udp icmp icmpv6 gre icmp-ext igmp pim", L, " ")
+        -e igmp.checksum.status -e pim.cksum.status -e vrrp.checksum.status 2>/dev/null |
+    awk -F'\t' 'BEGIN { split("ipv4 tcp udp icmp icmpv6 gre icmp-ext igmp pim vrrp", L, " ")
                         m["0"] = "B"; m["1"] = "G"; m["2"] = ""; m["3"] = "N"; m["4"] = "Z" }
-        { for (i = 2; i <= 10; i++) { n = split($i, v, ","); s = ""
+        { for (i = 2; i <= 11; i++) { n = split($i, v, ","); s = ""
               for (k = 1; k <= n; k++) if (!(i == 8 && v[k] == "3")) s = s m[v[k]]
               if (s != "") print $1 "_" L[i - 1], s } }' | sort
 }

@@ -582,9 +582,10 @@ static void clean_files(const char *dir, FILE *manifest, uint64_t seed)
     multi_pcapng(dir, manifest, "clean.pcapng", 0, seed + 1);
 }
 
-/* IGMP (version 2 reports and leaves, version 3 queries) over IPv4 and PIM (Hello, Join/Prune,
- * and Register, whose checksum covers its first 8 bytes only) over IPv4 and IPv6, right and
- * wrong. */
+/* IGMP (version 2 reports and leaves, version 3 queries) over IPv4, PIM (Hello, Join/Prune,
+ * and Register, whose checksum covers its first 8 bytes only) and VRRP (version 2 over IPv4,
+ * version 3, whose checksum covers the pseudo-header, over both) over IPv4 and IPv6, right
+ * and wrong. */
 static void multicast_file(const char *dir, FILE *manifest, uint64_t seed)
 {
     struct capture_file cf;
@@ -592,14 +593,17 @@ static void multicast_file(const char *dir, FILE *manifest, uint64_t seed)
     cf_open(&cf, dir, "multicast.pcap", FMT_PCAP, 0, 0, 1, 1);
     static const struct { uint8_t proto, type; size_t payload; } kinds[] = {
         { 2, 0x16, 0 }, { 2, 0x17, 0 }, { 2, 0x11, 4 },
-        { 103, 0, 24 }, { 103, 3, 40 }, { 103, 1, 60 },
+        { 103, 0, 24 }, { 103, 3, 40 }, { 103, 1, 60 }, { 112, 2, 12 }, { 112, 3, 4 },
     };
-    for (int i = 0; i < 48; i++) {
-        const int k = i % 6;
-        struct ip_spec ip = { .ipv = kinds[k].proto == 2 || (i / 6) % 2 == 0 ? 4 : 6,
-                              .proto = kinds[k].proto, .icmp_type = kinds[k].type,
-                              .payload = kinds[k].payload, .corrupt_l4 = (i / 12) % 2,
-                              .corrupt_ip = i % 7 == 3 };
+    enum { KINDS = sizeof kinds / sizeof kinds[0] };
+    for (int i = 0; i < 8 * KINDS; i++) {
+        const int k = i % KINDS;
+        const int v4_only = kinds[k].proto == 2 || (kinds[k].proto == 112 && kinds[k].type == 2);
+        const int ipv = v4_only || (i / KINDS) % 2 == 0 ? 4 : 6;
+        const int vrrp6 = kinds[k].proto == 112 && ipv == 6; /* one 16-byte address */
+        struct ip_spec ip = { .ipv = ipv, .proto = kinds[k].proto, .icmp_type = kinds[k].type,
+                              .payload = vrrp6 ? 16 : kinds[k].payload,
+                              .corrupt_l4 = (i / (2 * KINDS)) % 2, .corrupt_ip = i % 7 == 3 };
         add_one(&cf, &ip, 0, &rng);
     }
     cf_close(&cf, manifest, NULL);

@@ -44,13 +44,25 @@ void expect_add(struct expectation *list, int *n, const struct expectation *e)
         list[(*n)++] = *e;
 }
 
-/* The pseudo-header (none for ICMP, IGMP, and PIM over IPv4) followed by the segment. */
+/* Whether the checksum of `s`'s transport covers the pseudo-header: not ICMP's, IGMP's, PIM's
+ * over IPv4 (RFC 7761 section 4.9) nor VRRP version 2's (version 3's does, RFC 5798). */
+static int covers_pseudo_header(const struct ip_spec *s)
+{
+    switch (s->proto) {
+    case 1: case 2: return 0;
+    case 103: return s->ipv == 6;
+    case 112: return s->icmp_type == 3;
+    default: return 1;
+    }
+}
+
+/* The pseudo-header (if `pseudo`) followed by the segment. */
 static size_t with_pseudo(unsigned char *buf, int ipv, const unsigned char *src,
-                          const unsigned char *dst, uint8_t proto, const unsigned char *seg,
-                          size_t len)
+                          const unsigned char *dst, uint8_t proto, int pseudo,
+                          const unsigned char *seg, size_t len)
 {
     size_t n = 0;
-    if (proto != 1 && proto != 2 && !(proto == 103 && ipv == 4)) {
+    if (pseudo) {
         const size_t alen = ipv == 4 ? 4 : 16;
         memcpy(buf, src, alen);
         memcpy(buf + alen, dst, alen);
@@ -73,11 +85,12 @@ static size_t with_pseudo(unsigned char *buf, int ipv, const unsigned char *src,
 }
 
 /* The checksum over pseudo-header + segment (field zeroed), per the oracle. */
-static uint16_t transport_checksum(int ipv, const unsigned char *src, const unsigned char *dst,
-                                   uint8_t proto, const unsigned char *seg, size_t len)
+static uint16_t transport_checksum(const struct ip_spec *s, const unsigned char *src,
+                                   const unsigned char *dst, const unsigned char *seg, size_t len)
 {
     static unsigned char buf[40 + MAX_FRAME];
-    return oracle_checksum(buf, with_pseudo(buf, ipv, src, dst, proto, seg, len), 0);
+    return oracle_checksum(buf, with_pseudo(buf, s->ipv, src, dst, s->proto,
+                                            covers_pseudo_header(s), seg, len), 0);
 }
 
 /* The folded pseudo-header sum (not complemented) for `len`: what an offloading sender
@@ -86,7 +99,7 @@ static uint16_t partial_checksum(int ipv, const unsigned char *src, const unsign
                                  uint8_t proto, size_t len)
 {
     unsigned char buf[40];
-    size_t n = with_pseudo(buf, ipv, src, dst, proto, NULL, len);
+    size_t n = with_pseudo(buf, ipv, src, dst, proto, 1, NULL, len);
     return (uint16_t)~oracle_checksum(buf, n, 0);
 }
 
@@ -98,18 +111,20 @@ static const char *layer_of(uint8_t proto)
     case 1: return "icmp";
     case 2: return "igmp";
     case 103: return "pim";
+    case 112: return "vrrp";
     default: return "icmpv6";
     }
 }
 
 static int checksummed(uint8_t proto)
 {
-    return proto == 6 || proto == 17 || proto == 1 || proto == 58 || proto == 2 || proto == 103;
+    return proto == 6 || proto == 17 || proto == 1 || proto == 58 || proto == 2 || proto == 103 ||
+           proto == 112;
 }
 
 static size_t checksum_field(uint8_t proto)
 {
-    return proto == 6 ? 16 : proto == 17 ? 6 : 2;
+    return proto == 6 ? 16 : proto == 17 || proto == 112 ? 6 : 2;
 }
 
 /* The transport segment: header, options, payload (or the carried bytes); checksum field
@@ -163,6 +178,17 @@ static size_t build_segment(const struct ip_spec *s, uint64_t *rng, unsigned cha
         hlen = s->icmp_type == 1 ? 8 : 4;
         memset(seg, 0, hlen);
         seg[0] = (unsigned char)(0x20 | (s->icmp_type & 15));
+        break;
+    case 112: /* VRRP advertisement of version icmp_type (2 or 3): VRID, priority, one address,
+               * (v2) authentication type and interval or (v3) interval, checksum; the address
+               * (and v2's 8 bytes of authentication data) go in the payload */
+        hlen = 8;
+        seg[0] = (unsigned char)(s->icmp_type << 4 | 1);
+        seg[1] = (unsigned char)(1 + rnd(rng) % 255);
+        seg[2] = 100;
+        seg[3] = 1;
+        be16put(seg + 4, s->icmp_type == 3 ? 100 : 0x0001);
+        be16put(seg + 6, 0);
         break;
     default: /* carried as is: IP in IP, GRE */
         hlen = 0;
@@ -406,7 +432,7 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
     const size_t field = checksum_field(s->proto);
     struct expectation l4e = { layer_of(s->proto), EXPECT_GOOD, level, via, 0, 0 };
     if (has_l4) {
-        uint16_t l4 = transport_checksum(s->ipv, src, final_dst, s->proto, seg, covered);
+        uint16_t l4 = transport_checksum(s, src, final_dst, seg, covered);
         if (s->l4_sum_zero && !s->carry && s->payload >= 2 && !s->udp_trailer) {
             /* Adjust the last two payload bytes, at an even offset of the segment, so that
              * the checksum comes out 0x0000: add the current checksum value there. */
@@ -414,7 +440,7 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
             uint32_t w = (uint32_t)be16get(seg + at) + l4;
             w = (w & 0xffff) + (w >> 16);
             be16put(seg + at, (uint16_t)w);
-            l4 = transport_checksum(s->ipv, src, final_dst, s->proto, seg, covered);
+            l4 = transport_checksum(s, src, final_dst, seg, covered);
         }
         if (s->proto == 17 && l4 == 0)
             l4 = 0xffff; /* UDP sends a computed 0 as all ones */
@@ -442,7 +468,7 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
             v = s->ipv == 4 ? EXPECT_NONE : EXPECT_BAD;
         /* Not checkable: without the final destination there is no pseudo-header (ICMP has
          * none), and below 5 words the TCP header is no header. */
-        if ((dst_unknown && s->proto != 1 && v != EXPECT_NONE) ||
+        if ((dst_unknown && covers_pseudo_header(s) && v != EXPECT_NONE) ||
             (s->proto == 6 && s->tcp_offset && s->tcp_offset < 5))
             v = EXPECT_NOT_CHECKABLE;
         be16put(seg + field, stored);

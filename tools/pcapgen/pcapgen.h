@@ -115,14 +115,14 @@ enum offload {
 
 struct ip_spec {
     int ipv;              /* 4 or 6 */
-    uint8_t proto;        /* 6 TCP, 17 UDP, 1 ICMP, 58 ICMPv6, 2 IGMP, 103 PIM (checksummed);
-                           * 4, 41, 47 carried */
+    uint8_t proto;        /* 6 TCP, 17 UDP, 1 ICMP, 58 ICMPv6, 2 IGMP, 103 PIM, 112 VRRP
+                           * (checksummed); 4, 41, 47 carried */
     size_t payload;       /* transport payload bytes (random), when nothing is carried */
     const unsigned char *carry; /* bytes carried after the transport header instead (a tunnel) */
     size_t carry_len;
     uint16_t dport;       /* UDP destination port (0: random, 50000..50999) */
     uint8_t icmp_type, icmp_code; /* 0/0: echo request; errors quote `carry`. IGMP, PIM: the
-                           * message type (IGMP 0: a version 2 report) */
+                           * message type (IGMP 0: a version 2 report); VRRP: the version */
     uint32_t icmp_rest;   /* the ICMP header's second word */
     int ip_option_words;  /* IPv4 options, in 32-bit words (0..10) */
     enum route route;     /* an IPv4 source route (in options of its own, not ip_option_words) */

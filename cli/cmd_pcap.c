@@ -73,8 +73,10 @@ static void print_verify_help(void)
            "host with checksum or segmentation offload (the pseudo-header sum, or an IP\n"
            "length of 0), not corruption; not checkable: the bytes it covers were not all\n"
            "captured, an IP fragment, lengths that disagree; none: a UDP checksum of 0 over\n"
-           "IPv4, or in a packet quoted in an ICMP error. Packets on link types not dissected,\n"
-           "and encrypted 802.11/MACsec frames, are counted by kind in the summary.\n"
+           "IPv4 (over IPv6 too with --ipv6-udp-zero), or in a packet quoted in an ICMP error.\n"
+           "Packets on link types not dissected, encrypted 802.11/MACsec frames, and packets\n"
+           "whose headers before the transport are cut or malformed are counted by kind in the\n"
+           "summary.\n"
            "  --json              one JSON document: {\"file\", \"checks\": [{\"frame\", \"layer\",\n"
            "                      \"depth\", \"level\", \"via\", \"verdict\", \"stored\", \"computed\",\n"
            "                      \"offset\", \"note\"}], \"packets\", \"summary\", \"undissected\",\n"
@@ -575,22 +577,23 @@ static int finish_output(const char *cmd)
     return EXIT_USAGE;
 }
 
-/* The end of fix's list of changes: a reader that went away early (EPIPE, `| head`) is no
- * failure, OUT is complete; another error is, said with what was written all the same. */
-static int finish_listing(struct report *r, const char *out)
+/* The end of fix's list of changes, given the fix's own status: a reader that went away
+ * early (EPIPE, `| head`) is no failure; another error is one, said with OUT written all the
+ * same when the fix went through (after a failure its message said enough). */
+static int finish_listing(struct report *r, const char *out, int status)
 {
     if (!r->text_failed && fflush(r->text) != 0) {
         r->text_failed = 1;
         r->text_errno = errno;
     }
     if (!r->text_failed)
-        return EXIT_OK;
+        return status;
     /* What is still buffered cannot be written either: dropped, so that exit does not try
      * again (and main() need not say it). */
     __fpurge(r->text);
     clearerr(r->text);
-    if (r->text_errno == EPIPE)
-        return EXIT_OK;
+    if (r->text_errno == EPIPE || status != EXIT_OK)
+        return status;
     fprintf(stderr, "csum: pcap fix: %s%s, but the list of changes could not be: %s\n",
             out ? out : "", out ? " was written" : "the dry run went through",
             strerror(r->text_errno));
@@ -807,7 +810,8 @@ static int check_output(const char *in, const char *out, const struct stat *in_s
         o->fd = STDOUT_FILENO;
         return EXIT_OK;
     }
-    if (file_same(in_st, out)) /* IN "-" too: standard input opened on OUT (`<OUT`) */
+    /* IN "-" too: standard input opened on a file OUT (`<OUT`), which the fix would replace */
+    if (S_ISREG(in_st->st_mode) && file_same(in_st, out))
         return refuse_input(out, in);
     if (stat(out, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
         int rc = open_direct(out, o);
@@ -952,8 +956,8 @@ static int pcap_fix(int argc, char **argv)
                     out ? out : "", s.packets, a.dry_run ? "would fix" : "fixed", fixed,
                     total_of(&s, CSUM_PCAP_NOT_CHECKABLE),
                     a.opt.flags & CSUM_PCAP_FIX_OFFLOAD ? 0 : total_of(&s, CSUM_PCAP_OFFLOAD));
-        status = finish_listing(&r, out);
     }
+    status = finish_listing(&r, out, status);
     signal(SIGPIPE, SIG_DFL);
     return status;
 }

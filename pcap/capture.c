@@ -90,8 +90,11 @@ int capture_walk(struct reader *r, enum csum_pcap_format *format, capture_packet
 {
     *format = CSUM_PCAP_FORMAT_UNKNOWN;
     int rc = reader_need(r, 4);
-    if (rc < 0)
+    if (rc < 0) {
+        if (r->err)
+            r->err->cut_short = 0; /* a compressed stream cut before a magic number: no capture */
         return -1;
+    }
     const unsigned char *p = reader_at(r);
     const char *other; /* compressed again inside: say so, as for the outer layer */
     if (rc == 0) {

@@ -172,6 +172,8 @@ void dissect_ipv6(struct dissect *d, struct span s)
         }
         next = d->data[p];
         p += ext_len;
+        if (ip.later_fragment) /* what follows is the middle of the payload: no more headers */
+            break;             /* (RFC 8200 section 4.5); its transport is not checkable */
     }
     struct span payload = s;
     payload.off = p;

@@ -86,15 +86,13 @@ int reader_flush(struct reader *r)
     return output_finish(r->out, r->base);
 }
 
-int capture_walk(struct reader *r, enum csum_pcap_format *format, capture_packet_fn fn, void *ctx)
+static int walk_by_magic(struct reader *r, enum csum_pcap_format *format, capture_packet_fn fn,
+                         void *ctx)
 {
     *format = CSUM_PCAP_FORMAT_UNKNOWN;
     int rc = reader_need(r, 4);
-    if (rc < 0) {
-        if (r->err)
-            r->err->cut_short = 0; /* a compressed stream cut before a magic number: no capture */
+    if (rc < 0)
         return -1;
-    }
     const unsigned char *p = reader_at(r);
     const char *other; /* compressed again inside: say so, as for the outer layer */
     if (rc == 0) {
@@ -126,4 +124,15 @@ int capture_walk(struct reader *r, enum csum_pcap_format *format, capture_packet
                             "%02x)", p[0], p[1], p[2], p[3]);
     }
     }
+}
+
+int capture_walk(struct reader *r, enum csum_pcap_format *format, capture_packet_fn fn, void *ctx)
+{
+    const int rc = walk_by_magic(r, format, fn, ctx);
+    /* Cut short is an interrupted capture: one whose own header (pcap's file header, pcapng's
+     * first section header) was read whole. Cut before it (a compressed stream ending inside
+     * it, or inside the magic number) there is no capture at all: an error like any other. */
+    if (rc != 0 && r->err && reader_offset(r) == 0)
+        r->err->cut_short = 0;
+    return rc;
 }

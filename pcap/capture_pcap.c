@@ -21,8 +21,6 @@ static size_t fcs_bytes(uint32_t linktype_field)
 int capture_walk_pcap(struct reader *r, capture_packet_fn fn, void *ctx)
 {
     int rc = reader_need(r, FILE_HEADER);
-    if (rc < 0 && r->err)
-        r->err->cut_short = 0; /* a compressed stream cut before the header: no capture */
     if (rc <= 0)
         return rc < 0 ? -1 : stream_error(r->err, 0, "pcap file header cut short (%zu of 24 "
                                           "bytes)", reader_avail(r));

@@ -247,7 +247,5 @@ int capture_walk_pcapng(struct reader *r, capture_packet_fn fn, void *ctx)
         reader_consume(r, total);
     }
     free(s.ifs);
-    if (rc != 0 && reader_offset(r) == 0 && r->err)
-        r->err->cut_short = 0; /* not even the first section header whole: no capture */
     return rc;
 }

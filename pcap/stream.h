@@ -66,7 +66,7 @@ int stream_error(struct csum_pcap_error *err, uint64_t offset, const char *fmt, 
 
 /* The same for a capture that ends inside a record or block (an interrupted capture): also
  * sets err->cut_short, after which the records before it still count (and are written out
- * when fixing). Only once the file's own header was read: before it there is no capture. */
+ * when fixing). capture_walk() clears it for a capture cut before its own header. */
 int stream_mark_cut_short(struct csum_pcap_error *err);
 #define stream_cut_short(err, ...) (stream_error((err), __VA_ARGS__), stream_mark_cut_short(err))
 

@@ -80,7 +80,9 @@ static void usage(FILE *f)
                "                  file csum_dispatch_file() names: $CSUM_DISPATCH_FILE, else\n"
                "                  $XDG_CONFIG_HOME/csum/dispatch, else ~/.config/csum/dispatch);\n"
                "                  refused (exit 1) when the new plan is slower than the current\n"
-               "                  one at some length by more than the measured noise\n"
+               "                  one at some length by more than the measured noise, and\n"
+               "                  (exit 2) under CSUM_DISPATCH or a CSUM_CPU_DISABLE that hides\n"
+               "                  a feature: this process's plan is not every program's then\n"
                "  --force         write even then\n"
                "  --reset         remove that file: the compiled-in plan applies again (only a\n"
                "                  file that --write wrote; anything else is left alone, exit 1)\n"
@@ -464,6 +466,42 @@ size_t lab_tune_ladder(const size_t **lengths)
     return N_LADDER;
 }
 
+/*
+ * --write stores a plan for every program, and is refused when it is slower than the plan in
+ * force: a check that means something only if this process has the plan and the CPU features
+ * those programs have. Under CSUM_DISPATCH the plan in force is the variable's, not the one the
+ * file replaces (a plan that only beat CSUM_DISPATCH=generic@0 was written over a faster file or
+ * the compiled-in plan); under CSUM_CPU_DISABLE the rows it hides are neither timed nor in the
+ * plan, which every program would then run without them. 0, or -1 after saying why.
+ */
+static int refuse_write_here(const char *write_to)
+{
+    const char *source = csum_dispatch_source();
+    const size_t n = strlen("CSUM_DISPATCH");
+    if (strncmp(source, "CSUM_DISPATCH", n) == 0 && (source[n] == '\0' || source[n] == ' ')) {
+        fprintf(stderr, "csum: tune: not writing %s: CSUM_DISPATCH sets the plan in force for this "
+                        "process only (it overrides the plan file), so a new plan checked "
+                        "against it may be slower than the plan the file gives every other "
+                        "program; unset CSUM_DISPATCH, or --force to write it anyway\n", write_to);
+        return -1;
+    }
+    const uint32_t hidden = csum_cpu_features_hidden();
+    if (hidden) {
+        char names[160] = "";
+        size_t used = 0;
+        for (unsigned bit = 0; bit < CSUM_CPU_FEATURE_COUNT; bit++)
+            if ((hidden >> bit & 1) && used < sizeof names)
+                used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
+                                         used ? "," : "", csum_cpu_feature_name(bit));
+        fprintf(stderr, "csum: tune: not writing %s: CSUM_CPU_DISABLE hides %s from this process "
+                        "only, so the plan would leave out rows that every other program can "
+                        "run; unset CSUM_CPU_DISABLE, or --force to write it anyway\n",
+                write_to, names);
+        return -1;
+    }
+    return 0;
+}
+
 int lab_tune_main(int argc, char **argv)
 {
     struct lab_options o;
@@ -522,6 +560,11 @@ int lab_tune_main(int argc, char **argv)
             return 2;
         }
     }
+    /* The plan in force that a new plan is printed with and checked against is the automatic
+     * one: CSUM_IMPL names one row for this process, and tune times every row itself. */
+    csum_impl_select("auto");
+    if (write_to && !force && refuse_write_here(write_to) != 0)
+        return 2;
     if (lab_pin_cpu(o.cpu) != 0) {
         fprintf(stderr, "csum: tune: cannot pin to CPU %d: %s\n", o.cpu, strerror(errno));
         return 2;

@@ -168,6 +168,12 @@ size_t csum_cpu_disable_ignored(char *buf, size_t size)
     return len;
 }
 
+uint32_t csum_cpu_features_hidden(void)
+{
+    size_t ignored;
+    return detect() & parse_disable(NULL, 0, &ignored);
+}
+
 uint32_t csum_cpu_features(void)
 {
     /* Bit 31 marks "computed"; racing first callers compute the same value. */

@@ -53,6 +53,11 @@ uint32_t csum_cpu_features(void);
  * `csum impls`, which says so: the library itself never prints. */
 size_t csum_cpu_disable_ignored(char *buf, size_t size);
 
+/* The features this CPU and OS support that CSUM_CPU_DISABLE hides from this process (0 when
+ * it hides nothing): `csum tune --write` must not store, for every program, a plan chosen
+ * without rows that only this process cannot run. */
+uint32_t csum_cpu_features_hidden(void);
+
 /* Printable name of feature bit `bit`, or NULL when out of range. */
 const char *csum_cpu_feature_name(unsigned bit);
 

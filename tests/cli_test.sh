@@ -428,6 +428,45 @@ expect_status 0 "tune --reset again" -- env CSUM_DISPATCH_FILE="$TMP/plan" "$CSU
 expect_grep "$TMP/out" "^no plan file at $TMP/plan" "tune --reset without a file says so"
 expect_status 2 "tune --reset with another option" -- "$CSUM" tune --reset --quick
 expect_status 2 "tune --write with no plan file and no FILE" -- env CSUM_DISPATCH_FILE= "$CSUM" tune --write --quick
+# --write stores a plan for every program, checked against the plan in force: not under
+# CSUM_DISPATCH, which sets this process's plan only (a plan that merely beat
+# CSUM_DISPATCH=generic@0 was written over the compiled-in one), nor under a CSUM_CPU_DISABLE
+# that hides a feature (the plan would leave out rows every other program runs). Refused
+# before anything is timed; nothing is written.
+expect_status 2 "tune --write under CSUM_DISPATCH is refused" -- \
+    env CSUM_DISPATCH=generic@0 "$CSUM" tune --quick -M generic --write "$TMP/env-plan"
+expect_grep "$TMP/err" "not writing $TMP/env-plan: CSUM_DISPATCH sets the plan in force" \
+    "tune --write says why CSUM_DISPATCH stops it"
+expect_same "$(grep -c '^[0-9]' "$TMP/out")" 0 "tune --write under CSUM_DISPATCH times nothing"
+# A feature this CPU has: the first one a supported row requires (none: nothing to hide).
+feature=$("$CSUM" impls | awk '/^csum_partial: product/ { on = 1; next } on && /^$/ { exit }
+                               on && $2 == "yes" && NF >= 3 && $NF != "-" { print $NF; exit }')
+if [ -n "$feature" ]; then
+    expect_status 2 "tune --write under CSUM_CPU_DISABLE=$feature is refused" -- \
+        env CSUM_CPU_DISABLE="$feature" "$CSUM" tune --quick -M generic --write "$TMP/env-plan"
+    expect_grep "$TMP/err" "CSUM_CPU_DISABLE hides $feature from this process only" \
+        "tune --write says which hidden feature stops it"
+else
+    printf 'SKIPPED cli: tune --write under CSUM_CPU_DISABLE (no CPU feature to hide here)\n'
+fi
+expect_same "$(ls "$TMP/env-plan" 2>&1 >/dev/null | grep -c 'No such file')" 1 \
+    "tune --write under CSUM_DISPATCH or CSUM_CPU_DISABLE writes nothing"
+# A name CSUM_CPU_DISABLE does not know hides nothing, and a malformed CSUM_DISPATCH is not the
+# plan in force: neither stops --write from timing and checking the plan (whether it is then
+# written depends on the timings).
+env CSUM_CPU_DISABLE=no-such-feature CSUM_DISPATCH=no-such-row@0 \
+    "$CSUM" tune --quick -M generic --write "$TMP/env-plan" >"$TMP/out" 2>"$TMP/err"
+if grep -q '^1048576 ' "$TMP/out" && ! grep -q 'CSUM_DISPATCH sets\|CSUM_CPU_DISABLE hides' "$TMP/err"; then
+    ok "tune --write under a CSUM_CPU_DISABLE that hides nothing and a malformed CSUM_DISPATCH"
+else
+    fail "tune --write under a CSUM_CPU_DISABLE that hides nothing: $(head -c 300 "$TMP/err")"
+fi
+rm -f "$TMP/env-plan"
+# The plan in force that tune prints and checks against is the automatic one: CSUM_IMPL picks
+# one row for a process, and tune times every row itself.
+auto_plan=$("$CSUM" impls | sed -n 's/^dispatch: //p')
+CSUM_IMPL=generic "$CSUM" tune --quick -M generic >"$TMP/out" 2>&1
+expect_grep "$TMP/out" "plan in force: $auto_plan (" "tune under CSUM_IMPL names the automatic plan it checks against"
 
 # ---- pcap fix: an OUT that is not a regular file is written, never replaced ---------------
 # A capture of one Ethernet frame whose IPv4 header checksum is bad (0x1234, should be 0xb7d4).

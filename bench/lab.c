@@ -123,7 +123,8 @@ static void usage(FILE *f)
             "                    1 with --quick)\n"
             "  -M IMPL[,IMPL...] only these implementations (names from 'csum impls', plus\n"
             "                    csum_partial = the public entry point, peers such as dpdk, and\n"
-            "                    for h40 the 40-byte kernels 40:... and inline-40)\n"
+            "                    for h40 the 40-byte kernels 40:... and inline-40; copy: its\n"
+            "                    rows by name, csum_partial's copy with it, memcpy always)\n"
             "  --baseline IMPL   lenalign's %% column: first -M implementation vs IMPL\n"
             "                    (default: csum_partial vs linux-6.8, else generic)\n"
             "  -I                thrash: interleaved calls only\n"
@@ -465,10 +466,14 @@ int lab_main(int argc, char **argv)
         int h40_only = !strcmp(name, "inline-40");
         for (size_t k = 0; lab_h40_kernels[k].name; k++)
             h40_only |= !strcmp(name, lab_h40_kernels[k].name);
-        if (!h40_only && !lab_subject_find(everything, n_everything, name)) {
+        int copy_only = 0; /* the copy table's rows: streaming ones, csum_partial_copy */
+        for (size_t k = 0; lab_copy_subjects[k]; k++)
+            copy_only |= !strcmp(name, lab_copy_subjects[k]->name);
+        if (!h40_only && !copy_only && !lab_subject_find(everything, n_everything, name)) {
             free(everything);
-            return bad_usage(csum_impl_find(name) ? "implementation '%s' is not supported by this CPU"
-                                                  : "unknown implementation '%s' (see 'csum bench --list')",
+            return bad_usage(csum_impl_find(name) || csum_copy_impl_find(name)
+                                 ? "implementation '%s' is not supported by this CPU"
+                                 : "unknown implementation '%s' (see 'csum bench --list')",
                              name);
         }
         p += k + (p[k] == ',');

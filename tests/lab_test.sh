@@ -136,6 +136,21 @@ assert all(r[\"align\"] == 14 and r[\"variant\"] == \"idle, dst +2\" and r[\"len
            for r in rows), rows
 " && grep -q "src +14, dst +2 from a 64-byte boundary" "$2" && ! grep -q "refused" "$2"' _ "$csum" "$tmp/copy-err"
 fi
+# copy honours -M: the rows named (a copy-only row, csum_partial_copy, is a name -M takes;
+# csum_partial picks its copy), with memcpy and memcpy+csum_partial always, the ratios' base.
+if command -v python3 >/dev/null; then
+    check "lab: copy -M times the copy rows named, and memcpy" -- \
+        sh -c '"$1" bench --quick copy -l 64 -c 1000 -M generic,csum_partial_copy --json 2>/dev/null | python3 -c "
+import json, sys
+got = {r[\"impl\"] for r in json.load(sys.stdin)[\"results\"] if r[\"table\"] == \"copy\"}
+want = {\"memcpy\", \"memcpy+csum_partial\", \"generic\", \"csum_partial_copy\", \"(timer only)\"}
+assert got == want, (sorted(got - want), sorted(want - got))
+" && "$1" bench --quick copy -l 64 -c 1000 -M csum_partial --json 2>/dev/null | python3 -c "
+import json, sys
+got = {r[\"impl\"] for r in json.load(sys.stdin)[\"results\"] if r[\"table\"] == \"copy\"}
+assert got == {\"memcpy\", \"memcpy+csum_partial\", \"csum_partial_copy\", \"(timer only)\"}, got
+"' _ "$csum"
+fi
 # The summary states its targets for aligned buffers: a copy run at an offset (its variant
 # plain "idle" when both buffers share it) gives it no copy figure.
 if command -v python3 >/dev/null; then

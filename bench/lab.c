@@ -13,35 +13,50 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Which of -l / -a a table honours (a table named on the command line with an option it
- * ignores is refused: the user would get numbers for cases other than the ones asked for). */
-enum { TAKES_LEN = 1, TAKES_ALIGN = 2 };
+/* What a table honours besides the options every table takes. A table named on the command
+ * line with an option it ignores is refused (the user would get numbers for other cases,
+ * subjects or modes than the ones asked for), and so is an option that belongs to one table
+ * when tables are named but not that one (it would do nothing). */
+enum {
+    TAKES_LEN = 1,          /* -l */
+    TAKES_ALIGN = 2,        /* -a */
+    TAKES_IMPLS = 4,        /* -M */
+    TAKES_DST_ALIGN = 8,    /* --dst-align */
+    TAKES_INTERLEAVE = 16,  /* -I */
+    TAKES_ZERO_SUM = 32,    /* --zero-sum */
+    TAKES_BUSY = 64,        /* --busy */
+    TAKES_BASELINE = 128,   /* --baseline */
+};
 
 struct lab_table {
     const char *name;
     lab_table_fn run;
     const char *what;
     unsigned takes;
+    unsigned modes; /* MODE_*: what it can time (--latency / --throughput choose among these) */
 };
+
+enum { LAT = MODE_LATENCY, TPUT = MODE_THROUGHPUT };
 
 static const struct lab_table tables[] = {
     { "lenalign", table_lenalign, "Herbert 2016's Len/Aln table and the reviewers' cases, % vs a baseline",
-      TAKES_LEN | TAKES_ALIGN },
+      TAKES_LEN | TAKES_ALIGN | TAKES_IMPLS | TAKES_BASELINE, LAT | TPUT },
     { "thrash", table_thrash, "Herbert 2016's branch-prediction experiment: grouped vs interleaved calls",
-      TAKES_LEN | TAKES_ALIGN },
+      TAKES_LEN | TAKES_ALIGN | TAKES_IMPLS | TAKES_INTERLEAVE, LAT },
     { "mixed", table_mixed, "lengths drawn at random every call (1..64, 1..256, 64..1518) vs the mean",
-      0 },
+      TAKES_IMPLS, LAT | TPUT },
     { "sizes", table_sizes, "every length 1..64, powers of two, packet sizes, L2/L3/DRAM; roofline",
-      TAKES_LEN | TAKES_ALIGN },
+      TAKES_LEN | TAKES_ALIGN | TAKES_IMPLS, LAT | TPUT },
     { "short", table_short, "every length 1..256 B: csum_partial vs linux-6.8 (and the short-path row)",
-      TAKES_LEN },
-    { "h40", table_h40, "van de Ven 2021: 40 bytes, even/odd address, seed first/last, three modes", 0 },
+      TAKES_LEN | TAKES_IMPLS, LAT | TPUT },
+    { "h40", table_h40, "van de Ven 2021: 40 bytes, even/odd address, seed first/last, three modes",
+      TAKES_IMPLS | TAKES_ZERO_SUM, LAT | TPUT | MODE_FENCED },
     { "copy", table_copy, "Gerum 2021: fused copy+checksum vs memcpy+checksum; min/avg/max, p99.9",
-      TAKES_LEN | TAKES_ALIGN },
-    { "memops", table_memops, "Evans 2003: zero/copy variants, cached 4 KiB vs uncached 400 MB", 0 },
-    { "iov", table_iov, "Viro/Laight 2020: checksum over 16 iovec segments of 1..1024 bytes", 0 },
-    { "batch", table_batch, "IPv4 header checksums: csum_ipv4_header_batch vs a loop, per header", 0 },
-    { "pcap", table_pcap, "csum pcap verify throughput on a generated capture (GB/s)", 0 },
+      TAKES_LEN | TAKES_ALIGN | TAKES_IMPLS | TAKES_DST_ALIGN | TAKES_BUSY, TPUT },
+    { "memops", table_memops, "Evans 2003: zero/copy variants, cached 4 KiB vs uncached 400 MB", 0, TPUT },
+    { "iov", table_iov, "Viro/Laight 2020: checksum over 16 iovec segments of 1..1024 bytes", 0, LAT },
+    { "batch", table_batch, "IPv4 header checksums: csum_ipv4_header_batch vs a loop, per header", 0, TPUT },
+    { "pcap", table_pcap, "csum pcap verify throughput on a generated capture (GB/s)", 0, TPUT },
 };
 #define N_TABLES (sizeof tables / sizeof tables[0])
 
@@ -77,17 +92,95 @@ void lab_table_title(const struct lab_env *env, const char *title, const char *w
 
 /* ---- options ----------------------------------------------------------------------------------- */
 
-/* The tables that honour -l (TAKES_LEN) or -a (TAKES_ALIGN), from the table above, so that
- * --help and the refusal say what the code does. */
-static void print_tables_taking(FILE *f, unsigned flag)
+/* The tables that honour an option (a TAKES_ flag), or time a mode (mode: a MODE_ bit), from
+ * the table above, so that --help and the refusals say what the code does. */
+static void print_tables_with(FILE *f, unsigned flag, unsigned mode, int help)
 {
+    /* In --help, lines of at most 80 columns under "                    tables: ". */
     const char *sep = "";
+    size_t column = 28;
     for (size_t t = 0; t < N_TABLES; t++) {
-        if (tables[t].takes & flag) {
-            fprintf(f, "%s%s", sep, tables[t].name);
+        if ((tables[t].takes & flag) || (tables[t].modes & mode)) {
+            const size_t width = strlen(sep) + strlen(tables[t].name);
+            if (help && *sep && column + width + 1 > 80) {
+                fprintf(f, ",\n%28s%s", "", tables[t].name);
+                column = 28 + strlen(tables[t].name);
+            } else {
+                fprintf(f, "%s%s", sep, tables[t].name);
+                column += width;
+            }
             sep = ", ";
         }
     }
+}
+
+static void print_tables_taking(FILE *f, unsigned flag)
+{
+    print_tables_with(f, flag, 0, 0);
+}
+
+/* An option given that some tables ignore: its name, and the TAKES_ flag of those that don't. */
+struct table_option {
+    const char *name;
+    unsigned flag;
+    int given;
+    int one_table; /* an option of one table (it only changes what that table does) */
+};
+
+/* Refuse what the tables named on the command line would ignore (see TAKES_ above); 0 when
+ * nothing is, else 2 after saying why. With no table named every option is taken: tables
+ * that do not take one run their own cases, as documented. */
+static int refuse_ignored_options(const struct lab_options *o, const int *selected, int any_selected)
+{
+    if (!any_selected)
+        return 0;
+    const struct table_option opts[] = {
+        { "-l", TAKES_LEN, o->len >= 0, 0 },
+        { "-a", TAKES_ALIGN, o->align >= 0, 0 },
+        { "-M", TAKES_IMPLS, o->only_impls != NULL, 0 },
+        { "--dst-align", TAKES_DST_ALIGN, o->dst_align >= 0, 1 },
+        { "-I", TAKES_INTERLEAVE, o->interleave, 1 },
+        { "--zero-sum", TAKES_ZERO_SUM, o->zero_sum, 1 },
+        { "--busy", TAKES_BUSY, o->busy, 1 },
+        { "--baseline", TAKES_BASELINE, o->baseline != NULL, 1 },
+    };
+    for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++) {
+        if (!opts[k].given)
+            continue;
+        int taken = 0;
+        for (size_t t = 0; t < N_TABLES; t++) {
+            if (!selected[t])
+                continue;
+            taken |= (tables[t].takes & opts[k].flag) != 0;
+            if (!opts[k].one_table && !(tables[t].takes & opts[k].flag)) {
+                fprintf(stderr, "csum: bench: %s does not take %s (it measures its own %s); "
+                                "tables that do: ", tables[t].name, opts[k].name,
+                        opts[k].flag == TAKES_IMPLS ? "subjects" : "cases");
+                print_tables_taking(stderr, opts[k].flag);
+                fprintf(stderr, "\nTry 'csum bench --help'.\n");
+                return 2;
+            }
+        }
+        if (!taken) {
+            fprintf(stderr, "csum: bench: %s is the ", opts[k].name);
+            print_tables_taking(stderr, opts[k].flag);
+            fprintf(stderr, " table's: name it too (or no table)\nTry 'csum bench --help'.\n");
+            return 2;
+        }
+    }
+    /* --latency / --throughput: a table that times neither of the modes asked for. */
+    for (size_t t = 0; t < N_TABLES; t++) {
+        if (!selected[t] || !o->modes || (o->modes & tables[t].modes))
+            continue;
+        const unsigned asked = o->modes & (MODE_LATENCY | MODE_THROUGHPUT);
+        fprintf(stderr, "csum: bench: %s times %s mode only, not %s; tables that do: ",
+                tables[t].name, lab_mode_name((enum lab_mode)(tables[t].modes & (LAT | TPUT))),
+                asked == (LAT | TPUT) ? "latency or throughput" : lab_mode_name((enum lab_mode)asked));
+        print_tables_with(stderr, 0, o->modes, 0);
+        fprintf(stderr, "\nTry 'csum bench --help'.\n");
+        return 2;
+    }
+    return 0;
 }
 
 static void usage(FILE *f)
@@ -103,13 +196,13 @@ static void usage(FILE *f)
             "  -l LEN            only this length, 0..1073741824; must be allocatable (thrash:\n"
             "                    its first combination)\n"
             "                    tables: ");
-    print_tables_taking(f, TAKES_LEN);
+    print_tables_with(f, TAKES_LEN, 0, 1);
     fprintf(f,
             "\n"
             "  -a ALIGN          only this alignment, 0..63 (offset from a 64-byte boundary;\n"
             "                    copy: of the source and, unless --dst-align, the destination)\n"
             "                    tables: ");
-    print_tables_taking(f, TAKES_ALIGN);
+    print_tables_with(f, TAKES_ALIGN, 0, 1);
     fprintf(f,
             "\n"
             "  --dst-align N     copy: the destination at this offset, 0..63 (default: -a's, or 0)\n"
@@ -125,11 +218,23 @@ static void usage(FILE *f)
             "                    csum_partial = the public entry point, peers such as dpdk, and\n"
             "                    for h40 the 40-byte kernels 40:... and inline-40; copy: its\n"
             "                    rows by name, csum_partial's copy with it, memcpy always)\n"
+            "                    tables: ");
+    print_tables_with(f, TAKES_IMPLS, 0, 1);
+    fprintf(f,
+            "\n"
             "  --baseline IMPL   lenalign's %% column: first -M implementation vs IMPL\n"
             "                    (default: csum_partial vs linux-6.8, else generic)\n"
             "  -I                thrash: interleaved calls only\n"
             "  --latency         latency mode only (each result feeds the next call)\n"
+            "                    tables: ");
+    print_tables_with(f, 0, MODE_LATENCY, 1);
+    fprintf(f,
+            "\n"
             "  --throughput      throughput mode only (independent calls)\n"
+            "                    tables: ");
+    print_tables_with(f, 0, MODE_THROUGHPUT, 1);
+    fprintf(f,
+            "\n"
             "  --zero-sum        h40: initial sum 0\n"
             "  --busy            copy: also run with a cache-thrashing thread on another CPU\n"
             "  --json | --csv    results on stdout as JSON or CSV (tables go to stderr)\n"
@@ -139,6 +244,8 @@ static void usage(FILE *f)
             "  --quick           fewer batches and cases: a check run, not for publishing\n"
             "  --list            list tables and the implementations that would be timed\n"
             "  -h, --help        this help\n"
+            "A table named with an option it does not take, or an option of one table (-I,\n"
+            "--zero-sum, --busy, --baseline, --dst-align) without that table, is refused.\n"
             "Method: docs/METHOD.md. Ticks are the TSC (x86) or CNTVCT (arm64), not cycles.\n");
 }
 
@@ -403,24 +510,13 @@ int lab_main(int argc, char **argv)
                         "not %d\nTry 'csum bench --help'.\n", online - 1, o.cpu);
         return 2;
     }
-    /* Every table that will run must have something to measure with -l / -a, and a table
-     * named on the command line must honour the options given. */
+    /* A table named on the command line must honour the options given, and every table that
+     * will run must have something to measure with -l / -a. */
+    if (refuse_ignored_options(&o, selected, any_selected) != 0)
+        return 2;
     for (size_t t = 0; t < N_TABLES; t++) {
-        if (o.dst_align >= 0 && any_selected && !selected[t] && !strcmp(tables[t].name, "copy"))
-            return bad_usage("%s", "--dst-align is the copy table's: name it too (or no table)");
         if (any_selected && !selected[t])
             continue;
-        for (int k = 0; k < 2; k++) {
-            const unsigned flag = k ? TAKES_ALIGN : TAKES_LEN;
-            const long given = k ? o.align : o.len;
-            if (given >= 0 && selected[t] && !(tables[t].takes & flag)) {
-                fprintf(stderr, "csum: bench: %s does not take %s (it measures its own cases); "
-                                "tables that do: ", tables[t].name, k ? "-a" : "-l");
-                print_tables_taking(stderr, flag);
-                fprintf(stderr, "\n");
-                return 2;
-            }
-        }
         if (!strcmp(tables[t].name, "lenalign") && (o.len >= 0 || o.align >= 0) &&
             table_lenalign_cases(o.len, o.align) == 0) {
             /* The options given, each only if given (a value may be 0). */

@@ -31,6 +31,15 @@ refused "an alignment above 63" "option -a takes an alignment" -- sizes -a 64
 refused "an empty lenalign case set" "lenalign has no case with -l 40 -a 63" -- lenalign -l 40 -a 63
 refused "-l for a table that ignores it" "h40 does not take -l" -- h40 -l 100
 refused "--dst-align without the copy table" "--dst-align is the copy table's" -- sizes --dst-align 2
+# Every other option a named table would ignore is refused too, not dropped: -M for a table
+# that times its own subjects, a mode the table does not time, an option of another table.
+refused "-M for a table with its own subjects" "batch does not take -M \(it measures its own subjects\)" -- batch -M generic
+refused "--latency for a throughput-only table" "copy times throughput mode only, not latency" -- copy --latency
+refused "--throughput for thrash" "thrash times latency mode only, not throughput" -- thrash --throughput
+refused "-I without thrash" "-I is the thrash table's: name it too" -- sizes -I
+refused "--zero-sum without h40" "--zero-sum is the h40 table's" -- sizes --zero-sum
+refused "--busy without copy" "--busy is the copy table's" -- sizes --busy
+refused "--baseline without lenalign" "--baseline is the lenalign table's" -- sizes --baseline generic
 refused "--dst-align above 63" "option --dst-align takes an alignment" -- copy --dst-align 64
 refused "a thrash count that is not whole passes over its schedule" \
     "thrash times whole passes over its 1048576-call schedule: -c takes a multiple of 1048576" -- thrash -c 1000

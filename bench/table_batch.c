@@ -53,9 +53,10 @@ void table_batch(const struct lab_env *env)
         lab_buffer_free(mem, mem_len);
         return;
     }
-    lab_table_title(env, "batch", "IPv4 header checksums: ticks per header, loop of "
+    lab_table_title(env, "batch", "IPv4 header checksums: ticks per header (* = noisy), loop of "
                     "csum_ipv4_header vs csum_ipv4_header_batch");
-    lab_out("%-7s %-8s %-7s %12s %12s %8s\n", "layout", "headers", "ihl", "loop", "batch", "ratio");
+    lab_out("%-7s %-8s %-7s %12s%1s %12s%1s %8s\n", "layout", "headers", "ihl", "loop", "", "batch",
+            "", "ratio");
     for (int packed = 0; packed < 2; packed++)
         for (int mixed = 0; mixed < 2; mixed++) {
             uint64_t rng = 0xba7c4 + (uint64_t)mixed;
@@ -101,8 +102,9 @@ void table_batch(const struct lab_env *env)
                     if (r)
                         r->bytes_per_tick = r->gbps = -1; /* per header, not per byte */
                 }
-                lab_out("%-7s %-8zu %-7s %12.2f %12.2f %7.2fx\n", packed ? "packed" : "mbuf", c->n,
-                        mixed ? "5..15" : "5", loop.ticks_median, batch.ticks_median,
+                lab_out("%-7s %-8zu %-7s %12.2f%1s %12.2f%1s %7.2fx\n", packed ? "packed" : "mbuf",
+                        c->n, mixed ? "5..15" : "5", loop.ticks_median, loop.noisy ? "*" : "",
+                        batch.ticks_median, batch.noisy ? "*" : "",
                         batch.ticks_median / loop.ticks_median);
             }
         }

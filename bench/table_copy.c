@@ -83,8 +83,9 @@ static void measure_row(const struct lab_env *env, struct copy_ctx *c, const cha
     char ratio[16] = "";
     if (memcpy_ns > 0 && c->kind != COPY_TIMER)
         snprintf(ratio, sizeof ratio, "%.2fx", st.ns_median / memcpy_ns);
-    lab_out("%-7zu %-22s %-*s %9.1f %7s %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n", c->len, name,
-            variant_width(variant), variant, st.ns_median, ratio, d.min, d.avg, d.max, d.p50, d.p99, d.p999);
+    lab_out("%-7zu %-22s %-*s %9.1f%1s %7s %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n", c->len, name,
+            variant_width(variant), variant, st.ns_median, st.noisy ? "*" : "", ratio, d.min, d.avg,
+            d.max, d.p50, d.p99, d.p999);
     if (ns_out)
         *ns_out = st.ns_median;
 }
@@ -159,20 +160,20 @@ void table_copy(const struct lab_env *env)
     }
     /* With an offset the variant names the destination's unless it is the source's: the
      * results' align column holds the source's. */
-    char idle[32] = "idle", busy[32] = "busy", what[224];
+    char idle[32] = "idle", busy[32] = "busy", what[256];
     if (dst_off != src_off) {
         snprintf(idle, sizeof idle, "idle, dst +%zu", dst_off);
         snprintf(busy, sizeof busy, "busy, dst +%zu", dst_off);
     }
-    snprintf(what, sizeof what, "ns; batch median per call, ratio to memcpy, then %llu single "
+    snprintf(what, sizeof what, "ns; batch median per call (* = noisy), ratio to memcpy, then %llu single "
              "calls timed one by one (include the timer; resolution %.1f ns); src +%zu, dst +%zu "
              "from a 64-byte boundary",
              (unsigned long long)calls, (double)env->clk->granularity / env->clk->ticks_per_ns,
              src_off, dst_off);
     lab_table_title(env, "copy (Gerum 2021)", what);
-    lab_out("%-7s %-22s %-*s %9s %7s %9s %9s %9s %9s %9s %9s\n", "len", "subject",
+    lab_out("%-7s %-22s %-*s %9s%1s %7s %9s %9s %9s %9s %9s %9s\n", "len", "subject",
             variant_width(idle), "load",
-            "median", "ratio", "min", "avg", "max", "p50", "p99", "p99.9");
+            "median", "", "ratio", "min", "avg", "max", "p50", "p99", "p99.9");
     run_pass(env, idle, dst + dst_off, src + src_off, calls);
     if (o->busy) {
         if (lab_busy_start(o->cpu) != 0) {

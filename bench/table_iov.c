@@ -27,7 +27,8 @@ static uint64_t body_iov(const void *ctx, uint64_t iters)
 
 void table_iov(const struct lab_env *env)
 {
-    lab_table_title(env, "iov (Viro/Laight 2020)", "16 segments; ticks per call / ticks per 64-bit word");
+    lab_table_title(env, "iov (Viro/Laight 2020)", "16 segments, latency mode; ticks per call (* = "
+                    "noisy) / ticks per 64-bit word");
     if (!lab_iov_subjects[0]) {
         lab_note("iov", "not available yet: no csum_iov in this build");
         return;
@@ -67,7 +68,7 @@ void table_iov(const struct lab_env *env)
             lab_measure(env->o, env->clk, body_iov, &c, &st);
             lab_result_add("iov", c.s->name, "", MODE_LATENCY, SEGMENTS * seg, 0, &st);
             char cell[48];
-            snprintf(cell, sizeof cell, "%.1f / %.2f", st.ticks_median,
+            snprintf(cell, sizeof cell, "%.1f%s / %.2f", st.ticks_median, st.noisy ? "*" : "",
                      st.ticks_median / ((double)(SEGMENTS * seg) / 8.0));
             lab_out(" %22s", cell);
         }

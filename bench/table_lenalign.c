@@ -87,7 +87,7 @@ void table_lenalign(const struct lab_env *env)
         if (!(modes & mode))
             continue;
         char what[160];
-        snprintf(what, sizeof what, "%s mode, median ns/ticks per call; %% = %s vs %s",
+        snprintf(what, sizeof what, "%s mode, median ns/ticks per call (* = noisy); %% = %s vs %s",
                  lab_mode_name(mode), new_name, old_name);
         lab_table_title(env, "lenalign (Herbert 2016)", what);
         lab_out("%-9s", "Len/Aln");
@@ -119,7 +119,8 @@ void table_lenalign(const struct lab_env *env)
                     continue;
                 }
                 char cell[32];
-                snprintf(cell, sizeof cell, "%.1f/%.0f", res->st.ns_median, res->st.ticks_median);
+                snprintf(cell, sizeof cell, "%.1f/%.0f%s", res->st.ns_median, res->st.ticks_median,
+                         res->st.noisy ? "*" : "");
                 lab_out(" %13s", cell);
                 if (s == new_s)
                     new_ns = res->st.ns_median;

@@ -32,7 +32,7 @@ static uint64_t body_memop(const void *ctx, uint64_t iters)
 void table_memops(const struct lab_env *env)
 {
     lab_table_title(env, "memops (Evans 2003)", "zero and copy variants, cached 4 KiB vs uncached "
-                    "400 MB, bytes per second");
+                    "400 MB, bytes per second from the median batch (* = noisy)");
     if (!lab_memops[0]) {
         lab_note("memops", "not available yet: no memory operations in this build");
         return;
@@ -61,7 +61,7 @@ void table_memops(const struct lab_env *env)
                 snprintf(variant, sizeof variant, "%s, %s", kinds[op->kind], cases[k].level);
                 struct lab_result *r = lab_result_add("memops", op->name, variant,
                                                       MODE_THROUGHPUT, cases[k].len, 0, &st);
-                lab_out(" %11.3g B/s", r ? r->gbps * 1e9 : 0);
+                lab_out(" %11.3g B/s%1s", r ? r->gbps * 1e9 : 0, st.noisy ? "*" : "");
             }
             lab_out("\n");
         }

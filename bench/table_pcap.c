@@ -105,9 +105,9 @@ static void in_memory(const struct lab_env *env, const char *path, uint64_t byte
         struct lab_stats st;
         lab_measure(env->o, env->clk, body_verify, &c, &st);
         lab_result_add("pcap", "csum_pcap_verify_buffer", "in memory", MODE_THROUGHPUT, len, 0, &st);
-        lab_out("%-24s %-9s %10.1f MB %10llu pkts %9.3f s %8.2f GB/s %8.2f Mpkt/s\n",
+        lab_out("%-24s %-9s %10.1f MB %10llu pkts %8.3f%1s s %8.2f GB/s %8.2f Mpkt/s\n",
                 "csum_pcap_verify_buffer", "memory", (double)len / 1e6,
-                (unsigned long long)c.summary.packets, st.ns_median / 1e9,
+                (unsigned long long)c.summary.packets, st.ns_median / 1e9, st.noisy ? "*" : "",
                 (double)len / st.ns_median, (double)c.summary.packets / st.ns_median * 1e3);
     }
     lab_buffer_free(data, len);

@@ -62,7 +62,8 @@ void table_thrash(const struct lab_env *env)
     const unsigned char *pa = base + align_a, *pb = base + 4096 + 64 + align_b;
 
     char what[256];
-    snprintf(what, sizeof what, "%zu/%zu and %zu/%zu, latency mode, median ticks per call%s; "
+    snprintf(what, sizeof what, "%zu/%zu and %zu/%zu, latency mode, median ticks per call "
+             "(* = noisy)%s; "
              "a batch is %ld pass%s over the %d-call schedule",
              len_a, align_a, len_b, align_b, env->clk->counters ? ", branch misses per call" : "",
              whole.count / SCHEDULE, whole.count / SCHEDULE > 1 ? "es" : "", SCHEDULE);
@@ -78,6 +79,7 @@ void table_thrash(const struct lab_env *env)
             continue;
         }
         double t[3] = { -1, -1, -1 }, miss[3] = { -1, -1, -1 };
+        int noisy[3] = { 0, 0, 0 };
         uint64_t rng = 0x7e1;
         for (int ord = GROUPED; ord <= RANDOM; ord++) {
             if (o->interleave && ord != INTERLEAVED)
@@ -98,15 +100,17 @@ void table_thrash(const struct lab_env *env)
                 r->bytes_per_tick = r->gbps = -1; /* mixed lengths: not meaningful */
             t[ord] = st.ticks_median;
             miss[ord] = st.branch_misses;
+            noisy[ord] = st.noisy;
         }
         char cells[3][32];
         for (int ord = 0; ord < 3; ord++) {
             if (t[ord] < 0)
                 snprintf(cells[ord], sizeof cells[ord], "-");
             else if (miss[ord] >= 0)
-                snprintf(cells[ord], sizeof cells[ord], "%.1f (%.2f)", t[ord], miss[ord]);
+                snprintf(cells[ord], sizeof cells[ord], "%.1f%s (%.2f)", t[ord],
+                         noisy[ord] ? "*" : "", miss[ord]);
             else
-                snprintf(cells[ord], sizeof cells[ord], "%.1f", t[ord]);
+                snprintf(cells[ord], sizeof cells[ord], "%.1f%s", t[ord], noisy[ord] ? "*" : "");
         }
         char ratio[16] = "-";
         if (t[GROUPED] > 0 && t[RANDOM] > 0)

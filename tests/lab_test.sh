@@ -172,6 +172,29 @@ assert any(r[\"table\"] == \"copy\" and r[\"variant\"] == \"idle\" and r[\"align
 assert doc[\"summary\"][\"targets\"][\"copy_vs_memcpy_1500\"] is None, doc[\"summary\"]
 "' _ "$csum"
 fi
+# A noisy result carries its * in every table's text, as the JSON's "noisy" says (METHOD.md):
+# single-call batches (-c 1) and a 1 % limit make some results noisy whatever the machine.
+if command -v python3 >/dev/null; then
+    for args in "lenalign -l 40 -M generic" "copy -l 64 -M generic" "iov" "batch"; do
+        check "lab: ${args%% *}'s text marks exactly its noisy results with *" -- \
+            sh -c '"$1" bench --quick $2 -c 1 --noise 1 --repeats 0 --json 2>"$3" | python3 -c "
+import json, re, sys
+table = sys.argv[1]
+noisy = sum(r[\"noisy\"] for r in json.load(sys.stdin)[\"results\"] if r[\"table\"] == table)
+assert noisy > 0, \"no noisy result: the test needs some\"
+header = {\"lenalign\": \"Len/Aln \", \"copy\": \"len \", \"iov\": \"segment \", \"batch\": \"layout \"}[table]
+marks, rows = 0, False
+for line in open(sys.argv[2]):
+    if line.startswith(header):
+        rows = True
+    elif rows and re.match(r\"[0-9a-z]\", line) and not line.startswith(\"load\"):
+        marks += line.count(\"*\")
+    else:
+        rows = False
+assert marks == noisy, (marks, noisy)
+" "${2%% *}" "$3"' _ "$csum" "$args" "$tmp/noise-text"
+    done
+fi
 # mixed: every range, both modes, random and fixed rows for each subject, no bytes per tick.
 if command -v python3 >/dev/null; then
     check "lab: a --quick mixed run gives each subject's random and fixed rows, every range" -- \

@@ -71,11 +71,27 @@ void table_lenalign(const struct lab_env *env)
         new_name = "csum_partial"; /* what users call, through dispatch */
     }
     /* The default baseline is the kernel's algorithm (our linux-6.8 port): the code a user
-     * would otherwise copy. `generic` only when that row is absent. */
+     * would otherwise copy. `generic` only when this CPU has no such row (or it was refused),
+     * not when -M left it out: then it is named as not measured. */
     const struct lab_subject *linux68 = lab_subject_find(env->subjects, env->n_subjects, "linux-6.8");
-    const char *old_name = o->baseline ? o->baseline : linux68 && !linux68->refused ? "linux-6.8" : "generic";
+    const struct csum_impl *linux_row = csum_impl_find("linux-6.8");
+    const int have_linux = linux_row && csum_impl_supported(linux_row) && !(linux68 && linux68->refused);
+    const char *old_name = o->baseline ? o->baseline : have_linux ? "linux-6.8" : "generic";
     struct lab_subject *new_s = lab_subject_find(env->subjects, env->n_subjects, new_name);
     struct lab_subject *old_s = lab_subject_find(env->subjects, env->n_subjects, old_name);
+    /* A subject against itself (-M linux-6.8,..., or -M generic where generic is the default
+     * baseline) is no comparison: no column, rather than 0 %. */
+    char versus[160];
+    if (new_s && new_s == old_s)
+        snprintf(versus, sizeof versus, "no %% column: %s would be compared with itself (name "
+                 "another baseline: --baseline, or -M NEW,OLD)", new_name);
+    else if (!new_s || !old_s)
+        snprintf(versus, sizeof versus, "no %% column: %s not measured (name it in -M%s)",
+                 new_s ? old_name : new_name, new_s ? " or --baseline" : "");
+    else
+        snprintf(versus, sizeof versus, "%% = %s vs %s", new_name, old_name);
+    if (new_s == old_s)
+        old_s = NULL;
 
     unsigned char *base = lab_buffer(65536 + 3 * 4096);
     if (!base) {
@@ -86,9 +102,9 @@ void table_lenalign(const struct lab_env *env)
     for (unsigned mode = MODE_LATENCY; mode <= MODE_THROUGHPUT; mode <<= 1) {
         if (!(modes & mode))
             continue;
-        char what[160];
-        snprintf(what, sizeof what, "%s mode, median ns/ticks per call (* = noisy); %% = %s vs %s",
-                 lab_mode_name(mode), new_name, old_name);
+        char what[256];
+        snprintf(what, sizeof what, "%s mode, median ns/ticks per call (* = noisy); %s",
+                 lab_mode_name(mode), versus);
         lab_table_title(env, "lenalign (Herbert 2016)", what);
         lab_out("%-9s", "Len/Aln");
         for (size_t i = 0; i < env->n_subjects; i++)

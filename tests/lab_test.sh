@@ -145,6 +145,12 @@ assert all(r[\"align\"] == 14 and r[\"variant\"] == \"idle, dst +2\" and r[\"len
            for r in rows), rows
 " && grep -q "src +14, dst +2 from a 64-byte boundary" "$2" && ! grep -q "refused" "$2"' _ "$csum" "$tmp/copy-err"
 fi
+# lenalign's % column compares two subjects: one against itself (here named as its own
+# baseline) is no comparison, said in the title, not a column of 0 %.
+check "lab: lenalign has no % column for a subject against itself" -- \
+    sh -c '"$1" bench --quick lenalign -l 40 -a 0 -M generic --baseline generic -c 1000 >"$2" 2>&1 &&
+           grep -q "no % column: generic would be compared with itself" "$2" &&
+           grep -qE "^40/0 +[0-9.]+/[0-9]+\*? +-  IPv6 header" "$2"' _ "$csum" "$tmp/self"
 # copy honours -M: the rows named (a copy-only row, csum_partial_copy, is a name -M takes;
 # csum_partial picks its copy), with memcpy and memcpy+csum_partial always, the ratios' base.
 if command -v python3 >/dev/null; then

@@ -548,6 +548,7 @@ int lab_main(int argc, char **argv)
     }
 
     lab_registry_init();
+    lab_record_command(argc, argv);
 
     /* Validate -M and --baseline names before spending any time. */
     struct lab_options all = o;

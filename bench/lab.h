@@ -350,6 +350,8 @@ struct lab_machine {
     char features[160];       /* the vector/carry features that matter here, as the CPU says */
     char dispatch[160];       /* csum_partial's plan (which row, hence which ISA, per length) */
     char dispatch_source[256];
+    char copy_dispatch[160], copy_source[256];   /* csum_partial_copy's plan, by length */
+    char batch_dispatch[96], batch_source[160];  /* csum_ipv4_header_batch's, by count */
     int cpus, pinned_cpu;
     long l1d, l2, l3; /* bytes, 0 when unknown */
 };
@@ -357,6 +359,9 @@ void lab_machine_describe(struct lab_machine *m, const struct lab_options *o);
 /* The CPU part of it (cpu, vendor, family, model), from a /proc/cpuinfo stream (NULL: unknown). */
 void lab_machine_cpu(struct lab_machine *m, FILE *cpuinfo);
 void lab_record_subjects(const struct lab_subject *s, size_t n); /* listed in JSON and report */
+/* The command line of the run (argv from "bench" on), for the JSON and the report: a run is
+ * reproduced by its options as much as by its machine. */
+void lab_record_command(int argc, char **argv);
 extern const char *const lab_method_lines[];
 
 /* ---- tables (bench/table_*.c) --------------------------------------------------------------- */

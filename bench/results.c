@@ -6,6 +6,7 @@
 #include "lab.h"
 
 #include "cpu_features.h"
+#include "plan.h" /* internal: the copy and batch plans, and their sources */
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -222,6 +223,34 @@ static void describe_features(char *buf, size_t size)
 
 static const struct lab_subject *run_subjects;
 static size_t n_run_subjects;
+static char run_command[1024] = "csum bench";
+
+/* Appends n bytes of s to run_command, as many as fit. */
+static void command_append(const char *s, size_t n)
+{
+    const size_t used = strlen(run_command), room = sizeof run_command - 1 - used;
+    memcpy(run_command + used, s, n < room ? n : room);
+    run_command[used + (n < room ? n : room)] = '\0';
+}
+
+void lab_record_command(int argc, char **argv)
+{
+    static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                "-_.,/@=:+%";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        command_append(" ", 1);
+        if (a[0] && strspn(a, plain) == strlen(a)) {
+            command_append(a, strlen(a));
+            continue;
+        }
+        /* Anything else in single quotes, as a shell reads it back. */
+        command_append("'", 1);
+        for (; *a; a++)
+            command_append(*a == '\'' ? "'\\''" : a, *a == '\'' ? 4 : 1);
+        command_append("'", 1);
+    }
+}
 
 void lab_record_subjects(const struct lab_subject *s, size_t n)
 {
@@ -279,6 +308,10 @@ void lab_machine_describe(struct lab_machine *m, const struct lab_options *o)
     describe_features(m->features, sizeof m->features);
     csum_dispatch_describe(m->dispatch, sizeof m->dispatch);
     snprintf(m->dispatch_source, sizeof m->dispatch_source, "%s", csum_dispatch_source());
+    csum_copy_describe(m->copy_dispatch, sizeof m->copy_dispatch);
+    snprintf(m->copy_source, sizeof m->copy_source, "%s", csum_copy_source());
+    csum_ipv4_batch_describe(m->batch_dispatch, sizeof m->batch_dispatch);
+    snprintf(m->batch_source, sizeof m->batch_source, "%s", csum_ipv4_batch_source());
     gethostname(m->host, sizeof m->host - 1);
     struct utsname u;
     if (uname(&u) == 0)
@@ -351,6 +384,10 @@ void lab_write_json(FILE *f, const struct lab_options *o, const struct lab_clock
     json_field(f, "features", m.features);
     json_field(f, "dispatch", m.dispatch);
     json_field(f, "dispatch_source", m.dispatch_source);
+    json_field(f, "copy_dispatch", m.copy_dispatch);
+    json_field(f, "copy_dispatch_source", m.copy_source);
+    json_field(f, "batch_dispatch", m.batch_dispatch);
+    json_field(f, "batch_dispatch_source", m.batch_source);
     json_field(f, "build_type", lab_build_type());
     json_field(f, "lib_flags", lab_build_lib_flags());
     json_field(f, "isa_flags", lab_build_isa_flags());
@@ -362,9 +399,11 @@ void lab_write_json(FILE *f, const struct lab_options *o, const struct lab_clock
                "\"cycles\": ",
             clk->ticks_per_ns, (unsigned long long)clk->granularity, clk->cycles_per_tick);
     json_string(f, clk->cycles_measured ? "perf_event" : "estimated (1-cycle add chain)");
-    fprintf(f, ", \"counters\": %s},\n  \"method\": {\"batches\": %d, \"batch_ms\": %g, "
+    fprintf(f, ", \"counters\": %s},\n  \"command\": ", clk->counters ? "true" : "false");
+    json_string(f, run_command);
+    fprintf(f, ",\n  \"method\": {\"batches\": %d, \"batch_ms\": %g, "
                "\"quick\": %s, \"noise_limit_pct\": %g, \"repeats\": %d, \"text\": [",
-            clk->counters ? "true" : "false", o->batches, o->batch_ms, o->quick ? "true" : "false",
+            o->batches, o->batch_ms, o->quick ? "true" : "false",
             100 * (o->noise_limit > 0 ? o->noise_limit : LAB_NOISE_LIMIT), o->repeats);
     for (int i = 0; lab_method_lines[i]; i++) {
         fputs(i ? ",\n    " : "\n    ", f);
@@ -527,6 +566,9 @@ void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clo
                "**build type:** %s\n\n",
             m.cpu, m.dispatch, m.dispatch_source, m.features, m.compiler, lab_build_lib_flags(),
             lab_build_isa_flags(), lab_build_type());
+    fprintf(f, "**Command:** `%s` · **csum_partial_copy's dispatch:** `%s` (%s) · "
+               "**csum_ipv4_header_batch's:** `%s` (%s)\n\n",
+            run_command, m.copy_dispatch, m.copy_source, m.batch_dispatch, m.batch_source);
     fprintf(f, "**Load:** %s%s\n\n", load,
             lab_load_now()->busy ? " — numbers from a busy machine: slower and noisier than an "
                                    "idle one (docs/METHOD.md, \"On a busy machine\")" : "");

@@ -778,6 +778,12 @@ const char *csum_ipv4_batch_source(void)
     return current(CSUM_OP_IPV4_BATCH)->source;
 }
 
+const char *csum_copy_describe(char *buf, size_t size)
+{
+    csum_plan_format(current(CSUM_OP_COPY), buf, size);
+    return buf;
+}
+
 const char *csum_copy_source(void)
 {
     return current(CSUM_OP_COPY)->source;

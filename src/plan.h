@@ -106,7 +106,9 @@ const char *csum_ipv4_batch_describe(char *buf, size_t size);
  * usable), "CSUM_BATCH_IMPL" or "csum_ipv4_batch_select". For `csum impls`. */
 const char *csum_ipv4_batch_source(void);
 /* The same for csum_partial_copy's plan ("compiled-in defaults" with the rows by length when
- * they were measured for this kind of CPU, "CSUM_COPY_IMPL", "csum_copy_impl_select"). */
+ * they were measured for this kind of CPU, "CSUM_COPY_IMPL", "csum_copy_impl_select"), and
+ * the plan as text in buf (the lab's report says what the copies it times ran). */
 const char *csum_copy_source(void);
+const char *csum_copy_describe(char *buf, size_t size);
 
 #endif /* CSUM_PLAN_H */

@@ -92,6 +92,10 @@ want = lat["csum_partial"]["ticks"] / lat["linux-6.8"]["ticks"]
 assert abs(lat["ratio_linux-6.8"] - want) < 1e-3, (lat, want)
 assert {r["mode"] for r in s["rows"]} == {"latency", "throughput"}, s["rows"]
 assert doc["machine"]["build_type"] and doc["machine"]["dispatch"], doc["machine"]
+# what the copy and batch tables ran through their public entry points, and how to run it again
+assert doc["machine"]["copy_dispatch"] and doc["machine"]["copy_dispatch_source"], doc["machine"]
+assert doc["machine"]["batch_dispatch"] and doc["machine"]["batch_dispatch_source"], doc["machine"]
+assert doc["command"].startswith("csum bench --quick sizes -l 1500 -M csum_partial,linux-6.8 --out "), doc["command"]
 PY
 fi
 # The % of roofline is the roofline's best batch over the subject's median (not the inverse),
@@ -237,7 +241,8 @@ first=$(grep -m1 -n '^| length | mode | csum_partial |' "$out/report.md" | cut -
 machine=$(grep -m1 -n '^\*\*Machine:\*\*' "$out/report.md" | cut -d: -f1)
 tables=$(grep -m1 -n '^## Tables' "$out/report.md" | cut -d: -f1)
 if [ -n "$first" ] && [ -n "$machine" ] && [ -n "$tables" ] && [ "$machine" -lt "$first" ] &&
-   [ "$first" -lt "$tables" ] && grep -q '^| 1500 B | throughput |' "$out/report.md"; then
+   [ "$first" -lt "$tables" ] && grep -q '^| 1500 B | throughput |' "$out/report.md" &&
+   grep -q '^\*\*Command:\*\* `csum bench --quick sizes -l 1500 ' "$out/report.md"; then
     ok "lab: report.md opens with the machine line, then the summary table (both modes)"
 else
     fail "lab: report.md does not open with the machine line and the summary table"

@@ -424,6 +424,28 @@ static int fix_address_layout(void)
     return -1; /* exec failed: carry on with ASLR */
 }
 
+/* An option that takes a value, given twice, is refused: the first value would be dropped
+ * without a word ('-l 40 -l 100' timed 100 bytes only). Records `name`'s value; 0, or 2 after
+ * saying so. */
+static int refuse_twice(const char *name, const char *value)
+{
+    static const char *const valued[] = { "-l", "-a", "--dst-align", "-c", "--cpu", "--noise",
+                                          "--repeats", "-M", "--baseline", "--out" };
+    static const char *first[sizeof valued / sizeof valued[0]];
+    for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) {
+        if (strcmp(valued[k], name) != 0)
+            continue;
+        if (first[k]) {
+            fprintf(stderr, "csum: bench: option %s given twice ('%s', then '%s'): it takes one "
+                            "value%s\nTry 'csum bench --help'.\n", name, first[k], value,
+                    strcmp(name, "-M") ? "" : " (a list: -M IMPL,IMPL)");
+            return 2;
+        }
+        first[k] = value;
+    }
+    return 0;
+}
+
 int lab_main(int argc, char **argv)
 {
     struct lab_options o;
@@ -443,6 +465,8 @@ int lab_main(int argc, char **argv)
             const struct numeric_option *no = numeric_option(a);
             if (!val)
                 return bad_usage("option %s needs a value", a);
+            if (refuse_twice(a, val) != 0)
+                return 2;
             if (parse_long(val, no->min, no->max, &v) != 0) {
                 fprintf(stderr, "csum: bench: option %s takes %s from %ld to %ld, not '%s'\n"
                                 "Try 'csum bench --help'.\n", a, no->what, no->min, no->max, val);
@@ -466,6 +490,8 @@ int lab_main(int argc, char **argv)
         } else if (!strcmp(a, "-M") || !strcmp(a, "--baseline") || !strcmp(a, "--out")) {
             if (!val || !*val)
                 return bad_usage("option %s needs a value", a);
+            if (refuse_twice(a, val) != 0)
+                return 2;
             if (!strcmp(a, "-M"))
                 o.only_impls = val;
             else if (!strcmp(a, "--baseline"))

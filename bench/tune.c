@@ -509,9 +509,19 @@ int lab_tune_main(int argc, char **argv)
     o.cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
     o.len = o.align = o.count = -1;
     const char *write_to = NULL;
-    int force = 0;
+    int force = 0, cpu_given = 0;
     char path[4096];
     for (int i = 1; i < argc; i++) {
+        /* An option with a value given twice: the first would be dropped without a word. */
+        const int twice = (!strcmp(argv[i], "-M") && o.only_impls) ||
+                          (!strcmp(argv[i], "--cpu") && cpu_given) ||
+                          (!strcmp(argv[i], "--write") && write_to);
+        if (twice) {
+            fprintf(stderr, "csum: tune: option %s given twice: it takes one value%s\n"
+                            "Try 'csum tune --help'.\n", argv[i],
+                    strcmp(argv[i], "-M") ? "" : " (a list: -M IMPL,IMPL)");
+            return 2;
+        }
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
             return 0;
@@ -542,6 +552,7 @@ int lab_tune_main(int argc, char **argv)
                 return 2;
             }
             o.cpu = (int)v;
+            cpu_given = 1;
         } else if (!strcmp(argv[i], "--write")) {
             if (i + 1 < argc && argv[i + 1][0] != '-') {
                 write_to = argv[++i];

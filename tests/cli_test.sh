@@ -340,6 +340,11 @@ else
     printf 'SKIPPED cli: tune -M with a reference row (this architecture has none)\n'
 fi
 expect_status 2 "tune --cpu with no number" -- "$CSUM" tune --quick --cpu ""
+# An option with a value given twice: refused, not the first value dropped.
+for opt in "-M generic -M generic" "--cpu 0 --cpu 0" "--write $TMP/a --write $TMP/b"; do
+    expect_status 2 "tune ${opt%% *} given twice" -- "$CSUM" tune --quick $opt
+    expect_grep "$TMP/err" "option ${opt%% *} given twice" "tune ${opt%% *} given twice: said so"
+done
 # An option last on the line, without its value: said so, not called an unknown argument.
 for opt in -M --cpu; do
     expect_status 2 "tune $opt without a value" -- "$CSUM" tune --quick "$opt"

@@ -40,6 +40,10 @@ refused "-I without thrash" "-I is the thrash table's: name it too" -- sizes -I
 refused "--zero-sum without h40" "--zero-sum is the h40 table's" -- sizes --zero-sum
 refused "--busy without copy" "--busy is the copy table's" -- sizes --busy
 refused "--baseline without lenalign" "--baseline is the lenalign table's" -- sizes --baseline generic
+# An option given twice would drop its first value without a word ('-l 40 -l 100' timed 100
+# bytes alone): refused.
+refused "-l given twice" "option -l given twice \('40', then '100'\): it takes one value" -- sizes -l 40 -l 100
+refused "-M given twice" "option -M given twice .* \(a list: -M IMPL,IMPL\)" -- sizes -M generic -M csum_partial
 refused "--dst-align above 63" "option --dst-align takes an alignment" -- copy --dst-align 64
 refused "a thrash count that is not whole passes over its schedule" \
     "thrash times whole passes over its 1048576-call schedule: -c takes a multiple of 1048576" -- thrash -c 1000

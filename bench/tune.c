@@ -158,6 +158,32 @@ static int write_plan_file(const char *path, const char *text, const char **why)
     return rc;
 }
 
+/*
+ * Whether --write can put a file where `path` is, asked before the minutes of timing rather
+ * than found after them (a plan directory that cannot be created or written, an unwritable
+ * HOME). The directory is made as --write makes it; a symbolic link is left to
+ * write_plan_file, which follows it. 0, or -1 with errno.
+ */
+static int plan_dir_writable(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        return 0;
+    make_parent_dirs(path);
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        slash[slash == dir] = '\0'; /* "/plan": the root */
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return access(dir, W_OK | X_OK);
+}
+
 /* -M: every name a product row this CPU runs (tune chooses among those only). 0, or -1 with
  * a message. */
 static int check_names(const char *list)
@@ -546,15 +572,23 @@ int lab_tune_main(int argc, char **argv)
                 return 2;
         } else if (!strcmp(argv[i], "--cpu")) {
             char *end;
+            const long online = sysconf(_SC_NPROCESSORS_ONLN);
+            errno = 0;
             long v = strtol(argv[++i], &end, 10);
-            if (end == argv[i] || *end || v < 0 || v > 65535) {
-                fprintf(stderr, "csum: tune: --cpu needs a CPU number\nTry 'csum tune --help'.\n");
+            if (errno || end == argv[i] || *end || v < 0 || v >= online) {
+                fprintf(stderr, "csum: tune: option --cpu takes a CPU number from 0 to %ld "
+                                "(online CPUs), not '%s'\nTry 'csum tune --help'.\n",
+                        online - 1, argv[i]);
                 return 2;
             }
             o.cpu = (int)v;
             cpu_given = 1;
         } else if (!strcmp(argv[i], "--write")) {
-            if (i + 1 < argc && argv[i + 1][0] != '-') {
+            if (i + 1 < argc && !argv[i + 1][0]) {
+                fprintf(stderr, "csum: tune: --write takes a FILE, or nothing for the plan file, "
+                                "not ''\nTry 'csum tune --help'.\n");
+                return 2;
+            } else if (i + 1 < argc && argv[i + 1][0] != '-') {
                 write_to = argv[++i];
             } else {
                 /* The file the library reads: one rule, csum_dispatch_file(). */
@@ -576,6 +610,10 @@ int lab_tune_main(int argc, char **argv)
     csum_impl_select("auto");
     if (write_to && !force && refuse_write_here(write_to) != 0)
         return 2;
+    if (write_to && plan_dir_writable(write_to) != 0) {
+        fprintf(stderr, "csum: tune: cannot write %s: %s (nothing timed)\n", write_to, strerror(errno));
+        return 1;
+    }
     if (lab_pin_cpu(o.cpu) != 0) {
         fprintf(stderr, "csum: tune: cannot pin to CPU %d: %s\n", o.cpu, strerror(errno));
         return 2;

@@ -433,6 +433,17 @@ expect_status 0 "tune --reset again" -- env CSUM_DISPATCH_FILE="$TMP/plan" "$CSU
 expect_grep "$TMP/out" "^no plan file at $TMP/plan" "tune --reset without a file says so"
 expect_status 2 "tune --reset with another option" -- "$CSUM" tune --reset --quick
 expect_status 2 "tune --write with no plan file and no FILE" -- env CSUM_DISPATCH_FILE= "$CSUM" tune --write --quick
+expect_status 2 "tune --write ''" -- "$CSUM" tune --quick -M generic --write ""
+# A FILE whose directory cannot be made or written is found before the timing, not after it.
+printf 'x' >"$TMP/not-a-dir"
+expect_status 1 "tune --write into a directory that cannot be made" -- \
+    "$CSUM" tune --quick -M generic --write "$TMP/not-a-dir/plan"
+expect_grep "$TMP/err" "cannot write $TMP/not-a-dir/plan: Not a directory (nothing timed)" \
+    "tune --write says why it cannot write, before timing"
+expect_same "$(grep -c '^[0-9]' "$TMP/out")" 0 "tune --write into no directory times nothing"
+expect_status 2 "tune --cpu beyond the online CPUs" -- "$CSUM" tune --quick --cpu 4096
+expect_grep "$TMP/err" "option --cpu takes a CPU number from 0 to [0-9]* (online CPUs), not '4096'" \
+    "tune --cpu gives the range of CPU numbers"
 # --write stores a plan for every program, checked against the plan in force: not under
 # CSUM_DISPATCH, which sets this process's plan only (a plan that merely beat
 # CSUM_DISPATCH=generic@0 was written over the compiled-in one), nor under a CSUM_CPU_DISABLE

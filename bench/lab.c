@@ -85,9 +85,12 @@ void lab_out(const char *fmt, ...)
 
 void lab_table_title(const struct lab_env *env, const char *title, const char *what)
 {
+    /* The clock, named as such: the title says the unit (ticks, ns, B/s), and a bare "(TSC
+     * ticks; ...)" under the copy table's nanoseconds read as the unit of its numbers. */
     lab_out("\n== %s: %s\n", title, what);
-    lab_out("   (%s; %d batches of >= %g ms; median per call unless stated)\n",
-            env->clk->tick_name, env->o->batches, env->o->batch_ms);
+    lab_out("   (clock: %s%s; %d batches of >= %g ms; median per call unless stated)\n",
+            env->clk->tick_name, strcmp(env->clk->tick_name, "ns") ? ", not core cycles" : "",
+            env->o->batches, env->o->batch_ms);
 }
 
 /* ---- options ----------------------------------------------------------------------------------- */

@@ -214,6 +214,13 @@ struct lab_iov_subject { /* checksum of the concatenation of the segments */
 };
 extern const struct lab_iov_subject *lab_iov_subjects[];
 
+/* Whether a memory operation did exactly its job on these buffers before it is timed (a wrong
+ * one gets no number): zeroed [dst, dst + len), copied src there, or, for a fused copy, copied
+ * it and returned the checksum `want` (the oracle's over src with an initial sum of 0, in
+ * network order; computed once per buffer by the caller). Overwrites dst first. */
+int lab_memop_is_correct(const struct lab_memop *op, unsigned char *dst, const unsigned char *src,
+                         size_t len, uint16_t want);
+
 /* Build the three lists (idempotent; lab_main calls it first). */
 void lab_registry_init(void);
 

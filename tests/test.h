@@ -100,6 +100,7 @@ void test_public_entry(struct test_ctx *t);
 void test_oracle_selfchecks(struct test_ctx *t);
 void test_lab_refuses_wrong(struct test_ctx *t);
 void test_lab_refuses_each_table(struct test_ctx *t);
+void test_lab_memops_checked(struct test_ctx *t);
 void test_lab_bodies(struct test_ctx *t);
 void test_lab_summary(struct test_ctx *t);
 void test_lab_tune_choice(struct test_ctx *t);

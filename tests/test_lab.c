@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "csum_oracle.h"
 #include "lab.h"
 
 /* Wrong everywhere: forgets the last byte. */
@@ -188,6 +189,58 @@ void test_lab_refuses_each_table(struct test_ctx *t)
           "the refusal at h40's odd address is not recorded");
     lab_flush_notes();
     sabotage = 0;
+}
+
+/* Memory operations that get one byte wrong: the last one left alone, or (the fused copy) a
+ * sum one off. */
+static void zero_short(void *dst, const void *src, size_t len)
+{
+    (void)src;
+    memset(dst, 0, len - 1);
+}
+
+static void copy_short(void *dst, const void *src, size_t len)
+{
+    memcpy(dst, src, len - 1);
+}
+
+static csum_wsum fused_sum_off(void *dst, const void *src, size_t len, csum_wsum sum)
+{
+    return csum_add(csum_partial_copy(dst, src, len, sum), 1);
+}
+
+static csum_wsum fused_copy_short(void *dst, const void *src, size_t len, csum_wsum sum)
+{
+    csum_wsum r = csum_partial(src, len, sum);
+    memcpy(dst, src, len - 1);
+    return r;
+}
+
+/* memops and copy time an operation only once it did its job on the buffer it is timed on
+ * (lab_memop_is_correct): every operation of the lab passes, each way of being wrong fails. */
+void test_lab_memops_checked(struct test_ctx *t)
+{
+    enum { LEN = 1501, ROOM = LEN + 64 };
+    static unsigned char src[ROOM], dst[ROOM];
+    for (size_t i = 0; i < ROOM; i++)
+        src[i] = (unsigned char)(i * 131 + 7);
+    const unsigned char *s = src + 3;
+    const uint16_t want = oracle_checksum(s, LEN, 0);
+    lab_registry_init();
+    size_t n = 0;
+    for (size_t i = 0; lab_memops[i]; i++, n++)
+        CHECK(t, lab_memop_is_correct(lab_memops[i], dst + 5, s, LEN, want),
+              "the lab's %s refused", lab_memops[i]->name);
+    CHECK(t, n > 0, "no memory operations to check");
+    const struct lab_memop wrong[] = {
+        { "zero-short", "test", MEMOP_ZERO, zero_short, NULL },
+        { "copy-short", "test", MEMOP_COPY, copy_short, NULL },
+        { "fused-sum-off", "test", MEMOP_CSUM_COPY, NULL, fused_sum_off },
+        { "fused-copy-short", "test", MEMOP_CSUM_COPY, NULL, fused_copy_short },
+    };
+    for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++)
+        CHECK(t, !lab_memop_is_correct(&wrong[i], dst + 5, s, LEN, want), "%s was not refused",
+              wrong[i].name);
 }
 
 /* The summary from results with known numbers: each ratio is csum_partial's ticks over the

@@ -51,6 +51,7 @@ static const struct test_def tests[] = {
     { "oracle-selfchecks", 0, test_oracle_selfchecks, "csum verify's copy and batch checks refuse wrong ones" },
     { "lab-refuses-wrong", 0, test_lab_refuses_wrong, "the lab times nothing that fails the oracle" },
     { "lab-refuses-each-table", 0, test_lab_refuses_each_table, "sizes, mixed, thrash, h40 check the buffers they time" },
+    { "lab-memops-checked", 0, test_lab_memops_checked, "memops and copy check each operation before timing it" },
     { "lab-summary", 0, test_lab_summary, "the summary's ratios, noise marks and % of roofline" },
     { "lab-tune-choice", 0, test_lab_tune_choice, "csum tune keeps a range only for a win beyond noise, worse mode" },
     { "lab-bodies", 0, test_lab_bodies, "latency chains each result into the next call; throughput does not" },

@@ -558,6 +558,14 @@ int lab_main(int argc, char **argv)
                             "Len/Aln pairs: see docs/METHOD.md; sizes takes any -l/-a)\n", given);
             return 2;
         }
+        /* copy keeps the time of each of its -c single calls: memory that must be there. */
+        if (!strcmp(tables[t].name, "copy") && o.count > 0 &&
+            !can_allocate((size_t)o.count * sizeof(double))) {
+            fprintf(stderr, "csum: bench: -c %ld: copy cannot allocate the %zu bytes that the "
+                            "times of %ld single calls take (name the other tables without copy "
+                            "for this count)\n", o.count, (size_t)o.count * sizeof(double), o.count);
+            return 2;
+        }
         if (!strcmp(tables[t].name, "thrash") && o.count > 0 && o.count % LAB_THRASH_SCHEDULE) {
             fprintf(stderr, "csum: bench: thrash times whole passes over its %d-call schedule: "
                             "-c takes a multiple of %d there, not %ld (name the other tables "

@@ -285,8 +285,9 @@ double lab_quantile(const double *v, size_t n, double q);
 /* The distribution of `n` > 0 single-call times v (ns; sorts v). */
 void lab_distribution_from(double *v, size_t n, struct lab_distribution *d);
 
-void lab_distribution(const struct lab_clock *clk, lab_single_fn one, const void *ctx, uint64_t n,
-                      struct lab_distribution *d);
+/* 0, or -1 when the n times cannot be held (d is then left alone: no figure is made up). */
+int lab_distribution(const struct lab_clock *clk, lab_single_fn one, const void *ctx, uint64_t n,
+                     struct lab_distribution *d);
 
 /* lfence (x86) / isb (arm64): the "fenced" mode's barrier around a call. */
 static inline void lab_fence(void)

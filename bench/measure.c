@@ -217,14 +217,12 @@ void lab_measure_group(const struct lab_options *o, const struct lab_clock *clk,
         st[j] = run[j].st;
 }
 
-void lab_distribution(const struct lab_clock *clk, lab_single_fn one, const void *ctx, uint64_t n,
-                      struct lab_distribution *d)
+int lab_distribution(const struct lab_clock *clk, lab_single_fn one, const void *ctx, uint64_t n,
+                     struct lab_distribution *d)
 {
-    double *v = malloc(n * sizeof *v);
-    if (!v) {
-        memset(d, 0, sizeof *d);
-        return;
-    }
+    double *v = n && n <= SIZE_MAX / sizeof *v ? malloc(n * sizeof *v) : NULL;
+    if (!v)
+        return -1;
     for (uint64_t i = 0; i < n / 10 + 1; i++) /* warm up */
         one(ctx, i);
     for (uint64_t i = 0; i < n; i++) {
@@ -234,6 +232,7 @@ void lab_distribution(const struct lab_clock *clk, lab_single_fn one, const void
     }
     lab_distribution_from(v, n, d);
     free(v);
+    return 0;
 }
 
 void lab_distribution_from(double *v, size_t n, struct lab_distribution *d)

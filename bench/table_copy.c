@@ -71,21 +71,31 @@ static void measure_row(const struct lab_env *env, struct copy_ctx *c, const cha
                         const char *variant, uint64_t calls, double memcpy_ns, double *ns_out)
 {
     struct lab_stats st;
-    struct lab_distribution d;
+    struct lab_distribution d = { 0 };
     lab_measure(env->o, env->clk, body_copy, c, &st);
-    lab_distribution(env->clk, single_copy, c, calls, &d);
+    const int have_dist = lab_distribution(env->clk, single_copy, c, calls, &d) == 0;
+    if (!have_dist)
+        lab_fail("copy", "cannot allocate the times of %llu single calls: no distribution for %s",
+                 (unsigned long long)calls, name);
     struct lab_result *r = lab_result_add("copy", name, variant, MODE_THROUGHPUT, c->len,
                                           (uintptr_t)c->src & 63, &st);
-    if (r) {
+    if (r && have_dist) {
         r->dist = d;
         r->has_dist = 1;
     }
-    char ratio[16] = "";
+    char ratio[16] = "", cells[6][16];
     if (memcpy_ns > 0 && c->kind != COPY_TIMER)
         snprintf(ratio, sizeof ratio, "%.2fx", st.ns_median / memcpy_ns);
-    lab_out("%-7zu %-22s %-*s %9.1f%1s %7s %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n", c->len, name,
-            variant_width(variant), variant, st.ns_median, st.noisy ? "*" : "", ratio, d.min, d.avg,
-            d.max, d.p50, d.p99, d.p999);
+    const double dist[6] = { d.min, d.avg, d.max, d.p50, d.p99, d.p999 };
+    for (int k = 0; k < 6; k++) {
+        if (have_dist)
+            snprintf(cells[k], sizeof cells[k], "%.1f", dist[k]);
+        else
+            snprintf(cells[k], sizeof cells[k], "-");
+    }
+    lab_out("%-7zu %-22s %-*s %9.1f%1s %7s %9s %9s %9s %9s %9s %9s\n", c->len, name,
+            variant_width(variant), variant, st.ns_median, st.noisy ? "*" : "", ratio, cells[0],
+            cells[1], cells[2], cells[3], cells[4], cells[5]);
     if (ns_out)
         *ns_out = st.ns_median;
 }

@@ -50,6 +50,16 @@ refused "a thrash count that is not whole passes over its schedule" \
 refused "--cpu beyond the online CPUs" "option --cpu takes a CPU number from 0 to" -- --cpu 4096 h40
 refused "--noise 0" "option --noise takes a percentage from 1 to 100" -- --noise 0 h40
 refused "--repeats 9" "option --repeats takes a number of repeats from 0 to 5" -- --repeats 9 h40
+# copy keeps the time of each of its -c single calls: a count whose times cannot be held is
+# refused before anything runs (it used to print and record a distribution of zeros).
+(ulimit -v 600000; exec "$csum" bench --quick copy -l 32 -M generic -c 100000000) >"$tmp/out" 2>"$tmp/err"
+status=$?
+if [ "$status" -eq 2 ] && grep -q "copy cannot allocate the 800000000 bytes" "$tmp/err" &&
+   ! grep -q "^32 " "$tmp/out"; then
+    ok "lab: refuses a copy count whose single-call times cannot be held"
+else
+    fail "lab: copy -c 10^8 under a 600 MB address space: exit $status, $(head -c 300 "$tmp/err"), $(grep '^32 ' "$tmp/out" | head -2)"
+fi
 # A count within range that would still take too long here is refused after the warm-up has
 # measured one call (the table's title may be out), before its timed batches: no figure.
 "$csum" bench sizes -l 65536 -M generic --latency -c 1000000000 >"$tmp/out" 2>"$tmp/err"

@@ -625,6 +625,15 @@ int lab_main(int argc, char **argv)
         for (size_t i = 0; i < n_everything; i++)
             printf("  %-14s %s%s\n", everything[i].name, everything[i].refused ? "REFUSED: " : "",
                    everything[i].refused ? everything[i].why : everything[i].origin);
+        /* Every name -M takes is listed (its refusals point here): h40's own subjects too. */
+        printf("40-byte subjects (h40 only):\n");
+        for (size_t k = 0; lab_h40_kernels[k].name; k++)
+            printf("  %-19s van de Ven 2021's \"%s\" step, %s\n", lab_h40_kernels[k].name,
+                   lab_h40_kernels[k].step,
+                   lab_h40_kernels[k].zero_sum_only        ? "initial sum 0 (--zero-sum only)"
+                   : !strcmp(lab_h40_kernels[k].seed, "first") ? "initial sum first in the chain"
+                                                               : "initial sum in the final fold");
+        printf("  %-19s csum.h's constant-length inline path\n", "inline-40");
         printf("Copy subjects (copy, memops):\n");
         for (size_t i = 0; lab_copy_subjects[i]; i++)
             printf("  %-17s %s\n", lab_copy_subjects[i]->name, lab_copy_subjects[i]->origin);

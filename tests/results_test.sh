@@ -110,4 +110,52 @@ for want in "x86-scalar@0,avx2@256 (in force)      *1.10 at 2 B, 1.00, 1 " \
         fail "results: tune_results.py does not print /$want/: $(cat "$tmp/tune.out")"
     fi
 done
+# make results publishes full runs only: a run of one table with -M (what
+# BENCH_ARGS="lenalign -M x86-herbert" makes) is refused, and so is an older run without its
+# command that lacks tables; the whole lab (with --cpu, --noise, ... that change no case) is
+# published. In a copy of the tree: a publish that should have been refused writes there.
+tree="$tmp/tree"
+mkdir -p "$tree/scripts" "$tree/docs"
+cp scripts/results.py "$tree/scripts/"
+cp README.md "$tree/"
+cp -r docs/results "$tree/docs/"
+run() { # run DIR COMMAND|- TABLES...: a minimal lab run
+    local dir=$1 command=$2; shift 2
+    mkdir -p "$dir"
+    python3 - "$dir" "$command" "$@" <<'PY'
+import json, sys
+d, command, tables = sys.argv[1], sys.argv[2], sys.argv[3:]
+doc = {"machine": {"cpu": "Test CPU", "vendor": "Test", "family": 99, "model": 7,
+                   "date": "2026-11-27 00:00 UTC"},
+       "method": {"quick": False}, "load": {"busy": False},
+       "summary": {"against": [], "rows": []},
+       "results": [{"table": t, "impl": "generic", "variant": "", "mode": "latency", "len": 40,
+                    "ticks_median": 1.0} for t in tables]}
+if command != "-":
+    doc["command"] = command
+json.dump(doc, open(d + "/results.json", "w"))
+for f in ("report.md", "results.csv"):
+    open(d + "/" + f, "w").write("x\n")
+PY
+}
+tables="lenalign thrash mixed sizes short h40 copy memops iov batch pcap"
+run "$tmp/partial" "csum bench --out $tmp/partial lenalign -M x86-herbert" lenalign
+run "$tmp/old" - lenalign sizes
+run "$tmp/full" "csum bench --out $tmp/full --cpu 1 --noise 5" $tables
+for r in partial old; do
+    if python3 "$tree/scripts/results.py" publish "$tmp/$r" >"$tmp/out" 2>&1; then
+        fail "results: publish took a run that is not the whole lab ($r)"
+    elif grep -q "is not a full run" "$tmp/out" && [ ! -e "$tree/docs/results/test-cpu-family-99-model-7" ]; then
+        ok "results: publish refuses a run that is not the whole lab ($r)"
+    else
+        fail "results: publish of $r: $(head -c 300 "$tmp/out")"
+    fi
+done
+if python3 "$tree/scripts/results.py" publish "$tmp/full" >"$tmp/out" 2>&1 &&
+   [ -f "$tree/docs/results/test-cpu-family-99-model-7/results.json" ]; then
+    ok "results: publish takes the whole lab, with options that change no case"
+else
+    fail "results: publish of a full run: $(head -c 300 "$tmp/out")"
+fi
+
 finish results

@@ -130,11 +130,20 @@ struct table_option {
     int one_table; /* an option of one table (it only changes what that table does) */
 };
 
-/* Refuse what the tables named on the command line would ignore (see TAKES_ above); 0 when
- * nothing is, else 2 after saying why. With no table named every option is taken: tables
- * that do not take one run their own cases, as documented. */
+/* Refuse what the tables named on the command line would ignore (see TAKES_ above), and
+ * --zero-sum with --latency alone (h40 would time nothing); 0 when nothing is, else 2 after
+ * saying why. With no table named every option is taken: tables that do not take one run
+ * their own cases, as documented. */
 static int refuse_ignored_options(const struct lab_options *o, const int *selected, int any_selected)
 {
+    /* h40's latency columns chain each result into the next call's sum: with --zero-sum they
+     * have nothing to time, and --latency alone would leave a table of dashes. */
+    if (o->zero_sum && o->modes == MODE_LATENCY) {
+        fprintf(stderr, "csum: bench: --zero-sum times no latency column (each result is the "
+                        "next call's initial sum, never 0): add --throughput, or leave out "
+                        "--latency\nTry 'csum bench --help'.\n");
+        return 2;
+    }
     if (!any_selected)
         return 0;
     const struct table_option opts[] = {

@@ -207,6 +207,9 @@ void table_h40(const struct lab_env *env)
     else
         lab_note("h40", "van de Ven 2021's steps are x86-64 code, not built on this architecture; "
                         "inline-40 = csum.h's constant-length path");
+    if (o->zero_sum && (cols & ((1u << COL_LATENCY) | (1u << COL_SEED_AFTER))))
+        lab_note("h40", "--zero-sum: the latency columns are not timed (-): each call's result is "
+                        "the next call's initial sum, never a constant 0");
     lab_note("h40", "latency = each result is the next call's initial sum (a chained "
                     "csum_partial(..., sum)); lat,seed-after = the same chain with the sum added "
                     "after the call (csum_add(fn(p, 40, 0), sum)): the difference is what the "

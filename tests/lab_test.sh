@@ -39,6 +39,9 @@ refused "--throughput for thrash" "thrash times latency mode only, not throughpu
 refused "-I without thrash" "-I is the thrash table's: name it too" -- sizes -I
 refused "--zero-sum without h40" "--zero-sum is the h40 table's" -- sizes --zero-sum
 refused "--busy without copy" "--busy is the copy table's" -- sizes --busy
+refused "--zero-sum with --latency alone (h40 would time nothing)" "--zero-sum times no latency column" -- h40 --zero-sum --latency
+check "lab: h40 --zero-sum says why its latency columns are empty" -- \
+    sh -c '"$1" bench --quick h40 --zero-sum -M generic -c 1000 2>&1 | grep -q "note: --zero-sum: the latency columns are not timed"' _ "$csum"
 refused "--baseline without lenalign" "--baseline is the lenalign table's" -- sizes --baseline generic
 # An option given twice would drop its first value without a word ('-l 40 -l 100' timed 100
 # bytes alone): refused.

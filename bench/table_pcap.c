@@ -320,18 +320,52 @@ static void time_tools(const struct lab_env *env, const char *path, uint64_t byt
     }
 }
 
+/* The capture being timed (up to a gigabyte in $TMPDIR): removed when the lab is interrupted
+ * (Ctrl-C, kill, a closed terminal) as well as when the table ends, or an interrupted
+ * `make bench` leaves it behind. The handler does only what is safe in one: unlink, then die
+ * of the signal as if it were not caught. */
+static char capture_path[4096];
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+enum { N_STOP_SIGNALS = sizeof stop_signals / sizeof stop_signals[0] };
+
+static void remove_capture_and_die(int sig)
+{
+    unlink(capture_path);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void remove_capture_on_signals(struct sigaction old[N_STOP_SIGNALS])
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = remove_capture_and_die;
+    sigemptyset(&sa.sa_mask);
+    for (int k = 0; k < N_STOP_SIGNALS; k++)
+        sigaddset(&sa.sa_mask, stop_signals[k]); /* one removal, then the first signal's death */
+    for (int k = 0; k < N_STOP_SIGNALS; k++)
+        sigaction(stop_signals[k], &sa, &old[k]);
+}
+
 void table_pcap(const struct lab_env *env)
 {
     lab_table_title(env, "pcap", "csum pcap verify vs tshark and tcpdump -vv on generated captures");
     const char *tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     char path[4096];
     snprintf(path, sizeof path, "%s/csum-lab-XXXXXX.pcap", tmpdir);
-    int fd = mkstemps(path, 5);
+    /* The handlers first, so that no moment has the file and not them. */
+    snprintf(capture_path, sizeof capture_path, "%s", path);
+    struct sigaction old_actions[N_STOP_SIGNALS];
+    remove_capture_on_signals(old_actions);
+    int fd = mkstemps(capture_path, 5);
     if (fd < 0) {
         lab_note("pcap", "cannot create a temporary file in %s: %s", tmpdir, strerror(errno));
+        for (int k = 0; k < N_STOP_SIGNALS; k++)
+            sigaction(stop_signals[k], &old_actions[k], NULL);
         return;
     }
     close(fd);
+    snprintf(path, sizeof path, "%s", capture_path);
 
     lab_out("%-24s %-9s %13s %15s %11s %13s %15s %12s\n", "", "", "capture", "packets",
             "median", "", "", "max RSS");
@@ -382,4 +416,6 @@ void table_pcap(const struct lab_env *env)
             "%ld s; sizes: CSUM_BENCH_PCAP_SIZES, runs: CSUM_BENCH_PCAP_RUNS, limit: "
             "CSUM_BENCH_PCAP_LIMIT)\n", runs, runs > 1 ? "s" : "", limit);
     unlink(path);
+    for (int k = 0; k < N_STOP_SIGNALS; k++)
+        sigaction(stop_signals[k], &old_actions[k], NULL);
 }

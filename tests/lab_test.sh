@@ -287,4 +287,30 @@ else
     fail "lab: pcap with slow peers and a 1 s limit: exit $status in $took s; $(grep -E 'stopped|^tshark|^tcpdump' "$tmp/pcap.err" | head -c 400)"
 fi
 
+# An interrupted pcap table removes its capture (up to a gigabyte in $TMPDIR): killed while a
+# stand-in tshark runs on it, the lab dies of the signal and leaves no csum-lab-*.pcap.
+mkdir -p "$tmp/pcaptmp" "$tmp/hold"
+for tool in tshark tcpdump; do
+    printf '#!/bin/sh\necho $$ >"%s/%s.pid"\nexec sleep 30\n' "$tmp/hold" "$tool" >"$tmp/hold/$tool"
+    chmod +x "$tmp/hold/$tool"
+done
+PATH="$tmp/hold:$PATH" TMPDIR="$tmp/pcaptmp" CSUM_BENCH_PCAP_SIZES=1M CSUM_BENCH_PCAP_LIMIT=20 \
+    "$csum" bench --quick pcap >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 300); do
+    [ -s "$tmp/hold/tshark.pid" ] && break
+    sleep 0.1
+done
+had=$(ls "$tmp/pcaptmp" | grep -c '^csum-lab-')
+kill -TERM "$pid"
+wait "$pid"
+status=$?
+left=$(ls "$tmp/pcaptmp" | grep -c '^csum-lab-')
+if [ "$had" -eq 1 ] && [ "$status" -eq 143 ] && [ "$left" -eq 0 ]; then
+    ok "lab: pcap removes its capture when the lab is killed"
+else
+    fail "lab: pcap killed: exit $status, $had capture(s) before, $left left in TMPDIR"
+fi
+[ -s "$tmp/hold/tshark.pid" ] && kill "$(cat "$tmp/hold/tshark.pid")" 2>/dev/null
+
 finish lab

@@ -502,6 +502,14 @@ int lab_main(int argc, char **argv)
         } else if (!strcmp(a, "-M") || !strcmp(a, "--baseline") || !strcmp(a, "--out")) {
             if (!val || !*val)
                 return bad_usage("option %s needs a value", a);
+            /* '--out --quick' made a directory "--quick" and ran the whole lab, not a quick one:
+             * no implementation's name starts with '-', and a directory that does is ./-x. */
+            if (val[0] == '-') {
+                fprintf(stderr, "csum: bench: option %s needs a value, not the option '%s'%s\n"
+                                "Try 'csum bench --help'.\n", a, val,
+                        strcmp(a, "--out") ? "" : " (a directory whose name starts with '-': ./-x)");
+                return 2;
+            }
             if (refuse_twice(a, val) != 0)
                 return 2;
             if (!strcmp(a, "-M"))

@@ -45,6 +45,8 @@ check "lab: h40 --zero-sum says why its latency columns are empty" -- \
 refused "--baseline without lenalign" "--baseline is the lenalign table's" -- sizes --baseline generic
 # An option given twice would drop its first value without a word ('-l 40 -l 100' timed 100
 # bytes alone): refused.
+refused "--out followed by an option" "option --out needs a value, not the option '--quick'" -- sizes --out --quick
+refused "-M followed by an option" "option -M needs a value, not the option '--latency'" -- sizes -M --latency
 refused "-l given twice" "option -l given twice \('40', then '100'\): it takes one value" -- sizes -l 40 -l 100
 refused "-M given twice" "option -M given twice .* \(a list: -M IMPL,IMPL\)" -- sizes -M generic -M csum_partial
 refused "--dst-align above 63" "option --dst-align takes an alignment" -- copy --dst-align 64

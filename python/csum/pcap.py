@@ -316,8 +316,9 @@ def verify(source: Source, *, checks: str = "problems", strict: bool = False,
     with _Source(source, "verify") as src:
         status, err_no, usage, out, err, _ = _run(args + [src.arg], src)
     document = _json(out)
-    if status in (0, 1) and _walked(document):
-        return VerifyResult(document, src.path, status, strict)
+    walked = _walked(document)
+    if status in (0, 1) and walked is not None:
+        return VerifyResult(walked, src.path, status, strict)
     raise _failure(status, out, document, err, err_no, usage, src.path,
                    lambda d: VerifyResult(d, src.path, 2, strict))
 
@@ -386,8 +387,9 @@ def fix(src: Source, dst: Union[PathLike, BinaryIO, _Writer, None] = None, *,
             args += [source.arg] + ([] if dry_run else ["-"])
         status, err_no, usage, _, err, doc = _run(args, source, out_file)
     document = _json(doc)
-    if status == 0 and _walked(document):
-        return FixResult(document, source.path, out_path, dry_run, fix_offload)
+    walked = _walked(document)
+    if status == 0 and walked is not None:
+        return FixResult(walked, source.path, out_path, dry_run, fix_offload)
     raise _failure(status, doc, document, err, err_no, usage, source.path,
                    lambda d: FixResult(d, source.path, out_path, dry_run, fix_offload),
                    out_path)
@@ -783,9 +785,12 @@ def _json(text: bytes) -> Optional[Dict[str, Any]]:
     return document if isinstance(document, dict) else None
 
 
-def _walked(document: Optional[Dict[str, Any]]) -> bool:
-    """A document of a capture that was opened and walked (to its end or to an error)."""
-    return document is not None and "checks" in document and "summary" in document
+def _walked(document: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    """The document when it is of a capture that was opened and walked (to its end or to an
+    error), else None (typed so, not as a bool: a type checker then knows it is a dict)."""
+    if document is not None and "checks" in document and "summary" in document:
+        return document
+    return None
 
 
 _MALFORMED = re.compile(r"malformed capture at byte offset (\d+): (.*)", re.S)
@@ -799,7 +804,7 @@ def _failure(status: int, text: bytes, document: Optional[Dict[str, Any]], err: 
     message = err.decode("utf-8", errors="replace").strip()
     error = document.get("error") if document else None
     if isinstance(error, dict) and error.get("offset") is not None:
-        result = make_result(document) if _walked(document) else None
+        result = make_result(document) if _walked(document) is not None else None
         return PcapError(str(error.get("message", "")), path, int(error["offset"]), result)
     m = _MALFORMED.search(message)
     if m:

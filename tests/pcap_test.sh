@@ -314,6 +314,31 @@ for z in $compressors; do # cut before its first 4 bytes: no capture, not an int
     [ ! -e "$TMP/tiny-fixed" ]
     check $? "$z stream cut before a magic number: fix writes nothing"
 done
+case " $compressors " in *" gzip "*)
+    # Zero padding after the last member (a tape's block size), which gzip -t accepts: the
+    # same capture, from a file and from a pipe, padding longer than one read; data after the
+    # padding is still corrupt.
+    f=multi.pcapng
+    "$CSUM" pcap verify --all "$C/$f" >"$TMP/want"
+    want_rc=$?
+    { gzip -c "$C/$f"; head -c 300000 /dev/zero; } >"$TMP/padded.gz"
+    for how in file pipe; do
+        if [ $how = file ]; then
+            "$CSUM" pcap verify --all "$TMP/padded.gz" >"$TMP/out" 2>"$TMP/err"
+        else
+            "$CSUM" pcap verify --all - <"$TMP/padded.gz" >"$TMP/out" 2>"$TMP/err"
+        fi
+        check $(( $? != want_rc )) "verify of a zero-padded gzip capture ($how): exit $want_rc ($(head -c 200 "$TMP/err"))"
+        normalize <"$TMP/out" | diff - <(normalize <"$TMP/want") >/dev/null
+        check $? "verify of a zero-padded gzip capture ($how): same verdicts"
+    done
+    { cat "$TMP/padded.gz"; printf x; } >"$TMP/padded-x.gz"
+    "$CSUM" pcap verify "$TMP/padded-x.gz" >/dev/null 2>"$TMP/err"
+    check $(( $? != 2 )) "data after a gzip capture's zero padding: exit 2"
+    grep -q "data after the zero bytes that pad" "$TMP/err"
+    check $? "data after a gzip capture's zero padding: says so ($(head -c 200 "$TMP/err"))"
+    ;;
+esac
 for z in $compressors; do # compressed twice: named as such, not as an unknown magic number
     "$z" -c "$C/clean.pcap" | "$z" -c >"$TMP/twice"
     "$CSUM" pcap verify "$TMP/twice" >/dev/null 2>"$TMP/err"

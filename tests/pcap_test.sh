@@ -600,6 +600,28 @@ printf '\140\352' | dd of="$TMP/other.pcap" bs=1 seek=20 conv=notrunc 2>/dev/nul
 "$CSUM" pcap verify --json "$TMP/other.pcap" | grep -q '"linktype": 60000, "name": null'
 check $? "verify --json on an unknown link type: listed by number"
 
+# A frame cut inside its link layer's header is skipped, truncated (malformed when the frame
+# itself is that short), where it was a packet without checksum; a whole frame that is
+# shorter, an 802.11 ACK (a control frame, 10 bytes), is one.
+record() { printf '\000\000\000\000\000\000\000\000'"$1"'\000\000\000'"$2"'\000\000\000'; } # CAPLEN WIRELEN
+{ pcap_file_header '\001\000'
+  record '\015' '\074'; head -c 13 /dev/zero # 13 bytes of 60
+  record '\015' '\015'; head -c 13 /dev/zero; } >"$TMP/cut-ethernet.pcap"
+{ pcap_file_header '\151\000'
+  record '\020' '\100'; printf '\010\001'; head -c 14 /dev/zero # a data frame's 16 of 64
+  record '\012' '\012'; printf '\324\000'; head -c 8 /dev/zero; } >"$TMP/cut-wlan.pcap"
+for f in cut-ethernet.pcap cut-wlan.pcap; do
+    "$CSUM" pcap verify --json "$TMP/$f" >"$TMP/out" 2>&1
+    want='"truncated": 1, "malformed": 1'
+    [ "$f" = cut-wlan.pcap ] && want='"truncated": 1, "malformed": 0'
+    grep -q "$want" "$TMP/out"
+    check $? "verify $f: the cut frame skipped ($want: $(grep -o '"skipped": {[^}]*}' "$TMP/out"))"
+    grep -q "\"without_checksum\": $([ "$f" = cut-wlan.pcap ] && echo 1 || echo 0)," "$TMP/out"
+    check $? "verify $f: packets without checksum ($(grep -o '"without_checksum": [0-9]*' "$TMP/out"))"
+    "$CSUM" pcap verify --strict "$TMP/$f" >/dev/null 2>&1
+    check $(( $? != 1 )) "verify --strict $f: exit 1"
+done
+
 # ---- usage and I/O errors ------------------------------------------------------------------
 usage_case() { # usage_case DESCRIPTION args...
     local what=$1; shift

@@ -378,6 +378,44 @@ static void truncated_pcapng(const char *dir, FILE *manifest, uint64_t seed)
     cf_close(&cf, manifest, NULL);
 }
 
+/* Frames cut by the capture inside their link layer's headers, on every link type that has
+ * any and under Ethernet's MPLS, PPPoE and MACsec, up to where the IP packet starts: its
+ * version not even captured, each is skipped as truncated, never counted as a packet without
+ * a checksum. Whole frames in between (but on SLIP, which tshark 4.0 does not dissect). */
+static void truncated_link_pcapng(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    static const struct { enum link link; enum l2encap l2; } kinds[] = {
+        { LINK_ETHERNET, L2_NONE }, { LINK_VLAN, L2_NONE }, { LINK_QINQ, L2_NONE },
+        { LINK_8023_SNAP, L2_NONE }, { LINK_ETHERNET, L2_MPLS }, { LINK_ETHERNET, L2_PPPOE },
+        { LINK_ETHERNET, L2_MACSEC }, { LINK_SLL, L2_NONE }, { LINK_SLL2, L2_NONE },
+        { LINK_NULL, L2_NONE }, { LINK_LOOP, L2_NONE }, { LINK_WLAN, L2_NONE },
+        { LINK_WLAN_QOS, L2_NONE }, { LINK_WLAN_4ADDR, L2_NONE }, { LINK_WLAN_AMSDU, L2_NONE },
+        { LINK_RADIOTAP, L2_NONE }, { LINK_PRISM, L2_NONE }, { LINK_AVS, L2_NONE },
+        { LINK_PPI, L2_NONE }, { LINK_PPP, L2_NONE }, { LINK_PPP_HDLC, L2_NONE },
+        { LINK_PPPOE, L2_NONE }, { LINK_PPP_DIR, L2_NONE }, { LINK_CHDLC, L2_NONE },
+        { LINK_FRELAY, L2_NONE }, { LINK_FRELAY_SNAP, L2_NONE }, { LINK_SLIP, L2_NONE },
+        { LINK_PKTAP, L2_NONE }, { LINK_NFLOG, L2_NONE },
+    };
+    enum { KINDS = sizeof kinds / sizeof kinds[0] };
+    cf_open(&cf, dir, "truncated-link.pcapng", FMT_PCAPNG, 0, 0, 0, 1);
+    cf_section(&cf, 0);
+    for (int k = 0; k < KINDS; k++)
+        cf_interface(&cf, linktype_of(kinds[k].link, 4), 0);
+    for (int i = 0; i < 5 * KINDS; i++) {
+        const int k = i % KINDS, whole = i / KINDS == 2;
+        if (whole && kinds[k].link == LINK_SLIP)
+            continue;
+        const int ipv = kinds[k].link == LINK_SLIP ? 4 : 0;
+        struct pkt_spec s = random_spec(&rng, kinds[k].link, ipv, 0);
+        s.l2 = kinds[k].l2;
+        s.cut_link = !whole;
+        add_packet(&cf, &s, &rng, (uint32_t)k, PB_ENHANCED);
+    }
+    cf_close(&cf, manifest, NULL);
+}
+
 /* An Ethernet packet of `ip`, quoted in an ICMP error of its IP version if `quoted`. */
 static void add_one(struct capture_file *cf, const struct ip_spec *ip, int quoted, uint64_t *rng)
 {
@@ -712,6 +750,7 @@ int write_corpus(const char *dir)
     icmp_ext_unlike_tshark_file(dir, manifest, seed++);
     malformed_headers_file(dir, manifest, seed++);
     multicast_file(dir, manifest, seed++);
+    truncated_link_pcapng(dir, manifest, seed++);
     malformed_files(dir, manifest);
     return fclose(manifest) == 0 ? 0 : 2;
 }

@@ -262,6 +262,8 @@ struct pkt_spec {
     struct ip_spec ip;        /* the innermost datagram */
     struct tunnel_spec tunnel;
     size_t snap;              /* capture at most this many bytes of the frame (0: everything) */
+    int cut_link;             /* capture 1 byte up to where the (first) datagram starts, at
+                               * random: a frame cut inside its link layer's headers */
     int pad_ethernet;         /* pad Ethernet frames to the 60-byte minimum */
 };
 

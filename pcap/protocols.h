@@ -20,6 +20,7 @@ enum {
     IPPROTO_AH_ = 51,
     IPPROTO_ICMPV6_ = 58,
     IPPROTO_DSTOPTS_ = 60,
+    IPPROTO_OSPF_ = 89,
     IPPROTO_PIM_ = 103,
     IPPROTO_VRRP_ = 112,
     IPPROTO_SHIM6_ = 140,

@@ -647,6 +647,85 @@ static void multicast_file(const char *dir, FILE *manifest, uint64_t seed)
     cf_close(&cf, manifest, NULL);
 }
 
+/* OSPF (RFC 2328, RFC 5340): version 2 over IPv4, with no authentication or a simple password
+ * (neither summed), and version 3 over IPv6, every packet type, right and wrong. Version 2
+ * with cryptographic authentication and version 3 with an authentication trailer (flagged by
+ * a Hello's or Database Description's AT-bit, or not), their checksums 0: none computed, as
+ * tshark says too. */
+static void ospf_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    cf_open(&cf, dir, "ospf.pcap", FMT_PCAP, 0, 0, 1, 1);
+    /* bodies: a Hello with neighbors, a Database Description with LSA headers, Link State
+     * Requests, an Update, Acknowledgments */
+    static const size_t bodies[] = { 0, 24, 48, 24, 36, 40 };
+    for (int i = 0; i < 40; i++) {
+        const int ipv = i % 2 ? 6 : 4;
+        const uint8_t type = (uint8_t)(1 + i / 2 % 5);
+        struct ip_spec ip = { .ipv = ipv, .proto = 89, .icmp_type = type,
+                              .auth = ipv == 4 ? (uint8_t)(i / 10 % 2) : 0,
+                              .payload = bodies[type] + 4 * (i / 20), .corrupt_l4 = i / 20,
+                              .corrupt_ip = i % 7 == 3 };
+        add_one(&cf, &ip, 0, &rng);
+    }
+    for (int i = 0; i < 8; i++) { /* no checksum: cryptographic authentication, a trailer */
+        const int ipv = i % 2 ? 6 : 4;
+        const uint8_t type = (uint8_t)(i % 4 < 2 ? 1 : 4);
+        const size_t trailer = ipv == 4 ? 16 : 32; /* a keyed MD5 digest; an HMAC-SHA-1 AT */
+        struct ip_spec ip = { .ipv = ipv, .proto = 89, .icmp_type = type, .auth = ipv == 4 ? 2 : 1,
+                              .payload = bodies[type] + trailer, .udp_trailer = trailer,
+                              .udp_zero = 1 };
+        add_one(&cf, &ip, 0, &rng);
+    }
+    cf_close(&cf, manifest, NULL);
+}
+
+/* Where tshark 4.0 differs on OSPF: it sums the bytes after the packet too (a link-local
+ * signaling block, RFC 5613, here, a digest or an authentication trailer), over the IP
+ * payload where the packet's length says where the packet ends (its own comment doubts it);
+ * it computes a checksum whatever the authentication, where none is computed (cryptographic
+ * authentication, RFC 2328 section D.4.3; an authentication trailer flagged by the AT-bit, RFC
+ * 7166 section 4.2) and a reserved AuType leaves it unknown; it takes a stored 0 for none,
+ * where RFC 2328 and RFC 5340 have no such rule. */
+static void ospf_unlike_tshark_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    const char *name = "ospf-unlike-tshark.pcap";
+    cf_open(&cf, dir, name, FMT_PCAP, 0, 0, 1, 1);
+    for (int i = 0; i < 4; i++) { /* no checksum, whatever the field holds: right, wrong */
+        struct ip_spec v2 = { .ipv = 4, .proto = 89, .icmp_type = (uint8_t)(1 + i / 2 * 3),
+                              .auth = 2, .payload = 40 + 16, .udp_trailer = 16,
+                              .corrupt_l4 = i % 2 };
+        add_one(&cf, &v2, 0, &rng);
+        struct ip_spec v3 = { .ipv = 6, .proto = 89, .icmp_type = (uint8_t)(1 + i / 2),
+                              .auth = 1, .payload = 40 + 32, .udp_trailer = 32,
+                              .corrupt_l4 = i % 2 };
+        add_one(&cf, &v3, 0, &rng);
+    }
+    for (int i = 0; i < 4; i++) { /* 0 stored, no trailer: bad; a reserved AuType */
+        struct ip_spec zero = { .ipv = i % 2 ? 6 : 4, .proto = 89, .icmp_type = 1,
+                                .auth = (uint8_t)(i % 2 ? 0 : i / 2), .payload = 24,
+                                .udp_zero = 1 };
+        add_one(&cf, &zero, 0, &rng);
+    }
+    struct ip_spec reserved = { .ipv = 4, .proto = 89, .icmp_type = 5, .auth = 3, .payload = 20 };
+    add_one(&cf, &reserved, 0, &rng);
+    for (int i = 0; i < 8; i++) { /* Hellos and Database Descriptions with a signaling block */
+        struct ip_spec lls = { .ipv = i % 2 ? 6 : 4, .proto = 89,
+                               .icmp_type = (uint8_t)(1 + i / 2 % 2),
+                               .auth = (uint8_t)(i % 2 ? 0 : i / 4), .payload = 28 + 12,
+                               .udp_trailer = 12, .corrupt_l4 = i / 4 };
+        add_one(&cf, &lls, 0, &rng);
+    }
+    cf_close(&cf, manifest, NULL);
+    tshark_gap(manifest, name, "tshark 4.0 sums the bytes after an OSPF packet too, checks OSPF "
+                               "checksums cryptographic authentication and authentication "
+                               "trailers leave uncomputed, or a reserved AuType leaves unknown, "
+                               "and takes a stored 0 for none");
+}
+
 /* An Ethernet frame of a datagram carrying `carry` as protocol `proto` (nothing else in front
  * of it), which the checker gives up on as malformed: counted as skipped. */
 static void add_given_up(struct capture_file *cf, int ipv, uint8_t proto, const unsigned char *carry,
@@ -751,6 +830,8 @@ int write_corpus(const char *dir)
     malformed_headers_file(dir, manifest, seed++);
     multicast_file(dir, manifest, seed++);
     truncated_link_pcapng(dir, manifest, seed++);
+    ospf_file(dir, manifest, seed++);
+    ospf_unlike_tshark_file(dir, manifest, seed++);
     malformed_files(dir, manifest);
     return fclose(manifest) == 0 ? 0 : 2;
 }

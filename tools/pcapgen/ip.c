@@ -45,12 +45,13 @@ void expect_add(struct expectation *list, int *n, const struct expectation *e)
 }
 
 /* Whether the checksum of `s`'s transport covers the pseudo-header: not ICMP's, IGMP's, PIM's
- * over IPv4 (RFC 7761 section 4.9) nor VRRP version 2's (version 3's does, RFC 5798). */
+ * and OSPF's over IPv4 (RFC 7761 section 4.9, RFC 2328 section D.4.3; over IPv6 they do) nor
+ * VRRP version 2's (version 3's does, RFC 5798). */
 static int covers_pseudo_header(const struct ip_spec *s)
 {
     switch (s->proto) {
     case 1: case 2: return 0;
-    case 103: return s->ipv == 6;
+    case 103: case 89: return s->ipv == 6;
     case 112: return s->icmp_type == 3;
     default: return 1;
     }
@@ -84,13 +85,17 @@ static size_t with_pseudo(unsigned char *buf, int ipv, const unsigned char *src,
     return n + (seg ? len : 0);
 }
 
-/* The checksum over pseudo-header + segment (field zeroed), per the oracle. */
+/* The checksum over pseudo-header + segment (field zeroed), per the oracle. OSPFv2's leaves
+ * out the authentication field (RFC 2328 section D.4.3): summed as zeros here. */
 static uint16_t transport_checksum(const struct ip_spec *s, const unsigned char *src,
                                    const unsigned char *dst, const unsigned char *seg, size_t len)
 {
     static unsigned char buf[40 + MAX_FRAME];
-    return oracle_checksum(buf, with_pseudo(buf, s->ipv, src, dst, s->proto,
-                                            covers_pseudo_header(s), seg, len), 0);
+    const size_t n = with_pseudo(buf, s->ipv, src, dst, s->proto, covers_pseudo_header(s), seg,
+                                 len);
+    if (s->proto == 89 && s->ipv == 4)
+        memset(buf + n - len + 16, 0, 8);
+    return oracle_checksum(buf, n, 0);
 }
 
 /* The folded pseudo-header sum (not complemented) for `len`: what an offloading sender
@@ -112,6 +117,7 @@ static const char *layer_of(uint8_t proto)
     case 2: return "igmp";
     case 103: return "pim";
     case 112: return "vrrp";
+    case 89: return "ospf";
     default: return "icmpv6";
     }
 }
@@ -119,12 +125,69 @@ static const char *layer_of(uint8_t proto)
 static int checksummed(uint8_t proto)
 {
     return proto == 6 || proto == 17 || proto == 1 || proto == 58 || proto == 2 || proto == 103 ||
-           proto == 112;
+           proto == 112 || proto == 89;
 }
 
 static size_t checksum_field(uint8_t proto)
 {
-    return proto == 6 ? 16 : proto == 17 || proto == 112 ? 6 : 2;
+    return proto == 6 ? 16 : proto == 17 || proto == 112 ? 6 : proto == 89 ? 12 : 2;
+}
+
+/* OSPF's header (RFC 2328 section A.3.1, RFC 5340 section A.3.1: version 2 over IPv4, 3 over
+ * IPv6) at seg, of type `type`: router and area IDs; version 2's AuType and authentication
+ * field (a simple password, or cryptographic authentication's key ID, digest length and
+ * sequence number, its digest in the trailer). Returns its length. */
+static size_t ospf_header(unsigned char *seg, const struct ip_spec *s, uint64_t *rng)
+{
+    const int v3 = s->ipv == 6;
+    seg[0] = v3 ? 3 : 2;
+    seg[1] = s->icmp_type ? s->icmp_type : 1;
+    fill(seg + 4, 8, rnd(rng));
+    be16put(seg + 12, 0);
+    if (v3) {
+        seg[14] = seg[15] = 0; /* instance 0 */
+        return 16;
+    }
+    be16put(seg + 14, s->auth);
+    memset(seg + 16, 0, 8);
+    if (s->auth == 1) {
+        memcpy(seg + 16, "p4ssw0rd", 8);
+    } else if (s->auth == 2) {
+        seg[18] = (unsigned char)(1 + rnd(rng) % 255); /* key ID */
+        seg[19] = 16;                                   /* a keyed MD5 digest */
+        be32put(seg + 20, (uint32_t)rnd(rng));          /* sequence number */
+    }
+    return 24;
+}
+
+/* After the payload: the options of an OSPF Hello or Database Description (RFC 5340 section
+ * A.2: version 3's AT-bit, RFC 7166, with `auth`; either version's L-bit, RFC 5613, with a
+ * link-local signaling block in the trailer, which gets its header and one TLV of Extended
+ * Options). The rest of the body stays random. */
+static void ospf_body(unsigned char *seg, size_t hlen, size_t len, const struct ip_spec *s)
+{
+    const int v3 = s->ipv == 6, lls = s->udp_trailer && (v3 ? !s->auth : s->auth != 2);
+    size_t options = 0;
+    if (seg[1] == 1 && len >= hlen + 20)
+        options = hlen + (v3 ? 5 : 6); /* after interface ID and priority; after mask, interval */
+    else if (seg[1] == 2 && len >= hlen + 8)
+        options = hlen + (v3 ? 1 : 2); /* after a reserved byte; after the interface MTU */
+    if (options && v3) {
+        seg[options] = 0;
+        seg[options + 1] = (unsigned char)((s->auth ? 0x04 : 0) | (lls ? 0x02 : 0)); /* AT, L */
+        seg[options + 2] = 0x13; /* V6, E, R */
+    } else if (options) {
+        seg[options] = (unsigned char)(0x02 | (lls ? 0x10 : 0)); /* E, L */
+    }
+    if (lls && s->udp_trailer >= 12) {
+        unsigned char *b = seg + len - s->udp_trailer;
+        be16put(b, 0);                                  /* checksum: none */
+        be16put(b + 2, (uint16_t)(s->udp_trailer / 4)); /* length in 32-bit words */
+        be16put(b + 4, 1);                              /* Extended Options and Flags */
+        be16put(b + 6, 4);
+        be32put(b + 8, 1);                              /* LR */
+        memset(b + 12, 0, s->udp_trailer - 12);
+    }
 }
 
 /* The transport segment: header, options, payload (or the carried bytes); checksum field
@@ -190,6 +253,9 @@ static size_t build_segment(const struct ip_spec *s, uint64_t *rng, unsigned cha
         be16put(seg + 4, s->icmp_type == 3 ? 100 : 0x0001);
         be16put(seg + 6, 0);
         break;
+    case 89:
+        hlen = ospf_header(seg, s, rng);
+        break;
     default: /* carried as is: IP in IP, GRE */
         hlen = 0;
         break;
@@ -204,6 +270,10 @@ static size_t build_segment(const struct ip_spec *s, uint64_t *rng, unsigned cha
     const size_t len = hlen + body;
     if (s->proto == 17) /* a UDP jumbogram says 0 (RFC 2675 section 4) */
         be16put(seg + 4, len > 0xffff ? 0 : (uint16_t)(len - s->udp_trailer));
+    if (s->proto == 89) {
+        be16put(seg + 2, (uint16_t)(len - s->udp_trailer));
+        ospf_body(seg, hlen, len, s);
+    }
     return len;
 }
 
@@ -424,9 +494,10 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
     const size_t seglen = build_segment(s, rng, seg);
     /* What the checksum covers: UDP's length; a PIM Register's first 8 bytes (RFC 7761 section
      * 4.9: not the packet it carries); the whole segment otherwise. */
-    const size_t covered = s->proto == 17 ? seglen - s->udp_trailer
+    const size_t covered = s->proto == 17 || s->proto == 89 ? seglen - s->udp_trailer
                            : s->proto == 103 && s->icmp_type == 1 ? 8 : seglen;
-    /* ICMPv6 is checked over IPv6 only, IGMP over IPv4 only (IPv6 has MLD, in ICMPv6). */
+    /* ICMPv6 is checked over IPv6 only, IGMP over IPv4 only (IPv6 has MLD, in ICMPv6); OSPF's
+     * version follows the IP version's. */
     const int has_l4 = checksummed(s->proto) && !(s->proto == 58 && s->ipv == 4) &&
                        !(s->proto == 2 && s->ipv == 6);
     const size_t field = checksum_field(s->proto);
@@ -447,8 +518,9 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
         uint16_t stored = l4;
         enum expect_verdict v = EXPECT_GOOD;
         const int offloadable = s->proto == 6 || s->proto == 17;
-        if (s->udp_zero && s->proto == 17) {
+        if (s->udp_zero && (s->proto == 17 || s->proto == 89)) {
             stored = 0;
+            v = EXPECT_BAD;
         } else if (s->corrupt_l4) {
             stored = wrong_value(l4, rng);
             v = EXPECT_BAD;
@@ -466,6 +538,17 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
             v = EXPECT_GOOD;
         if (s->proto == 17 && stored == 0)
             v = s->ipv == 4 ? EXPECT_NONE : EXPECT_BAD;
+        /* OSPF with cryptographic authentication computes none (RFC 2328 section D.4.3), nor
+         * with an authentication trailer (RFC 7166 section 4.2), flagged in a Hello or a
+         * Database Description, and taken to be there behind a stored 0 and bytes after the
+         * packet. */
+        const int ospf_hello_dd = s->icmp_type <= 2;
+        if (s->proto == 89 && (s->ipv == 4 ? s->auth == 2
+                                            : (s->auth && ospf_hello_dd) ||
+                                                  (stored == 0 && s->udp_trailer)))
+            v = EXPECT_NONE;
+        if (s->proto == 89 && s->ipv == 4 && s->auth > 2) /* reserved: not known */
+            v = EXPECT_NOT_CHECKABLE;
         /* Not checkable: without the final destination there is no pseudo-header (ICMP has
          * none), and below 5 words the TCP header is no header. */
         if ((dst_unknown && covers_pseudo_header(s) && v != EXPECT_NONE) ||

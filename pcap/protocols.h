@@ -14,6 +14,7 @@ enum {
     IPPROTO_TCP_ = 6,
     IPPROTO_UDP_ = 17,
     IPPROTO_IPV6_ = 41,
+    IPPROTO_RSVP_ = 46,
     IPPROTO_ROUTING_ = 43,
     IPPROTO_FRAGMENT_ = 44,
     IPPROTO_GRE_ = 47,

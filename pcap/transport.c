@@ -1,7 +1,7 @@
 /*
  * The checksummed transports and what they carry: TCP (RFC 9293), UDP (RFC 768) and the
  * tunnels found by UDP port, ICMP (RFC 792) with the packet quoted in its errors and their
- * extension structure (RFC 4884), ICMPv6 (RFC 4443), IGMP, PIM, VRRP and OSPF, and the
+ * extension structure (RFC 4884), ICMPv6 (RFC 4443), IGMP, PIM, VRRP, OSPF and RSVP, and the
  * IP-level encapsulations (IP in IP, GRE).
  *
  * A checksum is checkable when every byte it covers was captured and the lengths that
@@ -136,10 +136,11 @@ static void check_cover(struct dissect *d, const struct ip_info *ip, uint8_t pro
         note = "0xffff for 0x0000: the same ones'-complement zero (RFC 1624), bad by "
                "Wireshark's rule";
     }
-    /* Where a stored 0 means "none" (UDP, RFC 768; an ICMP extension, RFC 4884 section 7), a
-     * computed 0 is sent as all ones, the other ones'-complement zero: storing 0 would turn
-     * the checksum off. */
-    if ((k->layer == CSUM_PCAP_UDP || k->layer == CSUM_PCAP_ICMP_EXT) && value == 0)
+    /* Where a stored 0 means "none" (UDP, RFC 768; an ICMP extension, RFC 4884 section 7;
+     * RSVP, RFC 2205 section 3.1.1), a computed 0 is sent as all ones, the other
+     * ones'-complement zero: storing 0 would turn the checksum off. */
+    if ((k->layer == CSUM_PCAP_UDP || k->layer == CSUM_PCAP_ICMP_EXT ||
+         k->layer == CSUM_PCAP_RSVP) && value == 0)
         value = 0xffff;
     if (k->layer == CSUM_PCAP_UDP && stored == 0)
         v = udp_zero_is_none(d, ip) ? CSUM_PCAP_NO_CHECKSUM : CSUM_PCAP_BAD;
@@ -401,6 +402,32 @@ static void ospf(struct dissect *d, const struct ip_info *ip, struct span s)
         check_cover(d, ip, IPPROTO_OSPF_, &k, s.off, &c);
 }
 
+/*
+ * RSVP (RFC 2205 section 3.1.1): over the message its common header's length gives, without a
+ * pseudo-header, over IPv4 and IPv6 alike. A stored 0 means none was transmitted, whatever
+ * else is missing (as UDP's, and so a computed 0 is sent as all ones).
+ */
+static void rsvp(struct dissect *d, const struct ip_info *ip, struct span s)
+{
+    static const struct kind k = { CSUM_PCAP_RSVP, 2, 8, 0 };
+    const size_t len = s.end - s.off;
+    const int header = !ip->later_fragment && len >= k.min_len && have(d, s.off, k.min_len);
+    size_t message = len;
+    if (header && be16(d->data + s.off + k.field) == 0) {
+        no_checksum(d, ip, k.layer, s.off + k.field, NULL);
+        return;
+    }
+    if (header && !ip->problem) {
+        message = be16(d->data + s.off + 6);
+        if (message < k.min_len || message > len) {
+            dissect_not_checkable(d, ip->level, ip->via, k.layer, "bad RSVP length");
+            return;
+        }
+    }
+    if (checkable_length(d, ip, &k, s.off, message))
+        check(d, ip, IPPROTO_RSVP_, &k, s.off, message);
+}
+
 void dissect_transport(struct dissect *d, const struct ip_info *ip, uint8_t proto, struct span s)
 {
     static const struct kind tcp = { CSUM_PCAP_TCP, 16, 20, 1 };
@@ -430,6 +457,9 @@ void dissect_transport(struct dissect *d, const struct ip_info *ip, uint8_t prot
         break;
     case IPPROTO_OSPF_:
         ospf(d, ip, s);
+        break;
+    case IPPROTO_RSVP_:
+        rsvp(d, ip, s);
         break;
     case IPPROTO_IPIP_:
     case IPPROTO_IPV6_:

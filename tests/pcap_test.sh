@@ -142,7 +142,7 @@ for v in ("good", "bad", "offload", "not_checkable"):
     n = sum(1 for r in want if r[3] == v)
     assert s[v] == n, "summary %s %d, expected %d" % (v, s[v], n)
     layers = ("ipv4", "tcp", "udp", "icmp", "icmpv6", "gre", "icmp-ext", "igmp", "pim", "vrrp",
-              "ospf")
+              "ospf", "rsvp")
     assert s[v] == sum(s[l][v] for l in layers), v
     assert s["inner"][v] == sum(1 for r in want if r[3] == v and r[1] == "inner"), v
 assert doc["file"].endswith(sys.argv[3]) and doc["packets"] > 0 and "error" not in doc
@@ -535,7 +535,7 @@ PY
     check $? "verify fcs-none.pcapng: without a length, the FCS is summed ($(head -c 300 "$TMP/out"))"
 fi
 
-# OSPF: the verdicts of every capture that holds some, before and after fix, against this
+# OSPF and RSVP: the verdicts of every capture of them, before and after fix, against this
 # test's own reading of the RFCs, in Python (tshark's rules differ where the -unlike-tshark
 # captures say). Ethernet frames of one IP layer.
 if command -v python3 >/dev/null 2>&1; then
@@ -565,6 +565,14 @@ def ospf(v6, pseudo, p):
         return "no_checksum"
     return "good" if ones(pseudo(n) + p[:n]) == 0xffff else "bad"
 
+def rsvp(v6, pseudo, p):
+    """RFC 2205 3.1.1: over the message its length gives; a stored 0 is none transmitted."""
+    if p[2:4] == b"\0\0":
+        return "no_checksum"
+    return "good" if ones(p[:struct.unpack("!H", p[6:8])[0]]) == 0xffff else "bad"
+
+PROTOCOLS = {89: ("ospf", ospf), 46: ("rsvp", rsvp)}
+
 def verdicts(path):
     data = open(path, "rb").read()
     off, frame, out = 24, 0, {}
@@ -585,26 +593,28 @@ def verdicts(path):
             pseudo = lambda n: src + dst + struct.pack("!I3xB", n, proto)
         else:
             continue
-        if proto == 89:
-            out[(frame, "ospf")] = ospf(f[12:14] == b"\x86\xdd", pseudo, p)
+        if proto in PROTOCOLS:
+            layer, verdict = PROTOCOLS[proto]
+            out[(frame, layer)] = verdict(f[12:14] == b"\x86\xdd", pseudo, p)
     return out
 
 csum, path = sys.argv[1], sys.argv[2]
 want = verdicts(path)
 doc = json.loads(subprocess.run([csum, "pcap", "verify", "--json", "--all", path],
                                 capture_output=True).stdout)
-got = {(c["frame"], c["layer"]): c["verdict"] for c in doc["checks"] if c["layer"] == "ospf"}
+layers = {layer for layer, _ in PROTOCOLS.values()}
+got = {(c["frame"], c["layer"]): c["verdict"] for c in doc["checks"] if c["layer"] in layers}
 assert want, "nothing to check in " + path
 assert got == want, sorted(set(got.items()) ^ set(want.items()))[:4]
 PY
-    for f in $(awk '$1 == "capture" && $2 ~ /^ospf/ { print $2 }' "$C/MANIFEST"); do
+    for f in $(awk '$1 == "capture" && $2 ~ /^(ospf|rsvp)/ { print $2 }' "$C/MANIFEST"); do
         for g in "$C/$f" "$TMP/fixed-$f"; do
             python3 "$TMP/rfc_verdicts.py" "$CSUM" "$g" >"$TMP/pyout" 2>&1
             check $? "verdicts of ${g#"$TMP"/} as computed from the RFCs: $(tail -1 "$TMP/pyout")"
         done
     done
 else
-    skip "OSPF verdicts against the RFCs (python3 not found)"
+    skip "OSPF and RSVP verdicts against the RFCs (python3 not found)"
 fi
 
 # An IPv6 fragment after the first: what follows its Fragment header is the middle of the
@@ -800,13 +810,13 @@ done
 # so fragments are unverified for tshark as they are not checkable for us. One difference
 # remains and is allowed: tshark calls a zero UDP checksum over IPv6 illegal even in a
 # truncated packet, where we say not checkable (the value to store is not known).
-# tshark 4.0 says whether an OSPF checksum is right in its text only, no status field:
-# "[correct]", "[incorrect, should be 0x...]", "(None)" for a stored 0.
+# tshark 4.0 says whether an OSPF or RSVP checksum is right in its text only, no status field:
+# "[correct]", "[incorrect, should be 0x...]", "(None)" for an OSPF checksum of 0.
 tshark_text() { # tshark_text FILE [tshark options]: "FRAME_LAYER STATUSES", as tshark_seq
     local f=$1; shift
-    tshark -n -r "$f" -o ip.defragment:FALSE -o ipv6.defragment:FALSE "$@" -Y ospf -T pdml \
-        2>/dev/null |
-    awk 'BEGIN { L["ospf.checksum"] = "ospf" }
+    tshark -n -r "$f" -o ip.defragment:FALSE -o ipv6.defragment:FALSE "$@" -Y 'ospf || rsvp' \
+        -T pdml 2>/dev/null |
+    awk 'BEGIN { L["ospf.checksum"] = "ospf"; L["rsvp.message_checksum"] = "rsvp" }
         /<field name="frame.number"/ { sub(/.* show="/, ""); sub(/".*/, ""); n = $0; next }
         match($0, /<field name="[a-z_.]+" showname="[^"]*"/) {
             split(substr($0, RSTART, RLENGTH), w, "\"")

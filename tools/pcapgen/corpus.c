@@ -726,6 +726,49 @@ static void ospf_unlike_tshark_file(const char *dir, FILE *manifest, uint64_t se
                                "and takes a stored 0 for none");
 }
 
+/* RSVP (RFC 2205): every message type over IPv4 and IPv6, right and wrong, whose checksum
+ * computes to 0, stored as 0xffff (a stored 0 is none), and with bytes after the message
+ * (not covered). */
+static void rsvp_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    cf_open(&cf, dir, "rsvp.pcap", FMT_PCAP, 0, 0, 1, 1);
+    for (int i = 0; i < 36; i++) {
+        const int ipv = i % 2 ? 6 : 4;
+        struct ip_spec ip = { .ipv = ipv, .proto = 46, .icmp_type = (uint8_t)(1 + i / 2 % 7),
+                              .payload = (ipv == 4 ? 12 : 24) + 4 * (1 + rnd(&rng) % 16),
+                              .corrupt_l4 = i / 14 == 1, .l4_sum_zero = i >= 28,
+                              .corrupt_ip = i % 7 == 3 };
+        add_one(&cf, &ip, 0, &rng);
+    }
+    for (int i = 0; i < 4; i++) {
+        const int ipv = i % 2 ? 6 : 4;
+        struct ip_spec ip = { .ipv = ipv, .proto = 46, .payload = (ipv == 4 ? 12 : 24) + 16,
+                              .udp_trailer = 8, .corrupt_l4 = i >= 2 };
+        add_one(&cf, &ip, 0, &rng);
+    }
+    cf_close(&cf, manifest, NULL);
+}
+
+/* Where tshark 4.0 differs on RSVP: it calls a stored 0 incorrect, where RFC 2205 section 3.1.1
+ * says none was transmitted. */
+static void rsvp_unlike_tshark_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    const char *name = "rsvp-unlike-tshark.pcap";
+    cf_open(&cf, dir, name, FMT_PCAP, 0, 0, 1, 1);
+    for (int i = 0; i < 4; i++) {
+        const int ipv = i % 2 ? 6 : 4;
+        struct ip_spec ip = { .ipv = ipv, .proto = 46, .icmp_type = (uint8_t)(1 + i),
+                              .payload = (ipv == 4 ? 12 : 24) + 8, .udp_zero = 1 };
+        add_one(&cf, &ip, 0, &rng);
+    }
+    cf_close(&cf, manifest, NULL);
+    tshark_gap(manifest, name, "tshark 4.0 calls an RSVP checksum of 0 incorrect (none sent)");
+}
+
 /* An Ethernet frame of a datagram carrying `carry` as protocol `proto` (nothing else in front
  * of it), which the checker gives up on as malformed: counted as skipped. */
 static void add_given_up(struct capture_file *cf, int ipv, uint8_t proto, const unsigned char *carry,
@@ -832,6 +875,8 @@ int write_corpus(const char *dir)
     truncated_link_pcapng(dir, manifest, seed++);
     ospf_file(dir, manifest, seed++);
     ospf_unlike_tshark_file(dir, manifest, seed++);
+    rsvp_file(dir, manifest, seed++);
+    rsvp_unlike_tshark_file(dir, manifest, seed++);
     malformed_files(dir, manifest);
     return fclose(manifest) == 0 ? 0 : 2;
 }

@@ -44,13 +44,13 @@ void expect_add(struct expectation *list, int *n, const struct expectation *e)
         list[(*n)++] = *e;
 }
 
-/* Whether the checksum of `s`'s transport covers the pseudo-header: not ICMP's, IGMP's, PIM's
- * and OSPF's over IPv4 (RFC 7761 section 4.9, RFC 2328 section D.4.3; over IPv6 they do) nor
- * VRRP version 2's (version 3's does, RFC 5798). */
+/* Whether the checksum of `s`'s transport covers the pseudo-header: not ICMP's, IGMP's, RSVP's
+ * (RFC 2205 section 3.1.1), PIM's and OSPF's over IPv4 (RFC 7761 section 4.9, RFC 2328 section
+ * D.4.3; over IPv6 they do) nor VRRP version 2's (version 3's does, RFC 5798). */
 static int covers_pseudo_header(const struct ip_spec *s)
 {
     switch (s->proto) {
-    case 1: case 2: return 0;
+    case 1: case 2: case 46: return 0;
     case 103: case 89: return s->ipv == 6;
     case 112: return s->icmp_type == 3;
     default: return 1;
@@ -118,6 +118,7 @@ static const char *layer_of(uint8_t proto)
     case 103: return "pim";
     case 112: return "vrrp";
     case 89: return "ospf";
+    case 46: return "rsvp";
     default: return "icmpv6";
     }
 }
@@ -125,12 +126,29 @@ static const char *layer_of(uint8_t proto)
 static int checksummed(uint8_t proto)
 {
     return proto == 6 || proto == 17 || proto == 1 || proto == 58 || proto == 2 || proto == 103 ||
-           proto == 112 || proto == 89;
+           proto == 112 || proto == 89 || proto == 46;
 }
 
 static size_t checksum_field(uint8_t proto)
 {
     return proto == 6 ? 16 : proto == 17 || proto == 112 ? 6 : proto == 89 ? 12 : 2;
+}
+
+/* RSVP objects (RFC 2205 section 3.1.2) filling the n bytes at p (random, a multiple of 4): a
+ * SESSION of the IP version (class 1, C-Type 1 or 2: destination, protocol, flags, port), then
+ * a NULL object (class 0, to be ignored) over the rest, so that they parse. */
+static void rsvp_objects(unsigned char *p, size_t n, int ipv)
+{
+    const size_t session = ipv == 4 ? 12 : 24;
+    if (n < session)
+        return;
+    be16put(p, (uint16_t)session);
+    p[2] = 1;
+    p[3] = ipv == 4 ? 1 : 2;
+    if (n >= session + 4) {
+        be16put(p + session, (uint16_t)(n - session));
+        p[session + 2] = 0;
+    }
 }
 
 /* OSPF's header (RFC 2328 section A.3.1, RFC 5340 section A.3.1: version 2 over IPv4, 3 over
@@ -256,6 +274,16 @@ static size_t build_segment(const struct ip_spec *s, uint64_t *rng, unsigned cha
     case 89:
         hlen = ospf_header(seg, s, rng);
         break;
+    case 46: /* RSVP's common header (RFC 2205 section 3.1.1): version 1, no flags, the message
+              * type (icmp_type; a Path by default), checksum, send TTL, reserved, length (set
+              * below); the objects are the payload */
+        hlen = 8;
+        seg[0] = 0x10;
+        seg[1] = s->icmp_type ? s->icmp_type : 1;
+        be16put(seg + 2, 0);
+        seg[4] = 64;
+        seg[5] = 0;
+        break;
     default: /* carried as is: IP in IP, GRE */
         hlen = 0;
         break;
@@ -273,6 +301,11 @@ static size_t build_segment(const struct ip_spec *s, uint64_t *rng, unsigned cha
     if (s->proto == 89) {
         be16put(seg + 2, (uint16_t)(len - s->udp_trailer));
         ospf_body(seg, hlen, len, s);
+    }
+    if (s->proto == 46) {
+        const size_t message = len - s->udp_trailer;
+        be16put(seg + 6, (uint16_t)message);
+        rsvp_objects(seg + hlen, message - hlen, s->ipv);
     }
     return len;
 }
@@ -494,7 +527,8 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
     const size_t seglen = build_segment(s, rng, seg);
     /* What the checksum covers: UDP's length; a PIM Register's first 8 bytes (RFC 7761 section
      * 4.9: not the packet it carries); the whole segment otherwise. */
-    const size_t covered = s->proto == 17 || s->proto == 89 ? seglen - s->udp_trailer
+    const size_t covered = s->proto == 17 || s->proto == 89 || s->proto == 46
+                           ? seglen - s->udp_trailer
                            : s->proto == 103 && s->icmp_type == 1 ? 8 : seglen;
     /* ICMPv6 is checked over IPv6 only, IGMP over IPv4 only (IPv6 has MLD, in ICMPv6); OSPF's
      * version follows the IP version's. */
@@ -513,12 +547,12 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
             be16put(seg + at, (uint16_t)w);
             l4 = transport_checksum(s, src, final_dst, seg, covered);
         }
-        if (s->proto == 17 && l4 == 0)
-            l4 = 0xffff; /* UDP sends a computed 0 as all ones */
+        if ((s->proto == 17 || s->proto == 46) && l4 == 0)
+            l4 = 0xffff; /* UDP and RSVP send a computed 0 as all ones: 0 is none */
         uint16_t stored = l4;
         enum expect_verdict v = EXPECT_GOOD;
         const int offloadable = s->proto == 6 || s->proto == 17;
-        if (s->udp_zero && (s->proto == 17 || s->proto == 89)) {
+        if (s->udp_zero && (s->proto == 17 || s->proto == 89 || s->proto == 46)) {
             stored = 0;
             v = EXPECT_BAD;
         } else if (s->corrupt_l4) {
@@ -538,6 +572,8 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
             v = EXPECT_GOOD;
         if (s->proto == 17 && stored == 0)
             v = s->ipv == 4 ? EXPECT_NONE : EXPECT_BAD;
+        if (s->proto == 46 && stored == 0) /* RFC 2205 section 3.1.1: none transmitted */
+            v = EXPECT_NONE;
         /* OSPF with cryptographic authentication computes none (RFC 2328 section D.4.3), nor
          * with an authentication trailer (RFC 7166 section 4.2), flagged in a Hello or a
          * Database Description, and taken to be there behind a stored 0 and bytes after the

@@ -20,10 +20,10 @@
  * (integrity only), IPv4/IPv6 in IPv4/IPv6, GRE (v0 and PPTP's v1; ERSPAN I/II/III), VXLAN,
  * VXLAN-GPE, Geneve, and the packets quoted in ICMP and ICMPv6 errors.
  *
- * Checksums: IPv4 header, TCP, UDP, ICMP, ICMPv6, IGMP, PIM, VRRP, OSPF, RSVP, GRE's optional
- * checksum and that of the extension structure after an ICMP/ICMPv6 error's quote (RFC 4884),
- * each with the depth of its IP layer: level 0 is the frame's outer IP layer, level 1 and more
- * an IP layer inside a tunnel or quoted in an ICMP error.
+ * Checksums: IPv4 header, TCP, UDP, ICMP, ICMPv6, IGMP, PIM, VRRP, OSPF, RSVP, DCCP, GRE's
+ * optional checksum and that of the extension structure after an ICMP/ICMPv6 error's quote
+ * (RFC 4884), each with the depth of its IP layer: level 0 is the frame's outer IP layer,
+ * level 1 and more an IP layer inside a tunnel or quoted in an ICMP error.
  */
 #ifndef CSUM_PCAP_H
 #define CSUM_PCAP_H
@@ -50,6 +50,7 @@ enum csum_pcap_layer {
     CSUM_PCAP_VRRP,       /* VRRP versions 2 and 3 (RFC 3768, RFC 5798) */
     CSUM_PCAP_OSPF,       /* OSPFv2 over IPv4 (RFC 2328), OSPFv3 over IPv6 (RFC 5340) */
     CSUM_PCAP_RSVP,       /* RSVP (RFC 2205), over IPv4 and IPv6 */
+    CSUM_PCAP_DCCP,       /* DCCP (RFC 4340), over its Checksum Coverage */
     CSUM_PCAP_LAYER_COUNT
 };
 
@@ -208,7 +209,7 @@ int csum_pcap_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options *o,
                      struct csum_pcap_summary *summary, struct csum_pcap_error *err);
 
 /* "ipv4", "tcp", "udp", "icmp", "icmpv6", "gre", "icmp-ext", "igmp", "pim", "vrrp",
- * "ospf", "rsvp". */
+ * "ospf", "rsvp", "dccp". */
 const char *csum_pcap_layer_name(enum csum_pcap_layer layer);
 
 /* "good", "bad", "offload", "not_checkable", "no_checksum". */

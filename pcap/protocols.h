@@ -13,6 +13,7 @@ enum {
     IPPROTO_IPIP_ = 4,
     IPPROTO_TCP_ = 6,
     IPPROTO_UDP_ = 17,
+    IPPROTO_DCCP_ = 33,
     IPPROTO_IPV6_ = 41,
     IPPROTO_RSVP_ = 46,
     IPPROTO_ROUTING_ = 43,

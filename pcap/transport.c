@@ -1,8 +1,8 @@
 /*
  * The checksummed transports and what they carry: TCP (RFC 9293), UDP (RFC 768) and the
  * tunnels found by UDP port, ICMP (RFC 792) with the packet quoted in its errors and their
- * extension structure (RFC 4884), ICMPv6 (RFC 4443), IGMP, PIM, VRRP, OSPF and RSVP, and the
- * IP-level encapsulations (IP in IP, GRE).
+ * extension structure (RFC 4884), ICMPv6 (RFC 4443), IGMP, PIM, VRRP, OSPF, RSVP and DCCP,
+ * and the IP-level encapsulations (IP in IP, GRE).
  *
  * A checksum is checkable when every byte it covers was captured and the lengths that
  * delimit it are consistent; otherwise it is reported as not checkable with the reason,
@@ -428,6 +428,40 @@ static void rsvp(struct dissect *d, const struct ip_info *ip, struct span s)
         check(d, ip, IPPROTO_RSVP_, &k, s.off, message);
 }
 
+/*
+ * DCCP (RFC 4340 section 9): over the pseudo-header, IPv4's or IPv6's as TCP's, whose length is
+ * the whole packet's, and over as much of the packet as Checksum Coverage says (section 9.2):
+ * CsCov 0 all of it, else the header (Data Offset words) and (CsCov - 1) * 4 bytes of data.
+ * A coverage past the packet's end, or a header shorter than the generic header (section
+ * 5.1), makes a packet the receiver MUST ignore whatever its checksum: not checkable, as no
+ * checksum is defined for it, rather than bad, which fix would "correct". With CsCov 0 a
+ * Data Offset past the end spoils the header, not the checksum, as TCP's does.
+ */
+static void dccp(struct dissect *d, const struct ip_info *ip, struct span s)
+{
+    enum { X = 0x01 }; /* extended (48-bit) sequence numbers: a 16-byte generic header */
+    static const struct kind k = { CSUM_PCAP_DCCP, 6, 12, 1 };
+    const size_t len = s.end - s.off;
+    struct cover c = { len, len, len, 0 };
+    if (!ip->problem && len >= k.min_len && have(d, s.off, k.min_len)) {
+        const unsigned char *h = d->data + s.off;
+        const size_t header = (size_t)h[4] * 4, cscov = h[5] & 15u;
+        const char *why = NULL;
+        if (header < (h[8] & X ? 16u : 12u))
+            why = "bad DCCP header length";
+        else if (cscov && header + (cscov - 1) * 4 > len)
+            why = "DCCP checksum coverage beyond the packet";
+        if (why) {
+            dissect_not_checkable(d, ip->level, ip->via, k.layer, why);
+            return;
+        }
+        if (cscov)
+            c.len = c.hole = header + (cscov - 1) * 4;
+    }
+    if (checkable_length(d, ip, &k, s.off, c.len))
+        check_cover(d, ip, IPPROTO_DCCP_, &k, s.off, &c);
+}
+
 void dissect_transport(struct dissect *d, const struct ip_info *ip, uint8_t proto, struct span s)
 {
     static const struct kind tcp = { CSUM_PCAP_TCP, 16, 20, 1 };
@@ -460,6 +494,9 @@ void dissect_transport(struct dissect *d, const struct ip_info *ip, uint8_t prot
         break;
     case IPPROTO_RSVP_:
         rsvp(d, ip, s);
+        break;
+    case IPPROTO_DCCP_:
+        dccp(d, ip, s);
         break;
     case IPPROTO_IPIP_:
     case IPPROTO_IPV6_:

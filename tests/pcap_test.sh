@@ -142,7 +142,7 @@ for v in ("good", "bad", "offload", "not_checkable"):
     n = sum(1 for r in want if r[3] == v)
     assert s[v] == n, "summary %s %d, expected %d" % (v, s[v], n)
     layers = ("ipv4", "tcp", "udp", "icmp", "icmpv6", "gre", "icmp-ext", "igmp", "pim", "vrrp",
-              "ospf", "rsvp")
+              "ospf", "rsvp", "dccp")
     assert s[v] == sum(s[l][v] for l in layers), v
     assert s["inner"][v] == sum(1 for r in want if r[3] == v and r[1] == "inner"), v
 assert doc["file"].endswith(sys.argv[3]) and doc["packets"] > 0 and "error" not in doc
@@ -535,7 +535,7 @@ PY
     check $? "verify fcs-none.pcapng: without a length, the FCS is summed ($(head -c 300 "$TMP/out"))"
 fi
 
-# OSPF and RSVP: the verdicts of every capture of them, before and after fix, against this
+# OSPF, RSVP and DCCP: the verdicts of every capture of them, before and after fix, against this
 # test's own reading of the RFCs, in Python (tshark's rules differ where the -unlike-tshark
 # captures say). Ethernet frames of one IP layer.
 if command -v python3 >/dev/null 2>&1; then
@@ -571,7 +571,16 @@ def rsvp(v6, pseudo, p):
         return "no_checksum"
     return "good" if ones(p[:struct.unpack("!H", p[6:8])[0]]) == 0xffff else "bad"
 
-PROTOCOLS = {89: ("ospf", ospf), 46: ("rsvp", rsvp)}
+def dccp(v6, pseudo, p):
+    """RFC 4340 9.1, 9.2: the pseudo-header of the whole length, the header and CsCov - 1 words
+    of data (0: all); a coverage past the end, or a header shorter than 5.1's, is to be ignored."""
+    header, cscov = p[4] * 4, p[5] & 15
+    n = header + (cscov - 1) * 4 if cscov else len(p)
+    if header < (16 if p[8] & 1 else 12) or n > len(p):
+        return "not_checkable"
+    return "good" if ones(pseudo(len(p)) + p[:n]) == 0xffff else "bad"
+
+PROTOCOLS = {89: ("ospf", ospf), 46: ("rsvp", rsvp), 33: ("dccp", dccp)}
 
 def verdicts(path):
     data = open(path, "rb").read()
@@ -607,14 +616,14 @@ got = {(c["frame"], c["layer"]): c["verdict"] for c in doc["checks"] if c["layer
 assert want, "nothing to check in " + path
 assert got == want, sorted(set(got.items()) ^ set(want.items()))[:4]
 PY
-    for f in $(awk '$1 == "capture" && $2 ~ /^(ospf|rsvp)/ { print $2 }' "$C/MANIFEST"); do
+    for f in $(awk '$1 == "capture" && $2 ~ /^(ospf|rsvp|dccp)/ { print $2 }' "$C/MANIFEST"); do
         for g in "$C/$f" "$TMP/fixed-$f"; do
             python3 "$TMP/rfc_verdicts.py" "$CSUM" "$g" >"$TMP/pyout" 2>&1
             check $? "verdicts of ${g#"$TMP"/} as computed from the RFCs: $(tail -1 "$TMP/pyout")"
         done
     done
 else
-    skip "OSPF and RSVP verdicts against the RFCs (python3 not found)"
+    skip "OSPF, RSVP and DCCP verdicts against the RFCs (python3 not found)"
 fi
 
 # An IPv6 fragment after the first: what follows its Fragment header is the middle of the
@@ -828,14 +837,15 @@ tshark_text() { # tshark_text FILE [tshark options]: "FRAME_LAYER STATUSES", as 
 tshark_seq() { # tshark_seq FILE [tshark options]
     local f=$1; shift
     { tshark -n -r "$f" -o ip.check_checksum:TRUE -o tcp.check_checksum:TRUE \
-        -o udp.check_checksum:TRUE -o ip.defragment:FALSE -o ipv6.defragment:FALSE "$@" \
-        -T fields -E occurrence=a -E aggregator=, -e frame.number -e ip.checksum.status \
+        -o udp.check_checksum:TRUE -o dccp.check_checksum:TRUE -o ip.defragment:FALSE \
+        -o ipv6.defragment:FALSE "$@" -T fields -E occurrence=a -E aggregator=, -e frame.number -e ip.checksum.status \
         -e tcp.checksum.status -e udp.checksum.status -e icmp.checksum.status \
         -e icmpv6.checksum.status -e gre.checksum.status -e icmp.ext.checksum.status \
-        -e igmp.checksum.status -e pim.cksum.status -e vrrp.checksum.status 2>/dev/null |
-    awk -F'\t' 'BEGIN { split("ipv4 tcp udp icmp icmpv6 gre icmp-ext igmp pim vrrp", L, " ")
+        -e igmp.checksum.status -e pim.cksum.status -e vrrp.checksum.status \
+        -e dccp.checksum.status 2>/dev/null |
+    awk -F'\t' 'BEGIN { split("ipv4 tcp udp icmp icmpv6 gre icmp-ext igmp pim vrrp dccp", L, " ")
                         m["0"] = "B"; m["1"] = "G"; m["2"] = ""; m["3"] = "N"; m["4"] = "Z" }
-        { for (i = 2; i <= 11; i++) { n = split($i, v, ","); s = ""
+        { for (i = 2; i <= 12; i++) { n = split($i, v, ","); s = ""
               for (k = 1; k <= n; k++) if (!(i == 8 && v[k] == "3")) s = s m[v[k]]
               if (s != "") print $1 "_" L[i - 1], s } }'
       tshark_text "$f" "$@"; } | sort

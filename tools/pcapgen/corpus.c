@@ -769,6 +769,58 @@ static void rsvp_unlike_tshark_file(const char *dir, FILE *manifest, uint64_t se
     tshark_gap(manifest, name, "tshark 4.0 calls an RSVP checksum of 0 incorrect (none sent)");
 }
 
+/* DCCP (RFC 4340) over IPv4 and IPv6: Requests, Data, Acks and DataAcks (Data, Ack and DataAck
+ * with 24-bit sequence numbers too), their checksum over the whole packet (Checksum Coverage 0)
+ * or the header and the data CsCov says (1: none of it, up to all of it), right and wrong. */
+static void dccp_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    cf_open(&cf, dir, "dccp.pcap", FMT_PCAP, 0, 0, 1, 1);
+    static const uint8_t types[] = { 0, 2, 3, 4 };
+    for (int i = 0; i < 64; i++) {
+        const uint8_t type = types[i / 2 % 4];
+        const size_t payload = 4 * (rnd(&rng) % 15) + rnd(&rng) % 4;
+        /* coverage 0, 1, or more words of data, up to all there are (CsCov - 1 <= payload / 4) */
+        const int kind = i / 8 % 4;
+        const uint8_t cscov = (uint8_t)(kind == 0 ? 0 : kind == 1 || payload < 4
+                                        ? 1 : 2 + rnd(&rng) % (payload / 4));
+        struct ip_spec ip = { .ipv = i % 2 ? 6 : 4, .proto = 33, .icmp_type = type,
+                              .payload = payload, .cscov = cscov,
+                              .short_seq = type != 0 && i / 8 % 2,
+                              .corrupt_l4 = i >= 32, .corrupt_ip = i % 7 == 3 };
+        add_one(&cf, &ip, 0, &rng);
+    }
+    cf_close(&cf, manifest, NULL);
+}
+
+/* Where tshark 4.0 differs on DCCP: a Checksum Coverage past the packet's end makes a packet
+ * to be ignored (RFC 4340 section 9.2), not checkable, where tshark checks the whole packet;
+ * so does a Data Offset shorter than the generic header (section 5.1), which tshark checks. */
+static void dccp_unlike_tshark_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    const char *name = "dccp-unlike-tshark.pcap";
+    cf_open(&cf, dir, name, FMT_PCAP, 0, 0, 1, 1);
+    for (int i = 0; i < 8; i++) {
+        const size_t payload = 4 * (size_t)(i % 4);
+        struct ip_spec ip = { .ipv = i % 2 ? 6 : 4, .proto = 33, .icmp_type = (uint8_t)(i % 3 + 2),
+                              .payload = payload, .cscov = (uint8_t)(payload / 4 + 2 + i % 5),
+                              .corrupt_l4 = i >= 4 };
+        add_one(&cf, &ip, 0, &rng);
+    }
+    for (int i = 0; i < 4; i++) { /* 12 bytes with 48-bit sequence numbers; 8 */
+        struct ip_spec ip = { .ipv = i % 2 ? 6 : 4, .proto = 33, .icmp_type = 2, .payload = 8,
+                              .short_seq = i >= 2, .tcp_offset = i >= 2 ? 2 : 3 };
+        add_one(&cf, &ip, 0, &rng);
+    }
+    cf_close(&cf, manifest, NULL);
+    tshark_gap(manifest, name, "tshark 4.0 checks a DCCP packet whose Checksum Coverage goes "
+                               "past its end over the whole packet, and one whose Data Offset "
+                               "is shorter than the generic header");
+}
+
 /* An Ethernet frame of a datagram carrying `carry` as protocol `proto` (nothing else in front
  * of it), which the checker gives up on as malformed: counted as skipped. */
 static void add_given_up(struct capture_file *cf, int ipv, uint8_t proto, const unsigned char *carry,
@@ -877,6 +929,8 @@ int write_corpus(const char *dir)
     ospf_unlike_tshark_file(dir, manifest, seed++);
     rsvp_file(dir, manifest, seed++);
     rsvp_unlike_tshark_file(dir, manifest, seed++);
+    dccp_file(dir, manifest, seed++);
+    dccp_unlike_tshark_file(dir, manifest, seed++);
     malformed_files(dir, manifest);
     return fclose(manifest) == 0 ? 0 : 2;
 }

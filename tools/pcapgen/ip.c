@@ -57,9 +57,9 @@ static int covers_pseudo_header(const struct ip_spec *s)
     }
 }
 
-/* The pseudo-header (if `pseudo`) followed by the segment. */
+/* The pseudo-header (if `pseudo`), its length pseudo_len, followed by the segment's len bytes. */
 static size_t with_pseudo(unsigned char *buf, int ipv, const unsigned char *src,
-                          const unsigned char *dst, uint8_t proto, int pseudo,
+                          const unsigned char *dst, uint8_t proto, int pseudo, size_t pseudo_len,
                           const unsigned char *seg, size_t len)
 {
     size_t n = 0;
@@ -71,10 +71,10 @@ static size_t with_pseudo(unsigned char *buf, int ipv, const unsigned char *src,
         if (ipv == 4) {
             buf[n++] = 0;
             buf[n++] = proto;
-            be16put(buf + n, (uint16_t)len);
+            be16put(buf + n, (uint16_t)pseudo_len);
             n += 2;
         } else {
-            be32put(buf + n, (uint32_t)len); /* 32 bits: jumbograms too */
+            be32put(buf + n, (uint32_t)pseudo_len); /* 32 bits: jumbograms too */
             buf[n + 4] = buf[n + 5] = buf[n + 6] = 0;
             buf[n + 7] = proto;
             n += 8;
@@ -85,14 +85,17 @@ static size_t with_pseudo(unsigned char *buf, int ipv, const unsigned char *src,
     return n + (seg ? len : 0);
 }
 
-/* The checksum over pseudo-header + segment (field zeroed), per the oracle. OSPFv2's leaves
- * out the authentication field (RFC 2328 section D.4.3): summed as zeros here. */
+/* The checksum over pseudo-header + the segment's first len bytes (field zeroed), per the
+ * oracle; the pseudo-header's length is pseudo_len (DCCP's: the whole segment's, RFC 4340
+ * section 9.1). OSPFv2's leaves out the authentication field (RFC 2328 section D.4.3): summed
+ * as zeros here. */
 static uint16_t transport_checksum(const struct ip_spec *s, const unsigned char *src,
-                                   const unsigned char *dst, const unsigned char *seg, size_t len)
+                                   const unsigned char *dst, const unsigned char *seg, size_t len,
+                                   size_t pseudo_len)
 {
     static unsigned char buf[40 + MAX_FRAME];
-    const size_t n = with_pseudo(buf, s->ipv, src, dst, s->proto, covers_pseudo_header(s), seg,
-                                 len);
+    const size_t n = with_pseudo(buf, s->ipv, src, dst, s->proto, covers_pseudo_header(s),
+                                 pseudo_len, seg, len);
     if (s->proto == 89 && s->ipv == 4)
         memset(buf + n - len + 16, 0, 8);
     return oracle_checksum(buf, n, 0);
@@ -104,7 +107,7 @@ static uint16_t partial_checksum(int ipv, const unsigned char *src, const unsign
                                  uint8_t proto, size_t len)
 {
     unsigned char buf[40];
-    size_t n = with_pseudo(buf, ipv, src, dst, proto, 1, NULL, len);
+    size_t n = with_pseudo(buf, ipv, src, dst, proto, 1, len, NULL, 0);
     return (uint16_t)~oracle_checksum(buf, n, 0);
 }
 
@@ -119,6 +122,7 @@ static const char *layer_of(uint8_t proto)
     case 112: return "vrrp";
     case 89: return "ospf";
     case 46: return "rsvp";
+    case 33: return "dccp";
     default: return "icmpv6";
     }
 }
@@ -126,12 +130,12 @@ static const char *layer_of(uint8_t proto)
 static int checksummed(uint8_t proto)
 {
     return proto == 6 || proto == 17 || proto == 1 || proto == 58 || proto == 2 || proto == 103 ||
-           proto == 112 || proto == 89 || proto == 46;
+           proto == 112 || proto == 89 || proto == 46 || proto == 33;
 }
 
 static size_t checksum_field(uint8_t proto)
 {
-    return proto == 6 ? 16 : proto == 17 || proto == 112 ? 6 : proto == 89 ? 12 : 2;
+    return proto == 6 ? 16 : proto == 17 || proto == 112 || proto == 33 ? 6 : proto == 89 ? 12 : 2;
 }
 
 /* RSVP objects (RFC 2205 section 3.1.2) filling the n bytes at p (random, a multiple of 4): a
@@ -274,6 +278,31 @@ static size_t build_segment(const struct ip_spec *s, uint64_t *rng, unsigned cha
     case 89:
         hlen = ospf_header(seg, s, rng);
         break;
+    case 33: { /* DCCP's generic header (RFC 4340 section 5.1): ports, Data Offset, CCVal and
+               * CsCov, checksum, type and X, a 48-bit sequence number (24-bit without X);
+               * then an acknowledgement number (but for a Request and Data, section 5.3), and a
+               * Request's service code */
+        const int x = !s->short_seq, type = s->icmp_type;
+        be16put(seg, (uint16_t)(40000 + rnd(rng) % 1000));
+        be16put(seg + 2, (uint16_t)(5000 + rnd(rng) % 1000));
+        seg[5] = s->cscov & 15;
+        be16put(seg + 6, 0);
+        seg[8] = (unsigned char)((type & 15) << 1 | x);
+        hlen = x ? 16 : 12;
+        memset(seg + 9, 0, hlen - 9);
+        fill(seg + (x ? 10 : 9), x ? 6 : 3, rnd(rng));
+        if (type != 0 && type != 2) { /* reserved, acknowledgement number */
+            memset(seg + hlen, 0, x ? 8 : 4);
+            fill(seg + hlen + (x ? 2 : 1), x ? 6 : 3, rnd(rng));
+            hlen += x ? 8 : 4;
+        }
+        if (type == 0) {
+            be32put(seg + hlen, (uint32_t)rnd(rng));
+            hlen += 4;
+        }
+        seg[4] = (unsigned char)(s->tcp_offset ? s->tcp_offset : (int)(hlen / 4));
+        break;
+    }
     case 46: /* RSVP's common header (RFC 2205 section 3.1.1): version 1, no flags, the message
               * type (icmp_type; a Path by default), checksum, send TTL, reserved, length (set
               * below); the objects are the payload */
@@ -527,9 +556,17 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
     const size_t seglen = build_segment(s, rng, seg);
     /* What the checksum covers: UDP's length; a PIM Register's first 8 bytes (RFC 7761 section
      * 4.9: not the packet it carries); the whole segment otherwise. */
-    const size_t covered = s->proto == 17 || s->proto == 89 || s->proto == 46
-                           ? seglen - s->udp_trailer
-                           : s->proto == 103 && s->icmp_type == 1 ? 8 : seglen;
+    size_t covered = s->proto == 17 || s->proto == 89 || s->proto == 46
+                     ? seglen - s->udp_trailer
+                     : s->proto == 103 && s->icmp_type == 1 ? 8 : seglen;
+    /* DCCP's: the header and (CsCov - 1) words of data, the pseudo-header still giving the
+     * whole length (RFC 4340 sections 9.1, 9.2); one past the end is what tshark takes, the
+     * whole packet, the packet being not checkable. */
+    const size_t dccp_cover = s->proto == 33 && s->cscov
+                              ? (size_t)seg[4] * 4 + ((size_t)s->cscov - 1) * 4 : seglen;
+    if (s->proto == 33 && dccp_cover < seglen)
+        covered = dccp_cover;
+    const size_t pseudo_len = s->proto == 33 ? seglen : covered;
     /* ICMPv6 is checked over IPv6 only, IGMP over IPv4 only (IPv6 has MLD, in ICMPv6); OSPF's
      * version follows the IP version's. */
     const int has_l4 = checksummed(s->proto) && !(s->proto == 58 && s->ipv == 4) &&
@@ -537,7 +574,7 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
     const size_t field = checksum_field(s->proto);
     struct expectation l4e = { layer_of(s->proto), EXPECT_GOOD, level, via, 0, 0 };
     if (has_l4) {
-        uint16_t l4 = transport_checksum(s, src, final_dst, seg, covered);
+        uint16_t l4 = transport_checksum(s, src, final_dst, seg, covered, pseudo_len);
         if (s->l4_sum_zero && !s->carry && s->payload >= 2 && !s->udp_trailer) {
             /* Adjust the last two payload bytes, at an even offset of the segment, so that
              * the checksum comes out 0x0000: add the current checksum value there. */
@@ -545,7 +582,7 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
             uint32_t w = (uint32_t)be16get(seg + at) + l4;
             w = (w & 0xffff) + (w >> 16);
             be16put(seg + at, (uint16_t)w);
-            l4 = transport_checksum(s, src, final_dst, seg, covered);
+            l4 = transport_checksum(s, src, final_dst, seg, covered, pseudo_len);
         }
         if ((s->proto == 17 || s->proto == 46) && l4 == 0)
             l4 = 0xffff; /* UDP and RSVP send a computed 0 as all ones: 0 is none */
@@ -584,6 +621,9 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
                                                   (stored == 0 && s->udp_trailer)))
             v = EXPECT_NONE;
         if (s->proto == 89 && s->ipv == 4 && s->auth > 2) /* reserved: not known */
+            v = EXPECT_NOT_CHECKABLE;
+        /* to be ignored (RFC 4340 sections 9.2, 5.1) */
+        if (s->proto == 33 && (dccp_cover > seglen || seg[4] < (s->short_seq ? 3 : 4)))
             v = EXPECT_NOT_CHECKABLE;
         /* Not checkable: without the final destination there is no pseudo-header (ICMP has
          * none), and below 5 words the TCP header is no header. */

@@ -27,14 +27,15 @@ static void print_pcap_help(void)
     printf("Usage: csum pcap verify [OPTIONS] FILE|-\n"
            "       csum pcap fix [OPTIONS] IN|- OUT|-\n"
            "\n"
-           "Check the IPv4 header, TCP, UDP, ICMP, ICMPv6, IGMP, PIM, VRRP, GRE and ICMP\n"
-           "extension (RFC 4884) checksums of every packet in a pcap or pcapng capture (plain,\n"
-           "gzip or zstd), with Wireshark's rules; or write a copy with the bad ones corrected.\n"
-           "Link types: Ethernet (VLAN tags, LLC/SNAP), Linux cooked SLL/SLL2, raw IP, BSD\n"
-           "loopback, 802.11 (radiotap, Prism, AVS, PPI), PPP (HDLC-like framing, PPPoE), Cisco\n"
-           "HDLC, Frame Relay, SLIP, PKTAP, NFLOG. Followed: MPLS, MACsec, IP in IP, GRE,\n"
-           "ERSPAN, VXLAN, Geneve, and the packets quoted in ICMP errors; every checksum says\n"
-           "whether it is in the outer or an inner IP layer.\n"
+           "Check the IPv4 header, TCP, UDP, DCCP, ICMP, ICMPv6, IGMP, PIM, VRRP, OSPF,\n"
+           "RSVP, GRE and ICMP extension (RFC 4884) checksums of every packet in a pcap or\n"
+           "pcapng capture (plain, gzip or zstd), with Wireshark's rules; or write a copy\n"
+           "with the bad ones corrected. Link types: Ethernet (VLAN tags, LLC/SNAP), Linux\n"
+           "cooked SLL/SLL2, raw IP, BSD loopback, 802.11 (radiotap, Prism, AVS, PPI), PPP\n"
+           "(HDLC-like framing, PPPoE), Cisco HDLC, Frame Relay, SLIP, PKTAP, NFLOG.\n"
+           "Followed: MPLS, MACsec, IP in IP, GRE, ERSPAN, VXLAN, Geneve, and the packets\n"
+           "quoted in ICMP errors; every checksum says whether it is in the outer or an\n"
+           "inner IP layer.\n"
            "Run 'csum pcap verify --help' or 'csum pcap fix --help' for details.\n");
     printf("Compressed captures in this build:");
     for (int c = CSUM_PCAP_GZIP; c <= CSUM_PCAP_ZSTD; c++) {
@@ -72,8 +73,10 @@ static void print_verify_help(void)
            "an ICMP error. Verdicts: good; bad; offload: a placeholder left for the NIC by a\n"
            "host with checksum or segmentation offload (the pseudo-header sum, or an IP\n"
            "length of 0), not corruption; not checkable: the bytes it covers were not all\n"
-           "captured, an IP fragment, lengths that disagree; none: a UDP checksum of 0 over\n"
-           "IPv4 (over IPv6 too with --ipv6-udp-zero), or in a packet quoted in an ICMP error.\n"
+           "captured, an IP fragment, lengths that disagree; none: the sender computed none\n"
+           "(a UDP checksum of 0 over IPv4, over IPv6 too with --ipv6-udp-zero, or in a\n"
+           "packet quoted in an ICMP error; an RSVP checksum of 0; OSPF with cryptographic\n"
+           "authentication, RFC 2328, or an authentication trailer, RFC 7166).\n"
            "Packets on link types not dissected, encrypted 802.11/MACsec frames, and packets\n"
            "whose headers before the transport are cut or malformed are counted by kind in the\n"
            "summary.\n"
@@ -83,8 +86,8 @@ static void print_verify_help(void)
            "                      \"skipped\", \"error\" (only when the capture is malformed)};\n"
            "                      each byte of the file name that is not UTF-8 as \\udcXX, as\n"
            "                      Python's os.fsdecode() gives it\n"
-           "  -v, --verbose       also list not-checkable checksums (with the reason) and UDP\n"
-           "                      checksums of 0\n"
+           "  -v, --verbose       also list not-checkable checksums (with the reason) and\n"
+           "                      those the sender computed none of\n"
            "  --all               list every checksum, good ones too\n"
            "  --strict            exit 1 also for offload, not-checkable, skipped and\n"
            "                      undissected packets: every packet checked, or a failure\n");
@@ -323,7 +326,7 @@ static void print_check_text(const struct csum_pcap_check *c)
         print_tail(stdout, c, NULL);
         break;
     default:
-        printf("none: a stored 0 means no checksum");
+        printf("none: %s", c->note ? c->note : "a stored 0 means no checksum");
         print_tail(stdout, c, NULL);
         break;
     }
@@ -471,7 +474,7 @@ static void print_linktype(uint32_t linktype)
 static void print_summary_text(const char *name, const struct csum_pcap_summary *s)
 {
     printf("%s: %" PRIu64 " packets; checksums: %" PRIu64 " good, %" PRIu64 " bad, %" PRIu64
-           " offload, %" PRIu64 " not checkable, %" PRIu64 " UDP without checksum", name,
+           " offload, %" PRIu64 " not checkable, %" PRIu64 " without checksum", name,
            s->packets, total_of(s, CSUM_PCAP_GOOD), total_of(s, CSUM_PCAP_BAD),
            total_of(s, CSUM_PCAP_OFFLOAD), total_of(s, CSUM_PCAP_NOT_CHECKABLE),
            total_of(s, CSUM_PCAP_NO_CHECKSUM));

@@ -1,6 +1,8 @@
 /*
  * gzip (RFC 1952) through zlib. Several members one after the other form one stream (what
  * `cat a.gz b.gz` and pigz write); each ends with its own CRC and length, which zlib checks.
+ * Zero bytes after the last member are padding (a tape's or a block device's block size), which
+ * GNU gzip skips without a word; anything else after them is still corrupt data.
  */
 #ifdef CSUM_PCAP_HAVE_ZLIB
 #include "codec.h"
@@ -11,7 +13,8 @@
 
 struct gzip_state {
     z_stream z;
-    int ended; /* the last member ended: the next byte starts a new member */
+    int ended;   /* the last member ended: the next byte starts a new member, or padding */
+    int padding; /* zero bytes followed the last member: only more of them may follow */
 };
 
 /* Hand zlib (which counts in uInt) at most 1 GiB of input and of room at a time. */
@@ -50,6 +53,19 @@ static enum codec_status gzip_decode(void *state, const unsigned char **in, size
                                      size_t msg_size)
 {
     struct gzip_state *s = state;
+    if (s->ended && *in_len && (s->padding || **in == 0)) {
+        /* A member starts with 0x1f, never 0: this is padding, or data after it. */
+        s->padding = 1;
+        while (*in_len && **in == 0) {
+            ++*in;
+            --*in_len;
+        }
+        if (*in_len == 0)
+            return CODEC_BOUNDARY;
+        snprintf(msg, msg_size, "corrupt gzip data (data after the zero bytes that pad the "
+                 "stream's end)");
+        return CODEC_ERROR;
+    }
     if (s->ended) {
         if (*in_len == 0)
             return CODEC_BOUNDARY;

@@ -20,10 +20,10 @@
  * (integrity only), IPv4/IPv6 in IPv4/IPv6, GRE (v0 and PPTP's v1; ERSPAN I/II/III), VXLAN,
  * VXLAN-GPE, Geneve, and the packets quoted in ICMP and ICMPv6 errors.
  *
- * Checksums: IPv4 header, TCP, UDP, ICMP, ICMPv6, IGMP, PIM, VRRP, GRE's optional checksum and
- * that of the extension structure after an ICMP/ICMPv6 error's quote (RFC 4884), each with the
- * depth of its IP layer: level 0 is the frame's outer IP layer, level 1 and more an IP layer
- * inside a tunnel or quoted in an ICMP error.
+ * Checksums: IPv4 header, TCP, UDP, ICMP, ICMPv6, IGMP, PIM, VRRP, OSPF, RSVP, DCCP, GRE's
+ * optional checksum and that of the extension structure after an ICMP/ICMPv6 error's quote
+ * (RFC 4884), each with the depth of its IP layer: level 0 is the frame's outer IP layer,
+ * level 1 and more an IP layer inside a tunnel or quoted in an ICMP error.
  */
 #ifndef CSUM_PCAP_H
 #define CSUM_PCAP_H
@@ -48,6 +48,9 @@ enum csum_pcap_layer {
     CSUM_PCAP_IGMP,       /* IGMP over IPv4 (RFC 2236, RFC 3376) */
     CSUM_PCAP_PIM,        /* PIM (RFC 7761), over IPv4 and IPv6 */
     CSUM_PCAP_VRRP,       /* VRRP versions 2 and 3 (RFC 3768, RFC 5798) */
+    CSUM_PCAP_OSPF,       /* OSPFv2 over IPv4 (RFC 2328), OSPFv3 over IPv6 (RFC 5340) */
+    CSUM_PCAP_RSVP,       /* RSVP (RFC 2205), over IPv4 and IPv6 */
+    CSUM_PCAP_DCCP,       /* DCCP (RFC 4340), over its Checksum Coverage */
     CSUM_PCAP_LAYER_COUNT
 };
 
@@ -57,8 +60,11 @@ enum csum_pcap_verdict {
     CSUM_PCAP_OFFLOAD,       /* a placeholder left for the NIC by a sending host with checksum
                                 or segmentation offload: not corruption (see `note`) */
     CSUM_PCAP_NOT_CHECKABLE, /* bytes it covers are not all captured, fragment, bad lengths */
-    CSUM_PCAP_NO_CHECKSUM,   /* UDP with a stored 0 over IPv4, or in a packet quoted in an
-                                ICMP error (over IPv6 too): the sender computed none */
+    CSUM_PCAP_NO_CHECKSUM,   /* the sender computed none: UDP with a stored 0 over IPv4, or
+                                in a packet quoted in an ICMP error (over IPv6 too); RSVP
+                                with a stored 0; OSPF
+                                with cryptographic authentication or an authentication
+                                trailer, whatever the field holds (see `note`) */
     CSUM_PCAP_VERDICT_COUNT
 };
 
@@ -83,10 +89,11 @@ enum csum_pcap_skip {
     CSUM_PCAP_SKIP_MACSEC_ENCRYPTED,
     CSUM_PCAP_SKIP_NESTING,         /* more encapsulations than the dissector follows */
     CSUM_PCAP_SKIP_TRUNCATED,       /* the capture stops inside the headers before a transport
-                                       (IPv6 or its extension headers, IPv4's AH, GRE): its
-                                       checksum cannot even be found */
-    CSUM_PCAP_SKIP_MALFORMED,       /* such headers longer than the packet says it is, an IP
-                                       version that is neither 4 nor 6, an undefined GRE version */
+                                       (the link layer's, IPv6 or its extension headers, IPv4's
+                                       AH, GRE): its checksum cannot even be found */
+    CSUM_PCAP_SKIP_MALFORMED,       /* such headers longer than the packet says it is (a frame
+                                       shorter than its link header), an IP version that is
+                                       neither 4 nor 6, an undefined GRE version */
     CSUM_PCAP_SKIP_COUNT
 };
 
@@ -201,7 +208,8 @@ int csum_pcap_fix_buffer(void *buf, size_t len, const struct csum_pcap_options *
 int csum_pcap_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options *o,
                      struct csum_pcap_summary *summary, struct csum_pcap_error *err);
 
-/* "ipv4", "tcp", "udp", "icmp", "icmpv6", "gre", "icmp-ext", "igmp", "pim", "vrrp". */
+/* "ipv4", "tcp", "udp", "icmp", "icmpv6", "gre", "icmp-ext", "igmp", "pim", "vrrp",
+ * "ospf", "rsvp", "dccp". */
 const char *csum_pcap_layer_name(enum csum_pcap_layer layer);
 
 /* "good", "bad", "offload", "not_checkable", "no_checksum". */

@@ -80,6 +80,17 @@ static inline int span_has(const struct dissect *d, const struct span *s, size_t
     return s->off <= s->end && n <= s->end - s->off && have(d, s->off, n);
 }
 
+/* span_has() for a header in front of the transport, a link layer's too: when its n bytes are
+ * not all there, its checksums cannot even be found, and the packet is given up as truncated
+ * or malformed (dissect_lost_transport). */
+static inline int span_need(struct dissect *d, const struct span *s, size_t n)
+{
+    if (span_has(d, s, n))
+        return 1;
+    dissect_lost_transport(d, s, s->off, n, s->end);
+    return 0;
+}
+
 /* The span's remainder after its first n bytes (a header), one hop further; NULL-safe use:
  * call only after span_has(d, s, n). Returns 0 when the hop limit is reached (packet given
  * up, d->skipped set). */

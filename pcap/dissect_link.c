@@ -45,7 +45,7 @@ static void ppp_hdlc(struct dissect *d, struct span s)
 /* The *_WITH_DIR link types: one byte of direction first. */
 static int after_direction(struct dissect *d, const struct span *s, struct span *inner)
 {
-    return span_has(d, s, 1) && span_enter(d, s, 1, inner);
+    return span_need(d, s, 1) && span_enter(d, s, 1, inner);
 }
 
 int dissect_linktype(struct dissect *d, uint32_t linktype, struct span s)

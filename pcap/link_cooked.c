@@ -15,7 +15,7 @@ enum {
 
 void dissect_null(struct dissect *d, struct span s)
 {
-    if (!span_has(d, &s, 4))
+    if (!span_need(d, &s, 4))
         return;
     uint32_t family = le32(d->data + s.off);
     if (family > 0xffff)
@@ -38,7 +38,7 @@ void dissect_sll(struct dissect *d, struct span s)
 {
     /* Packet type, ARPHRD type, address length, 8 address bytes, protocol. */
     struct span inner;
-    if (span_has(d, &s, 16) && span_enter(d, &s, 16, &inner))
+    if (span_need(d, &s, 16) && span_enter(d, &s, 16, &inner))
         sll_protocol(d, be16(d->data + s.off + 14), inner);
 }
 
@@ -47,19 +47,19 @@ void dissect_sll2(struct dissect *d, struct span s)
     /* Protocol first, then reserved, interface index, ARPHRD type, packet type, address
      * length and 8 address bytes: 20 bytes. */
     struct span inner;
-    if (span_has(d, &s, 20) && span_enter(d, &s, 20, &inner))
+    if (span_need(d, &s, 20) && span_enter(d, &s, 20, &inner))
         sll_protocol(d, be16(d->data + s.off), inner);
 }
 
 void dissect_pktap(struct dissect *d, struct span s)
 {
     /* Little-endian header length, record type and the DLT of what follows. */
-    if (!span_has(d, &s, 12))
+    if (!span_need(d, &s, 12))
         return;
     const unsigned char *h = d->data + s.off;
     const uint32_t len = le32(h);
     struct span inner;
-    if (len >= 12 && le32(h + 4) == PKTAP_PACKET && span_has(d, &s, len) &&
+    if (len >= 12 && le32(h + 4) == PKTAP_PACKET && span_need(d, &s, len) &&
         span_enter(d, &s, len, &inner))
         dissect_linktype(d, le32(h + 8), inner);
 }
@@ -67,12 +67,17 @@ void dissect_pktap(struct dissect *d, struct span s)
 void dissect_nflog(struct dissect *d, struct span s)
 {
     /* Family, version, resource id; then TLVs whose length and type are in the writer's
-     * byte order (the length counts the 4-byte TLV header; TLVs are padded to 4). */
+     * byte order (the length counts the 4-byte TLV header; TLVs are padded to 4). A TLV
+     * header cut by the capture hides where the payload is. */
     size_t off = s.off + 4;
-    if (!span_has(d, &s, 4))
+    if (!span_need(d, &s, 4))
         return;
     int big = -1;
-    while (off + 4 <= s.end && have(d, off, 4)) {
+    while (off + 4 <= s.end) {
+        if (!have(d, off, 4)) {
+            dissect_lost_transport(d, &s, off, 4, s.end);
+            return;
+        }
         const unsigned char *t = d->data + off;
         if (big < 0) /* the first TLV decides: the byte order in which its length fits */
             big = le16(t) < 4 || off + le16(t) > s.end;

@@ -15,7 +15,7 @@ enum {
  * then the frame's own EtherType and data, then the ICV. */
 static void macsec(struct dissect *d, struct span s)
 {
-    if (!span_has(d, &s, 6))
+    if (!span_need(d, &s, 6))
         return;
     const unsigned char tci = d->data[s.off], short_len = d->data[s.off + 1] & 0x3f;
     if (tci & 0x08) { /* E: the data is encrypted */
@@ -24,7 +24,7 @@ static void macsec(struct dissect *d, struct span s)
     }
     const size_t tag = tci & 0x20 ? 14 : 6;
     struct span inner;
-    if (!span_has(d, &s, tag + 2) || !span_enter(d, &s, tag, &inner))
+    if (!span_need(d, &s, tag + 2) || !span_enter(d, &s, tag, &inner))
         return;
     /* The secure data ends before the ICV; a short length (under 48) gives it exactly. */
     if (short_len)
@@ -39,7 +39,7 @@ static void macsec(struct dissect *d, struct span s)
 
 void dissect_pppoe_session(struct dissect *d, struct span s)
 {
-    if (!span_has(d, &s, 6))
+    if (!span_need(d, &s, 6))
         return;
     const size_t len = be16(d->data + s.off + 4);
     struct span inner;
@@ -62,7 +62,7 @@ void dissect_ethertype(struct dissect *d, uint16_t type, struct span s)
     case ETHERTYPE_QINQ:
     case ETHERTYPE_QINQ_OLD:
         /* The tag control field, then the next EtherType (or an 802.3 length). */
-        if (span_has(d, &s, 4) && span_enter(d, &s, 4, &inner)) {
+        if (span_need(d, &s, 4) && span_enter(d, &s, 4, &inner)) {
             const uint16_t next = be16(d->data + s.off + 2);
             if (next >= 0x0600) {
                 dissect_ethertype(d, next, inner);
@@ -98,7 +98,7 @@ void dissect_ethernet(struct dissect *d, struct span s)
 {
     /* Destination and source addresses, then an EtherType (>= 0x0600) or an 802.3 length. */
     struct span inner;
-    if (!span_has(d, &s, 14) || !span_enter(d, &s, 14, &inner))
+    if (!span_need(d, &s, 14) || !span_enter(d, &s, 14, &inner))
         return;
     const uint16_t type = be16(d->data + s.off + 12);
     if (type >= 0x0600) {
@@ -113,14 +113,18 @@ void dissect_ethernet(struct dissect *d, struct span s)
 void dissect_llc(struct dissect *d, struct span s)
 {
     /* SNAP (DSAP = SSAP = 0xaa, UI): an OUI of 0 (or 00-00-f8, 802.1H) means the protocol
-     * identifier is an EtherType (RFC 1042). */
+     * identifier is an EtherType (RFC 1042). A header cut before its EtherType is given up
+     * only if what was captured of it is SNAP's: another LLC header carries no IP, nor does
+     * an empty frame. */
+    static const unsigned char snap[6] = { 0xaa, 0xaa, 0x03, 0, 0, 0 };
+    if (s.off >= s.end)
+        return;
+    for (size_t i = 0; i < 6 && span_has(d, &s, i + 1); i++) {
+        const unsigned char b = d->data[s.off + i];
+        if (b != snap[i] && !(i == 5 && b == 0xf8))
+            return;
+    }
     struct span inner;
-    if (!span_has(d, &s, 8))
-        return;
-    const unsigned char *h = d->data + s.off;
-    if (h[0] != 0xaa || h[1] != 0xaa || h[2] != 0x03 || h[3] != 0 || h[4] != 0 ||
-        (h[5] != 0 && h[5] != 0xf8))
-        return;
-    if (span_enter(d, &s, 8, &inner))
-        dissect_ethertype(d, be16(h + 6), inner);
+    if (span_need(d, &s, 8) && span_enter(d, &s, 8, &inner))
+        dissect_ethertype(d, be16(d->data + s.off + 6), inner);
 }

@@ -26,11 +26,11 @@ static int is_avs(const unsigned char *h)
 
 void dissect_radiotap(struct dissect *d, struct span s)
 {
-    if (!span_has(d, &s, 8) || d->data[s.off] != 0)
+    if (!span_need(d, &s, 8) || d->data[s.off] != 0)
         return;
     const unsigned char *h = d->data + s.off;
     const size_t len = le16(h + 2);
-    if (len < 8 || !span_has(d, &s, len))
+    if (len < 8 || !span_need(d, &s, len))
         return;
     const uint32_t present = le32(h + 4);
     size_t at = 8;
@@ -54,17 +54,17 @@ void dissect_radiotap(struct dissect *d, struct span s)
 void dissect_avs(struct dissect *d, struct span s)
 {
     struct span inner;
-    if (!span_has(d, &s, 8) || !is_avs(d->data + s.off))
+    if (!span_need(d, &s, 8) || !is_avs(d->data + s.off))
         return;
     const size_t len = be32(d->data + s.off + 4);
-    if (len >= 8 && span_has(d, &s, len) && span_enter(d, &s, len, &inner))
+    if (len >= 8 && span_need(d, &s, len) && span_enter(d, &s, len, &inner))
         dissect_wlan(d, inner);
 }
 
 void dissect_prism(struct dissect *d, struct span s)
 {
     struct span inner;
-    if (!span_has(d, &s, 8))
+    if (!span_need(d, &s, 8))
         return;
     if (is_avs(d->data + s.off)) { /* what some drivers write under the Prism link type */
         dissect_avs(d, s);
@@ -73,16 +73,16 @@ void dissect_prism(struct dissect *d, struct span s)
     size_t len = le32(d->data + s.off + 4);
     if (len != PRISM_HEADER)
         len = be32(d->data + s.off + 4);
-    if (len == PRISM_HEADER && span_has(d, &s, len) && span_enter(d, &s, len, &inner))
+    if (len == PRISM_HEADER && span_need(d, &s, len) && span_enter(d, &s, len, &inner))
         dissect_wlan(d, inner);
 }
 
 void dissect_ppi(struct dissect *d, struct span s)
 {
     struct span inner;
-    if (!span_has(d, &s, 8) || d->data[s.off] != 0)
+    if (!span_need(d, &s, 8) || d->data[s.off] != 0)
         return;
     const size_t len = le16(d->data + s.off + 2);
-    if (len >= 8 && span_has(d, &s, len) && span_enter(d, &s, len, &inner))
+    if (len >= 8 && span_need(d, &s, len) && span_enter(d, &s, len, &inner))
         dissect_linktype(d, le32(d->data + s.off + 4), inner);
 }

@@ -19,16 +19,21 @@ enum {
 void dissect_ppp(struct dissect *d, struct span s)
 {
     struct span inner = s;
+    /* An address byte whose control byte the capture cut could be taken for a one-byte
+     * protocol (0xff is odd): what follows is not known. */
+    if (span_has(d, &inner, 1) && d->data[inner.off] == 0xff && inner.end - inner.off >= 2 &&
+        !span_need(d, &inner, 2))
+        return;
     if (span_has(d, &inner, 2) && d->data[inner.off] == 0xff && d->data[inner.off + 1] == 0x03)
         inner.off += 2; /* address and control */
-    if (!span_has(d, &inner, 1))
+    if (!span_need(d, &inner, 1))
         return;
     uint16_t protocol;
     if (d->data[inner.off] & 1) { /* protocol field compression: one byte */
         protocol = d->data[inner.off];
         inner.off += 1;
     } else {
-        if (!span_has(d, &inner, 2))
+        if (!span_need(d, &inner, 2))
             return;
         protocol = be16(d->data + inner.off);
         inner.off += 2;
@@ -52,7 +57,7 @@ void dissect_ppp(struct dissect *d, struct span s)
 void dissect_chdlc(struct dissect *d, struct span s)
 {
     struct span inner;
-    if (span_has(d, &s, 4) && span_enter(d, &s, 4, &inner))
+    if (span_need(d, &s, 4) && span_enter(d, &s, 4, &inner))
         dissect_ethertype(d, be16(d->data + s.off + 2), inner);
 }
 
@@ -61,10 +66,10 @@ void dissect_frelay(struct dissect *d, struct span s)
     /* The Q.922 address ends with the byte whose EA bit (bit 0) is set. */
     size_t n = 0;
     do {
-        if (n == 4 || !span_has(d, &s, n + 1))
+        if (n == 4 || !span_need(d, &s, n + 1))
             return;
     } while (!(d->data[s.off + n++] & 1));
-    if (n < 2 || !span_has(d, &s, n + 2))
+    if (n < 2 || !span_need(d, &s, n + 2))
         return;
     const unsigned char *p = d->data + s.off + n;
     struct span inner;
@@ -76,14 +81,14 @@ void dissect_frelay(struct dissect *d, struct span s)
     n += 1;
     if (p[1] == 0x00) /* pad before the NLPID */
         n += 1;
-    if (!span_has(d, &s, n + 1))
+    if (!span_need(d, &s, n + 1))
         return;
     const unsigned nlpid = d->data[s.off + n];
     n += 1;
     if (nlpid == NLPID_IPV4 || nlpid == NLPID_IPV6) {
         if (span_enter(d, &s, n, &inner))
             dissect_ip(d, inner);
-    } else if (nlpid == NLPID_SNAP && span_has(d, &s, n + 5)) {
+    } else if (nlpid == NLPID_SNAP && span_need(d, &s, n + 5)) {
         p = d->data + s.off + n;
         if (p[0] == 0 && p[1] == 0 && p[2] == 0 && span_enter(d, &s, n + 5, &inner))
             dissect_ethertype(d, be16(p + 3), inner); /* OUI 0: the PID is an EtherType */
@@ -95,6 +100,6 @@ void dissect_slip(struct dissect *d, struct span s)
     /* BSD taps SLIP with the uncompressed packet after the header (and the compressed TCP
      * header, when it was sent compressed, inside the header). */
     struct span inner;
-    if (span_has(d, &s, SLIP_HEADER) && span_enter(d, &s, SLIP_HEADER, &inner))
+    if (span_need(d, &s, SLIP_HEADER) && span_enter(d, &s, SLIP_HEADER, &inner))
         dissect_ip(d, inner);
 }

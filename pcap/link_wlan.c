@@ -18,7 +18,11 @@ enum {
 static void amsdu(struct dissect *d, struct span s)
 {
     size_t off = s.off;
-    while (off + 14 <= s.end && have(d, off, 14)) {
+    while (off + 14 <= s.end) {
+        if (!have(d, off, 14)) { /* a subframe header cut by the capture */
+            dissect_lost_transport(d, &s, off, 14, s.end);
+            return;
+        }
         const size_t len = be16(d->data + off + 12); /* DA, SA, length */
         struct span sub = s;
         sub.off = off + 14;
@@ -32,12 +36,15 @@ static void amsdu(struct dissect *d, struct span s)
 
 void dissect_wlan(struct dissect *d, struct span s)
 {
-    if (!span_has(d, &s, 24))
+    /* The frame control first: control frames are shorter than a data frame's header. */
+    if (!span_need(d, &s, 2))
         return;
     const unsigned char *h = d->data + s.off;
     const unsigned fc = le16(h); /* little-endian: type and subtype in the first byte */
     const unsigned type = (fc >> 2) & 3, subtype = (fc >> 4) & 15;
     if ((fc & 3) != 0 || type != TYPE_DATA || (subtype & SUBTYPE_NO_DATA))
+        return;
+    if (!span_need(d, &s, 24))
         return;
     if (fc & FC_PROTECTED) {
         dissect_skip(d, CSUM_PCAP_SKIP_WLAN_PROTECTED);
@@ -52,7 +59,7 @@ void dissect_wlan(struct dissect *d, struct span s)
         n += 6;                   /* fourth address */
     int is_amsdu = 0;
     if (subtype & SUBTYPE_QOS) {
-        if (!span_has(d, &s, n + 2))
+        if (!span_need(d, &s, n + 2))
             return;
         is_amsdu = d->data[s.off + n] & QOS_AMSDU;
         n += 2;
@@ -60,7 +67,7 @@ void dissect_wlan(struct dissect *d, struct span s)
             n += 4;               /* HT control */
     }
     struct span inner;
-    if (!span_has(d, &s, n) || !span_enter(d, &s, n, &inner))
+    if (!span_need(d, &s, n) || !span_enter(d, &s, n, &inner))
         return;
     if (is_amsdu)
         amsdu(d, inner);

@@ -199,8 +199,10 @@ static long read_some(struct input *in, unsigned char *dst, size_t n)
             in->raw_pos += used;
         }
         if (st == CODEC_ERROR) {
+            /* Where the decoder stopped, not how far the source was read ahead. */
+            const uint64_t at = in->bytes_in - (in->fd < 0 ? 0 : in->raw_len - in->raw_pos);
             stream_error(in->err, in->bytes_out + (n - out_left), "%s (compressed byte %llu)",
-                         msg, (unsigned long long)in->bytes_in);
+                         msg, (unsigned long long)at);
             return failed_after(in, n - out_left);
         }
         if (st == CODEC_BOUNDARY)

@@ -1,8 +1,8 @@
 /*
  * The checksummed transports and what they carry: TCP (RFC 9293), UDP (RFC 768) and the
  * tunnels found by UDP port, ICMP (RFC 792) with the packet quoted in its errors and their
- * extension structure (RFC 4884), ICMPv6 (RFC 4443), IGMP, PIM and VRRP, and the IP-level
- * encapsulations (IP in IP, GRE).
+ * extension structure (RFC 4884), ICMPv6 (RFC 4443), IGMP, PIM, VRRP, OSPF, RSVP and DCCP,
+ * and the IP-level encapsulations (IP in IP, GRE).
  *
  * A checksum is checkable when every byte it covers was captured and the lengths that
  * delimit it are consistent; otherwise it is reported as not checkable with the reason,
@@ -93,20 +93,39 @@ static int udp_zero_is_none(const struct dissect *d, const struct ip_info *ip)
     return ip->version == 4 || ip->quoted || (d->opt->flags & CSUM_PCAP_IPV6_UDP_ZERO);
 }
 
-/* Check the segment [off, off + len), all captured, whose checksum sits at k->field. */
-static void check(struct dissect *d, const struct ip_info *ip, uint8_t proto,
-                  const struct kind *k, size_t off, size_t len)
+/* What a checksum covers, from the start of its header: `len` bytes but the `hole_len` at
+ * `hole` (OSPFv2's authentication field), behind a pseudo-header whose length is
+ * `pseudo_len` (DCCP's covers the whole packet's, the checksum maybe less). */
+struct cover {
+    size_t len, pseudo_len;
+    size_t hole, hole_len; /* hole: even, past the checksum field; len when there is none */
+};
+
+/* The sum of seg[0, len) but for the a_len bytes at a and the b_len at b (a + a_len <= b):
+ * pieces continuing one sum, each but the last starting and ending at even offsets. */
+static csum_wsum sum_without(const unsigned char *seg, size_t len, size_t a, size_t a_len,
+                             size_t b, size_t b_len)
+{
+    csum_wsum s = csum_partial(seg, a, 0);
+    s = csum_partial(seg + a + a_len, b - a - a_len, s);
+    return csum_partial(seg + b + b_len, len - b - b_len, s);
+}
+
+/* Check what `c` says the checksum at k->field of the header at off covers, all captured. */
+static void check_cover(struct dissect *d, const struct ip_info *ip, uint8_t proto,
+                        const struct kind *k, size_t off, const struct cover *c)
 {
     const unsigned char *seg = d->data + off;
+    const size_t len = c->pseudo_len;
     const uint16_t stored = be16(seg + k->field);
-    const csum_sum16 verify = finish(ip, k, proto, len, csum_partial(seg, len, 0));
+    const csum_sum16 verify = finish(ip, k, proto, len,
+                                     sum_without(seg, c->len, c->hole, 0, c->hole, c->hole_len));
     /* The value to store is the stored one when it verifies, but for the two zeros: a stored
-     * 0xffff may stand for 0x0000. Otherwise (and then) sum everything but the field: two
-     * pieces continuing one sum, the field being at an even offset. */
+     * 0xffff may stand for 0x0000. Otherwise (and then) sum everything but the field (at an
+     * even offset) and the hole. */
     uint16_t value = stored;
     if (verify != 0 || stored == 0xffff) {
-        csum_wsum s = csum_partial(seg, k->field, 0);
-        s = csum_partial(seg + k->field + 2, len - k->field - 2, s);
+        const csum_wsum s = sum_without(seg, c->len, k->field, 2, c->hole, c->hole_len);
         value = network_value(finish(ip, k, proto, len, s));
     }
     enum csum_pcap_verdict v = verify == 0 ? CSUM_PCAP_GOOD : CSUM_PCAP_BAD;
@@ -117,10 +136,11 @@ static void check(struct dissect *d, const struct ip_info *ip, uint8_t proto,
         note = "0xffff for 0x0000: the same ones'-complement zero (RFC 1624), bad by "
                "Wireshark's rule";
     }
-    /* Where a stored 0 means "none" (UDP, RFC 768; an ICMP extension, RFC 4884 section 7), a
-     * computed 0 is sent as all ones, the other ones'-complement zero: storing 0 would turn
-     * the checksum off. */
-    if ((k->layer == CSUM_PCAP_UDP || k->layer == CSUM_PCAP_ICMP_EXT) && value == 0)
+    /* Where a stored 0 means "none" (UDP, RFC 768; an ICMP extension, RFC 4884 section 7;
+     * RSVP, RFC 2205 section 3.1.1), a computed 0 is sent as all ones, the other
+     * ones'-complement zero: storing 0 would turn the checksum off. */
+    if ((k->layer == CSUM_PCAP_UDP || k->layer == CSUM_PCAP_ICMP_EXT ||
+         k->layer == CSUM_PCAP_RSVP) && value == 0)
         value = 0xffff;
     if (k->layer == CSUM_PCAP_UDP && stored == 0)
         v = udp_zero_is_none(d, ip) ? CSUM_PCAP_NO_CHECKSUM : CSUM_PCAP_BAD;
@@ -134,6 +154,14 @@ static void check(struct dissect *d, const struct ip_info *ip, uint8_t proto,
         note = ip->offload;
     }
     dissect_report(d, ip->level, ip->via, k->layer, v, stored, value, off + k->field, note);
+}
+
+/* Check the segment [off, off + len), all captured, whose checksum sits at k->field. */
+static void check(struct dissect *d, const struct ip_info *ip, uint8_t proto,
+                  const struct kind *k, size_t off, size_t len)
+{
+    const struct cover c = { len, len, len, 0 };
+    check_cover(d, ip, proto, k, off, &c);
 }
 
 /* Common checks before `check`: the header is there and the lengths hold together. Returns
@@ -295,6 +323,145 @@ static void routing_message(struct dissect *d, const struct ip_info *ip, uint8_t
         check(d, ip, proto, &k, s.off, len);
 }
 
+/* A checksum the sender did not compute, for `why`. */
+static void no_checksum(struct dissect *d, const struct ip_info *ip, enum csum_pcap_layer layer,
+                        size_t field, const char *why)
+{
+    dissect_report(d, ip->level, ip->via, layer, CSUM_PCAP_NO_CHECKSUM, be16(d->data + field), 0,
+                   field, why);
+}
+
+/*
+ * OSPF, over the packet its header's length gives: what may follow (OSPFv2's cryptographic
+ * digest, RFC 2328 section D.4.3; a link-local signaling block, RFC 5613; OSPFv3's
+ * authentication trailer, RFC 7166) is not covered.
+ *  - Version 2, over IPv4 (RFC 2328 section D.4.3): no pseudo-header, and not the 64-bit
+ *    authentication field (bytes 16-23), which a simple password fills in after the checksum
+ *    is computed. Cryptographic authentication (AuType 2) computes none, the field "should be
+ *    set to 0": the digest protects the packet, so whatever the field holds is no checksum.
+ *    Other AuTypes are reserved: what their checksum covers is not known.
+ *  - Version 3, over IPv6 (RFC 5340 section A.3.1): with IPv6's pseudo-header, whose length is
+ *    the packet's. With an authentication trailer it is neither computed nor verified (RFC
+ *    7166 section 4.2): none when the AT-bit of a Hello's or Database Description's options
+ *    says so, or when it is 0 and bytes follow the packet (no other packet type flags its
+ *    trailer).
+ * A version that is not its IP layer's (OSPFv3 over IPv4, RFC 7949) is not looked into.
+ */
+static void ospf(struct dissect *d, const struct ip_info *ip, struct span s)
+{
+    enum { AUTH_NONE = 0, AUTH_SIMPLE = 1, AUTH_CRYPTOGRAPHIC = 2, HELLO = 1,
+           DATABASE_DESCRIPTION = 2, OPTION_AT = 0x04 /* 0x000400 in the 24-bit options */ };
+    const int v3 = ip->version == 6;
+    const struct kind k = { CSUM_PCAP_OSPF, 12, v3 ? 16 : 24, v3 };
+    const size_t len = s.end - s.off;
+    struct cover c = { len, len, len, 0 };
+    const int header = !ip->later_fragment && len >= k.min_len && have(d, s.off, k.min_len);
+    if (!ip->later_fragment && len && have(d, s.off, 1) && d->data[s.off] != (v3 ? 3 : 2))
+        return;
+    if (header) {
+        const unsigned char *h = d->data + s.off;
+        const size_t plen = be16(h + 2);
+        if (!v3) {
+            const unsigned auth = be16(h + 14);
+            if (auth == AUTH_CRYPTOGRAPHIC) {
+                no_checksum(d, ip, k.layer, s.off + k.field,
+                            "cryptographic authentication: no checksum (RFC 2328 D.4.3)");
+                return;
+            }
+            if (!ip->problem && auth != AUTH_NONE && auth != AUTH_SIMPLE) {
+                dissect_not_checkable(d, ip->level, ip->via, k.layer,
+                                      "unknown OSPF authentication type");
+                return;
+            }
+            c.hole = 16;
+            c.hole_len = 8;
+        } else {
+            /* The options: a Hello's after its interface ID and priority, a Database
+             * Description's after a reserved byte. */
+            const size_t options = h[1] == HELLO ? 21 : h[1] == DATABASE_DESCRIPTION ? 17 : 0;
+            const int flagged = options && plen >= options + 3 && len >= options + 3 &&
+                                have(d, s.off, options + 3) && (h[options + 1] & OPTION_AT);
+            const int zero_before_trailer = !ip->problem && be16(h + k.field) == 0 && plen < len;
+            if (flagged || zero_before_trailer) {
+                no_checksum(d, ip, k.layer, s.off + k.field,
+                            "an authentication trailer: no checksum (RFC 7166 section 4.2)");
+                return;
+            }
+        }
+        if (!ip->problem) {
+            if (plen < k.min_len || plen > len) {
+                dissect_not_checkable(d, ip->level, ip->via, k.layer, "bad OSPF length");
+                return;
+            }
+            c.len = c.pseudo_len = plen;
+            if (v3)
+                c.hole = plen; /* none */
+        }
+    }
+    if (checkable_length(d, ip, &k, s.off, c.len))
+        check_cover(d, ip, IPPROTO_OSPF_, &k, s.off, &c);
+}
+
+/*
+ * RSVP (RFC 2205 section 3.1.1): over the message its common header's length gives, without a
+ * pseudo-header, over IPv4 and IPv6 alike. A stored 0 means none was transmitted, whatever
+ * else is missing (as UDP's, and so a computed 0 is sent as all ones).
+ */
+static void rsvp(struct dissect *d, const struct ip_info *ip, struct span s)
+{
+    static const struct kind k = { CSUM_PCAP_RSVP, 2, 8, 0 };
+    const size_t len = s.end - s.off;
+    const int header = !ip->later_fragment && len >= k.min_len && have(d, s.off, k.min_len);
+    size_t message = len;
+    if (header && be16(d->data + s.off + k.field) == 0) {
+        no_checksum(d, ip, k.layer, s.off + k.field, NULL);
+        return;
+    }
+    if (header && !ip->problem) {
+        message = be16(d->data + s.off + 6);
+        if (message < k.min_len || message > len) {
+            dissect_not_checkable(d, ip->level, ip->via, k.layer, "bad RSVP length");
+            return;
+        }
+    }
+    if (checkable_length(d, ip, &k, s.off, message))
+        check(d, ip, IPPROTO_RSVP_, &k, s.off, message);
+}
+
+/*
+ * DCCP (RFC 4340 section 9): over the pseudo-header, IPv4's or IPv6's as TCP's, whose length is
+ * the whole packet's, and over as much of the packet as Checksum Coverage says (section 9.2):
+ * CsCov 0 all of it, else the header (Data Offset words) and (CsCov - 1) * 4 bytes of data.
+ * A coverage past the packet's end, or a header shorter than the generic header (section
+ * 5.1), makes a packet the receiver MUST ignore whatever its checksum: not checkable, as no
+ * checksum is defined for it, rather than bad, which fix would "correct". With CsCov 0 a
+ * Data Offset past the end spoils the header, not the checksum, as TCP's does.
+ */
+static void dccp(struct dissect *d, const struct ip_info *ip, struct span s)
+{
+    enum { X = 0x01 }; /* extended (48-bit) sequence numbers: a 16-byte generic header */
+    static const struct kind k = { CSUM_PCAP_DCCP, 6, 12, 1 };
+    const size_t len = s.end - s.off;
+    struct cover c = { len, len, len, 0 };
+    if (!ip->problem && len >= k.min_len && have(d, s.off, k.min_len)) {
+        const unsigned char *h = d->data + s.off;
+        const size_t header = (size_t)h[4] * 4, cscov = h[5] & 15u;
+        const char *why = NULL;
+        if (header < (h[8] & X ? 16u : 12u))
+            why = "bad DCCP header length";
+        else if (cscov && header + (cscov - 1) * 4 > len)
+            why = "DCCP checksum coverage beyond the packet";
+        if (why) {
+            dissect_not_checkable(d, ip->level, ip->via, k.layer, why);
+            return;
+        }
+        if (cscov)
+            c.len = c.hole = header + (cscov - 1) * 4;
+    }
+    if (checkable_length(d, ip, &k, s.off, c.len))
+        check_cover(d, ip, IPPROTO_DCCP_, &k, s.off, &c);
+}
+
 void dissect_transport(struct dissect *d, const struct ip_info *ip, uint8_t proto, struct span s)
 {
     static const struct kind tcp = { CSUM_PCAP_TCP, 16, 20, 1 };
@@ -321,6 +488,15 @@ void dissect_transport(struct dissect *d, const struct ip_info *ip, uint8_t prot
     case IPPROTO_PIM_:
     case IPPROTO_VRRP_:
         routing_message(d, ip, proto, s);
+        break;
+    case IPPROTO_OSPF_:
+        ospf(d, ip, s);
+        break;
+    case IPPROTO_RSVP_:
+        rsvp(d, ip, s);
+        break;
+    case IPPROTO_DCCP_:
+        dccp(d, ip, s);
         break;
     case IPPROTO_IPIP_:
     case IPPROTO_IPV6_:

@@ -10,7 +10,7 @@ void dissect_mpls(struct dissect *d, struct span s)
 {
     struct span inner = s;
     for (;;) {
-        if (!span_has(d, &inner, 4))
+        if (!span_need(d, &inner, 4))
             return;
         const int bottom = d->data[inner.off + 2] & 1;
         if (!span_enter(d, &inner, 4, &inner))

@@ -66,7 +66,7 @@ for f in $captures; do
     check $(( $(wc -l <"$TMP/plain") != listed + 1 )) "verify $f: plain output is $listed bad/offload lines + one summary ($(wc -l <"$TMP/plain") lines)"
     grep -q "^$C/$f: [0-9]* packets; checksums: " "$TMP/plain"
     check $? "verify $f: summary line names the file"
-    counts=$(awk '{ n[$4]++ } END { printf "%d good, %d bad, %d offload, %d not checkable, %d UDP without checksum",
+    counts=$(awk '{ n[$4]++ } END { printf "%d good, %d bad, %d offload, %d not checkable, %d without checksum",
                                   n["good"], n["bad"], n["offload"], n["not_checkable"], n["none"] }' "$C/$f.expect")
     grep -q "packets; checksums: $counts" "$TMP/plain"
     check $? "verify $f: summary counts $counts ($(tail -1 "$TMP/plain" | cut -c1-200))"
@@ -141,7 +141,8 @@ s = doc["summary"]
 for v in ("good", "bad", "offload", "not_checkable"):
     n = sum(1 for r in want if r[3] == v)
     assert s[v] == n, "summary %s %d, expected %d" % (v, s[v], n)
-    layers = ("ipv4", "tcp", "udp", "icmp", "icmpv6", "gre", "icmp-ext", "igmp", "pim", "vrrp")
+    layers = ("ipv4", "tcp", "udp", "icmp", "icmpv6", "gre", "icmp-ext", "igmp", "pim", "vrrp",
+              "ospf", "rsvp", "dccp")
     assert s[v] == sum(s[l][v] for l in layers), v
     assert s["inner"][v] == sum(1 for r in want if r[3] == v and r[1] == "inner"), v
 assert doc["file"].endswith(sys.argv[3]) and doc["packets"] > 0 and "error" not in doc
@@ -314,6 +315,31 @@ for z in $compressors; do # cut before its first 4 bytes: no capture, not an int
     [ ! -e "$TMP/tiny-fixed" ]
     check $? "$z stream cut before a magic number: fix writes nothing"
 done
+case " $compressors " in *" gzip "*)
+    # Zero padding after the last member (a tape's block size), which gzip -t accepts: the
+    # same capture, from a file and from a pipe, padding longer than one read; data after the
+    # padding is still corrupt.
+    f=multi.pcapng
+    "$CSUM" pcap verify --all "$C/$f" >"$TMP/want"
+    want_rc=$?
+    { gzip -c "$C/$f"; head -c 300000 /dev/zero; } >"$TMP/padded.gz"
+    for how in file pipe; do
+        if [ $how = file ]; then
+            "$CSUM" pcap verify --all "$TMP/padded.gz" >"$TMP/out" 2>"$TMP/err"
+        else
+            "$CSUM" pcap verify --all - <"$TMP/padded.gz" >"$TMP/out" 2>"$TMP/err"
+        fi
+        check $(( $? != want_rc )) "verify of a zero-padded gzip capture ($how): exit $want_rc ($(head -c 200 "$TMP/err"))"
+        normalize <"$TMP/out" | diff - <(normalize <"$TMP/want") >/dev/null
+        check $? "verify of a zero-padded gzip capture ($how): same verdicts"
+    done
+    { cat "$TMP/padded.gz"; printf x; } >"$TMP/padded-x.gz"
+    "$CSUM" pcap verify "$TMP/padded-x.gz" >/dev/null 2>"$TMP/err"
+    check $(( $? != 2 )) "data after a gzip capture's zero padding: exit 2"
+    grep -q "data after the zero bytes that pad" "$TMP/err"
+    check $? "data after a gzip capture's zero padding: says so ($(head -c 200 "$TMP/err"))"
+    ;;
+esac
 for z in $compressors; do # compressed twice: named as such, not as an unknown magic number
     "$z" -c "$C/clean.pcap" | "$z" -c >"$TMP/twice"
     "$CSUM" pcap verify "$TMP/twice" >/dev/null 2>"$TMP/err"
@@ -534,6 +560,97 @@ PY
     check $? "verify fcs-none.pcapng: without a length, the FCS is summed ($(head -c 300 "$TMP/out"))"
 fi
 
+# OSPF, RSVP and DCCP: the verdicts of every capture of them, before and after fix, against this
+# test's own reading of the RFCs, in Python (tshark's rules differ where the -unlike-tshark
+# captures say). Ethernet frames of one IP layer.
+if command -v python3 >/dev/null 2>&1; then
+    cat >"$TMP/rfc_verdicts.py" <<'PY'
+import json, struct, subprocess, sys
+
+def ones(b):
+    b += b"\0" * (len(b) % 2)
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return s
+
+def ospf(v6, pseudo, p):
+    """RFC 2328 D.4.3 (version 2), RFC 5340 A.3.1 (3), RFC 7166 4.2 (a trailer): the verdict."""
+    n = struct.unpack("!H", p[2:4])[0]
+    stored = struct.unpack("!H", p[12:14])[0]
+    if not v6:
+        auth = struct.unpack("!H", p[14:16])[0]
+        if auth == 2:
+            return "no_checksum"
+        if auth > 2:
+            return "not_checkable"
+        return "good" if ones(p[:16] + p[24:n]) == 0xffff else "bad"
+    options = {1: 21, 2: 17}.get(p[1])
+    if (options and p[options + 1] & 4) or (stored == 0 and len(p) > n):
+        return "no_checksum"
+    return "good" if ones(pseudo(n) + p[:n]) == 0xffff else "bad"
+
+def rsvp(v6, pseudo, p):
+    """RFC 2205 3.1.1: over the message its length gives; a stored 0 is none transmitted."""
+    if p[2:4] == b"\0\0":
+        return "no_checksum"
+    return "good" if ones(p[:struct.unpack("!H", p[6:8])[0]]) == 0xffff else "bad"
+
+def dccp(v6, pseudo, p):
+    """RFC 4340 9.1, 9.2: the pseudo-header of the whole length, the header and CsCov - 1 words
+    of data (0: all); a coverage past the end, or a header shorter than 5.1's, is to be ignored."""
+    header, cscov = p[4] * 4, p[5] & 15
+    n = header + (cscov - 1) * 4 if cscov else len(p)
+    if header < (16 if p[8] & 1 else 12) or n > len(p):
+        return "not_checkable"
+    return "good" if ones(pseudo(len(p)) + p[:n]) == 0xffff else "bad"
+
+PROTOCOLS = {89: ("ospf", ospf), 46: ("rsvp", rsvp), 33: ("dccp", dccp)}
+
+def verdicts(path):
+    data = open(path, "rb").read()
+    off, frame, out = 24, 0, {}
+    while off + 16 <= len(data):
+        caplen = struct.unpack("<I", data[off + 8:off + 12])[0]
+        f = data[off + 16:off + 16 + caplen]
+        off += 16 + caplen
+        frame += 1
+        if f[12:14] == b"\x08\x00":
+            ip = f[14:]
+            hl, total, proto = (ip[0] & 15) * 4, struct.unpack("!H", ip[2:4])[0], ip[9]
+            src, dst, p = ip[12:16], ip[16:20], ip[hl:total]
+            pseudo = lambda n: src + dst + struct.pack("!BBH", 0, proto, n)
+        elif f[12:14] == b"\x86\xdd":
+            ip = f[14:]
+            proto, src, dst = ip[6], ip[8:24], ip[24:40]
+            p = ip[40:40 + struct.unpack("!H", ip[4:6])[0]]
+            pseudo = lambda n: src + dst + struct.pack("!I3xB", n, proto)
+        else:
+            continue
+        if proto in PROTOCOLS:
+            layer, verdict = PROTOCOLS[proto]
+            out[(frame, layer)] = verdict(f[12:14] == b"\x86\xdd", pseudo, p)
+    return out
+
+csum, path = sys.argv[1], sys.argv[2]
+want = verdicts(path)
+doc = json.loads(subprocess.run([csum, "pcap", "verify", "--json", "--all", path],
+                                capture_output=True).stdout)
+layers = {layer for layer, _ in PROTOCOLS.values()}
+got = {(c["frame"], c["layer"]): c["verdict"] for c in doc["checks"] if c["layer"] in layers}
+assert want, "nothing to check in " + path
+assert got == want, sorted(set(got.items()) ^ set(want.items()))[:4]
+PY
+    for f in $(awk '$1 == "capture" && $2 ~ /^(ospf|rsvp|dccp)/ { print $2 }' "$C/MANIFEST"); do
+        for g in "$C/$f" "$TMP/fixed-$f"; do
+            python3 "$TMP/rfc_verdicts.py" "$CSUM" "$g" >"$TMP/pyout" 2>&1
+            check $? "verdicts of ${g#"$TMP"/} as computed from the RFCs: $(tail -1 "$TMP/pyout")"
+        done
+    done
+else
+    skip "OSPF, RSVP and DCCP verdicts against the RFCs (python3 not found)"
+fi
+
 # An IPv6 fragment after the first: what follows its Fragment header is the middle of the
 # payload, not headers to walk (RFC 8200 section 4.5), so never "malformed".
 if command -v python3 >/dev/null 2>&1; then
@@ -599,6 +716,28 @@ done
 printf '\140\352' | dd of="$TMP/other.pcap" bs=1 seek=20 conv=notrunc 2>/dev/null # 60000
 "$CSUM" pcap verify --json "$TMP/other.pcap" | grep -q '"linktype": 60000, "name": null'
 check $? "verify --json on an unknown link type: listed by number"
+
+# A frame cut inside its link layer's header is skipped, truncated (malformed when the frame
+# itself is that short), where it was a packet without checksum; a whole frame that is
+# shorter, an 802.11 ACK (a control frame, 10 bytes), is one.
+record() { printf '\000\000\000\000\000\000\000\000'"$1"'\000\000\000'"$2"'\000\000\000'; } # CAPLEN WIRELEN
+{ pcap_file_header '\001\000'
+  record '\015' '\074'; head -c 13 /dev/zero # 13 bytes of 60
+  record '\015' '\015'; head -c 13 /dev/zero; } >"$TMP/cut-ethernet.pcap"
+{ pcap_file_header '\151\000'
+  record '\020' '\100'; printf '\010\001'; head -c 14 /dev/zero # a data frame's 16 of 64
+  record '\012' '\012'; printf '\324\000'; head -c 8 /dev/zero; } >"$TMP/cut-wlan.pcap"
+for f in cut-ethernet.pcap cut-wlan.pcap; do
+    "$CSUM" pcap verify --json "$TMP/$f" >"$TMP/out" 2>&1
+    want='"truncated": 1, "malformed": 1'
+    [ "$f" = cut-wlan.pcap ] && want='"truncated": 1, "malformed": 0'
+    grep -q "$want" "$TMP/out"
+    check $? "verify $f: the cut frame skipped ($want: $(grep -o '"skipped": {[^}]*}' "$TMP/out"))"
+    grep -q "\"without_checksum\": $([ "$f" = cut-wlan.pcap ] && echo 1 || echo 0)," "$TMP/out"
+    check $? "verify $f: packets without checksum ($(grep -o '"without_checksum": [0-9]*' "$TMP/out"))"
+    "$CSUM" pcap verify --strict "$TMP/$f" >/dev/null 2>&1
+    check $(( $? != 1 )) "verify --strict $f: exit 1"
+done
 
 # ---- usage and I/O errors ------------------------------------------------------------------
 usage_case() { # usage_case DESCRIPTION args...
@@ -705,19 +844,36 @@ done
 # so fragments are unverified for tshark as they are not checkable for us. One difference
 # remains and is allowed: tshark calls a zero UDP checksum over IPv6 illegal even in a
 # truncated packet, where we say not checkable (the value to store is not known).
+# tshark 4.0 says whether an OSPF or RSVP checksum is right in its text only, no status field:
+# "[correct]", "[incorrect, should be 0x...]", "(None)" for an OSPF checksum of 0.
+tshark_text() { # tshark_text FILE [tshark options]: "FRAME_LAYER STATUSES", as tshark_seq
+    local f=$1; shift
+    tshark -n -r "$f" -o ip.defragment:FALSE -o ipv6.defragment:FALSE "$@" -Y 'ospf || rsvp' \
+        -T pdml 2>/dev/null |
+    awk 'BEGIN { L["ospf.checksum"] = "ospf"; L["rsvp.message_checksum"] = "rsvp" }
+        /<field name="frame.number"/ { sub(/.* show="/, ""); sub(/".*/, ""); n = $0; next }
+        match($0, /<field name="[a-z_.]+" showname="[^"]*"/) {
+            split(substr($0, RSTART, RLENGTH), w, "\"")
+            if (!(w[2] in L)) next
+            s = w[4] ~ /\[correct\]/ ? "G" : w[4] ~ /\[incorrect/ ? "B" : w[4] ~ /\(None\)/ ? "N" : ""
+            seq[n "_" L[w[2]]] = seq[n "_" L[w[2]]] s }
+        END { for (k in seq) if (seq[k] != "") print k, seq[k] }'
+}
 tshark_seq() { # tshark_seq FILE [tshark options]
     local f=$1; shift
-    tshark -n -r "$f" -o ip.check_checksum:TRUE -o tcp.check_checksum:TRUE \
-        -o udp.check_checksum:TRUE -o ip.defragment:FALSE -o ipv6.defragment:FALSE "$@" \
-        -T fields -E occurrence=a -E aggregator=, -e frame.number -e ip.checksum.status \
+    { tshark -n -r "$f" -o ip.check_checksum:TRUE -o tcp.check_checksum:TRUE \
+        -o udp.check_checksum:TRUE -o dccp.check_checksum:TRUE -o ip.defragment:FALSE \
+        -o ipv6.defragment:FALSE "$@" -T fields -E occurrence=a -E aggregator=, -e frame.number -e ip.checksum.status \
         -e tcp.checksum.status -e udp.checksum.status -e icmp.checksum.status \
         -e icmpv6.checksum.status -e gre.checksum.status -e icmp.ext.checksum.status \
-        -e igmp.checksum.status -e pim.cksum.status -e vrrp.checksum.status 2>/dev/null |
-    awk -F'\t' 'BEGIN { split("ipv4 tcp udp icmp icmpv6 gre icmp-ext igmp pim vrrp", L, " ")
+        -e igmp.checksum.status -e pim.cksum.status -e vrrp.checksum.status \
+        -e dccp.checksum.status 2>/dev/null |
+    awk -F'\t' 'BEGIN { split("ipv4 tcp udp icmp icmpv6 gre icmp-ext igmp pim vrrp dccp", L, " ")
                         m["0"] = "B"; m["1"] = "G"; m["2"] = ""; m["3"] = "N"; m["4"] = "Z" }
-        { for (i = 2; i <= 11; i++) { n = split($i, v, ","); s = ""
+        { for (i = 2; i <= 12; i++) { n = split($i, v, ","); s = ""
               for (k = 1; k <= n; k++) if (!(i == 8 && v[k] == "3")) s = s m[v[k]]
-              if (s != "") print $1 "_" L[i - 1], s } }' | sort
+              if (s != "") print $1 "_" L[i - 1], s } }'
+      tshark_text "$f" "$@"; } | sort
 }
 our_seq() { # from `csum pcap verify --all` on standard input
     normalize | awk '

@@ -122,7 +122,7 @@ class Check(NamedTuple):
     layer: str
     """``"ipv4"`` (the header checksum), ``"tcp"``, ``"udp"``, ``"icmp"``, ``"icmpv6"``,
     ``"gre"``, ``"icmp-ext"`` (an ICMP/ICMPv6 error's RFC 4884 extension structure),
-    ``"igmp"``, ``"pim"``, ``"vrrp"``."""
+    ``"igmp"``, ``"pim"``, ``"vrrp"``, ``"ospf"``, ``"rsvp"``, ``"dccp"``."""
     depth: str
     """``"outer"``: in the frame's first IP layer; ``"inner"``: in an IP layer inside a
     tunnel, or quoted in an ICMP error."""
@@ -135,8 +135,9 @@ class Check(NamedTuple):
     """``"good"``, ``"bad"``, ``"offload"`` (a placeholder left for the NIC by a sending host
     with checksum or segmentation offload: not corruption), ``"not_checkable"`` (the bytes it
     covers were not all captured, an IP fragment, lengths that disagree, a source route too
-    short to say where it ends) or ``"no_checksum"`` (a UDP checksum of 0 over IPv4, or in a
-    packet quoted in an ICMP/ICMPv6 error)."""
+    short to say where it ends) or ``"no_checksum"`` (the sender computed none: a UDP checksum
+    of 0 over IPv4, or in a packet quoted in an ICMP/ICMPv6 error; an RSVP checksum of 0; OSPF
+    with cryptographic authentication or an authentication trailer, ``note`` says which)."""
     stored: Optional[int]
     """The checksum in the file, as a big-endian number (what Wireshark shows); None when not
     checkable."""
@@ -207,7 +208,7 @@ class PcapResult:
         self.skipped: Dict[str, int] = {str(k): int(v) for k, v in document["skipped"].items()}
         """Packets not looked into, by why: ``wlan_protected``, ``wlan_fragment``,
         ``macsec_encrypted``, ``nesting``, ``truncated`` (the capture stops inside the headers
-        in front of the transport), ``malformed`` (such headers that make no sense)."""
+        in front of the transport, the link layer's too), ``malformed`` (such headers that make no sense)."""
         error = document.get("error")
         self.cut_short: Optional[CutShort] = (
             CutShort(int(error["offset"]), str(error["message"]))
@@ -283,14 +284,14 @@ class FixResult(PcapResult):
 def verify(source: Source, *, checks: str = "problems", strict: bool = False,
            rfc1624: bool = False, ipv6_udp_zero: bool = False, vxlan_ports: Ports = (),
            geneve_ports: Ports = ()) -> VerifyResult:
-    """Check every IPv4 header, TCP, UDP, ICMP, ICMPv6, IGMP, PIM, VRRP, GRE and ICMP
-    extension checksum in a capture, as ``csum pcap verify --json`` does.
+    """Check every IPv4 header, TCP, UDP, DCCP, ICMP, ICMPv6, IGMP, PIM, VRRP, OSPF, RSVP, GRE
+    and ICMP extension checksum in a capture, as ``csum pcap verify --json`` does.
 
     ``source``: a path, a bytes-like object holding the capture, or a binary file object
     (read to its end; a non-blocking one is waited for, as the module's documentation says).
     ``checks``: which checksums ``result.checks`` lists: ``"problems"`` the bad and offload
-    ones (the CLI's default), ``"verbose"`` also not-checkable ones and UDP checksums of 0
-    (``-v``), ``"all"`` every one (``--all``; one object per checksum, so memory grows with the
+    ones (the CLI's default), ``"verbose"`` also not-checkable ones and those the sender
+    computed none of (``-v``), ``"all"`` every one (``--all``; one object per checksum, so memory grows with the
     capture). The counts in ``summary`` are complete whatever the listing.
     ``strict``: ``result.ok`` also requires every packet checked (``--strict``). ``rfc1624``:
     a TCP checksum stored as 0xffff where 0x0000 is computed is good (by default bad, as in
@@ -316,8 +317,9 @@ def verify(source: Source, *, checks: str = "problems", strict: bool = False,
     with _Source(source, "verify") as src:
         status, err_no, usage, out, err, _ = _run(args + [src.arg], src)
     document = _json(out)
-    if status in (0, 1) and _walked(document):
-        return VerifyResult(document, src.path, status, strict)
+    walked = _walked(document)
+    if status in (0, 1) and walked is not None:
+        return VerifyResult(walked, src.path, status, strict)
     raise _failure(status, out, document, err, err_no, usage, src.path,
                    lambda d: VerifyResult(d, src.path, 2, strict))
 
@@ -386,8 +388,9 @@ def fix(src: Source, dst: Union[PathLike, BinaryIO, _Writer, None] = None, *,
             args += [source.arg] + ([] if dry_run else ["-"])
         status, err_no, usage, _, err, doc = _run(args, source, out_file)
     document = _json(doc)
-    if status == 0 and _walked(document):
-        return FixResult(document, source.path, out_path, dry_run, fix_offload)
+    walked = _walked(document)
+    if status == 0 and walked is not None:
+        return FixResult(walked, source.path, out_path, dry_run, fix_offload)
     raise _failure(status, doc, document, err, err_no, usage, source.path,
                    lambda d: FixResult(d, source.path, out_path, dry_run, fix_offload),
                    out_path)
@@ -783,9 +786,12 @@ def _json(text: bytes) -> Optional[Dict[str, Any]]:
     return document if isinstance(document, dict) else None
 
 
-def _walked(document: Optional[Dict[str, Any]]) -> bool:
-    """A document of a capture that was opened and walked (to its end or to an error)."""
-    return document is not None and "checks" in document and "summary" in document
+def _walked(document: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    """The document when it is of a capture that was opened and walked (to its end or to an
+    error), else None (typed so, not as a bool: a type checker then knows it is a dict)."""
+    if document is not None and "checks" in document and "summary" in document:
+        return document
+    return None
 
 
 _MALFORMED = re.compile(r"malformed capture at byte offset (\d+): (.*)", re.S)
@@ -799,7 +805,7 @@ def _failure(status: int, text: bytes, document: Optional[Dict[str, Any]], err: 
     message = err.decode("utf-8", errors="replace").strip()
     error = document.get("error") if document else None
     if isinstance(error, dict) and error.get("offset") is not None:
-        result = make_result(document) if _walked(document) else None
+        result = make_result(document) if _walked(document) is not None else None
         return PcapError(str(error.get("message", "")), path, int(error["offset"]), result)
     m = _MALFORMED.search(message)
     if m:

@@ -23,7 +23,7 @@ Nothing is imported from scapy until :func:`install` is called.
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 import csum
 
@@ -62,7 +62,7 @@ def _in6_chksum(nh: int, u: Any, p: bytes) -> int:
     return _original_in6(nh, u, p)  # type: ignore[misc]
 
 
-def _scapy_modules() -> list:
+def _scapy_modules() -> List[Any]:
     return [m for name, m in list(sys.modules.items())
             if m is not None and (name == "scapy" or name.startswith("scapy."))]
 

@@ -378,6 +378,44 @@ static void truncated_pcapng(const char *dir, FILE *manifest, uint64_t seed)
     cf_close(&cf, manifest, NULL);
 }
 
+/* Frames cut by the capture inside their link layer's headers, on every link type that has
+ * any and under Ethernet's MPLS, PPPoE and MACsec, up to where the IP packet starts: its
+ * version not even captured, each is skipped as truncated, never counted as a packet without
+ * a checksum. Whole frames in between (but on SLIP, which tshark 4.0 does not dissect). */
+static void truncated_link_pcapng(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    static const struct { enum link link; enum l2encap l2; } kinds[] = {
+        { LINK_ETHERNET, L2_NONE }, { LINK_VLAN, L2_NONE }, { LINK_QINQ, L2_NONE },
+        { LINK_8023_SNAP, L2_NONE }, { LINK_ETHERNET, L2_MPLS }, { LINK_ETHERNET, L2_PPPOE },
+        { LINK_ETHERNET, L2_MACSEC }, { LINK_SLL, L2_NONE }, { LINK_SLL2, L2_NONE },
+        { LINK_NULL, L2_NONE }, { LINK_LOOP, L2_NONE }, { LINK_WLAN, L2_NONE },
+        { LINK_WLAN_QOS, L2_NONE }, { LINK_WLAN_4ADDR, L2_NONE }, { LINK_WLAN_AMSDU, L2_NONE },
+        { LINK_RADIOTAP, L2_NONE }, { LINK_PRISM, L2_NONE }, { LINK_AVS, L2_NONE },
+        { LINK_PPI, L2_NONE }, { LINK_PPP, L2_NONE }, { LINK_PPP_HDLC, L2_NONE },
+        { LINK_PPPOE, L2_NONE }, { LINK_PPP_DIR, L2_NONE }, { LINK_CHDLC, L2_NONE },
+        { LINK_FRELAY, L2_NONE }, { LINK_FRELAY_SNAP, L2_NONE }, { LINK_SLIP, L2_NONE },
+        { LINK_PKTAP, L2_NONE }, { LINK_NFLOG, L2_NONE },
+    };
+    enum { KINDS = sizeof kinds / sizeof kinds[0] };
+    cf_open(&cf, dir, "truncated-link.pcapng", FMT_PCAPNG, 0, 0, 0, 1);
+    cf_section(&cf, 0);
+    for (int k = 0; k < KINDS; k++)
+        cf_interface(&cf, linktype_of(kinds[k].link, 4), 0);
+    for (int i = 0; i < 5 * KINDS; i++) {
+        const int k = i % KINDS, whole = i / KINDS == 2;
+        if (whole && kinds[k].link == LINK_SLIP)
+            continue;
+        const int ipv = kinds[k].link == LINK_SLIP ? 4 : 0;
+        struct pkt_spec s = random_spec(&rng, kinds[k].link, ipv, 0);
+        s.l2 = kinds[k].l2;
+        s.cut_link = !whole;
+        add_packet(&cf, &s, &rng, (uint32_t)k, PB_ENHANCED);
+    }
+    cf_close(&cf, manifest, NULL);
+}
+
 /* An Ethernet packet of `ip`, quoted in an ICMP error of its IP version if `quoted`. */
 static void add_one(struct capture_file *cf, const struct ip_spec *ip, int quoted, uint64_t *rng)
 {
@@ -609,6 +647,180 @@ static void multicast_file(const char *dir, FILE *manifest, uint64_t seed)
     cf_close(&cf, manifest, NULL);
 }
 
+/* OSPF (RFC 2328, RFC 5340): version 2 over IPv4, with no authentication or a simple password
+ * (neither summed), and version 3 over IPv6, every packet type, right and wrong. Version 2
+ * with cryptographic authentication and version 3 with an authentication trailer (flagged by
+ * a Hello's or Database Description's AT-bit, or not), their checksums 0: none computed, as
+ * tshark says too. */
+static void ospf_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    cf_open(&cf, dir, "ospf.pcap", FMT_PCAP, 0, 0, 1, 1);
+    /* bodies: a Hello with neighbors, a Database Description with LSA headers, Link State
+     * Requests, an Update, Acknowledgments */
+    static const size_t bodies[] = { 0, 24, 48, 24, 36, 40 };
+    for (int i = 0; i < 40; i++) {
+        const int ipv = i % 2 ? 6 : 4;
+        const uint8_t type = (uint8_t)(1 + i / 2 % 5);
+        struct ip_spec ip = { .ipv = ipv, .proto = 89, .icmp_type = type,
+                              .auth = ipv == 4 ? (uint8_t)(i / 10 % 2) : 0,
+                              .payload = bodies[type] + 4 * (i / 20), .corrupt_l4 = i / 20,
+                              .corrupt_ip = i % 7 == 3 };
+        add_one(&cf, &ip, 0, &rng);
+    }
+    for (int i = 0; i < 8; i++) { /* no checksum: cryptographic authentication, a trailer */
+        const int ipv = i % 2 ? 6 : 4;
+        const uint8_t type = (uint8_t)(i % 4 < 2 ? 1 : 4);
+        const size_t trailer = ipv == 4 ? 16 : 32; /* a keyed MD5 digest; an HMAC-SHA-1 AT */
+        struct ip_spec ip = { .ipv = ipv, .proto = 89, .icmp_type = type, .auth = ipv == 4 ? 2 : 1,
+                              .payload = bodies[type] + trailer, .udp_trailer = trailer,
+                              .udp_zero = 1 };
+        add_one(&cf, &ip, 0, &rng);
+    }
+    cf_close(&cf, manifest, NULL);
+}
+
+/* Where tshark 4.0 differs on OSPF: it sums the bytes after the packet too (a link-local
+ * signaling block, RFC 5613, here, a digest or an authentication trailer), over the IP
+ * payload where the packet's length says where the packet ends (its own comment doubts it);
+ * it computes a checksum whatever the authentication, where none is computed (cryptographic
+ * authentication, RFC 2328 section D.4.3; an authentication trailer flagged by the AT-bit, RFC
+ * 7166 section 4.2) and a reserved AuType leaves it unknown; it takes a stored 0 for none,
+ * where RFC 2328 and RFC 5340 have no such rule. */
+static void ospf_unlike_tshark_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    const char *name = "ospf-unlike-tshark.pcap";
+    cf_open(&cf, dir, name, FMT_PCAP, 0, 0, 1, 1);
+    for (int i = 0; i < 4; i++) { /* no checksum, whatever the field holds: right, wrong */
+        struct ip_spec v2 = { .ipv = 4, .proto = 89, .icmp_type = (uint8_t)(1 + i / 2 * 3),
+                              .auth = 2, .payload = 40 + 16, .udp_trailer = 16,
+                              .corrupt_l4 = i % 2 };
+        add_one(&cf, &v2, 0, &rng);
+        struct ip_spec v3 = { .ipv = 6, .proto = 89, .icmp_type = (uint8_t)(1 + i / 2),
+                              .auth = 1, .payload = 40 + 32, .udp_trailer = 32,
+                              .corrupt_l4 = i % 2 };
+        add_one(&cf, &v3, 0, &rng);
+    }
+    for (int i = 0; i < 4; i++) { /* 0 stored, no trailer: bad; a reserved AuType */
+        struct ip_spec zero = { .ipv = i % 2 ? 6 : 4, .proto = 89, .icmp_type = 1,
+                                .auth = (uint8_t)(i % 2 ? 0 : i / 2), .payload = 24,
+                                .udp_zero = 1 };
+        add_one(&cf, &zero, 0, &rng);
+    }
+    struct ip_spec reserved = { .ipv = 4, .proto = 89, .icmp_type = 5, .auth = 3, .payload = 20 };
+    add_one(&cf, &reserved, 0, &rng);
+    for (int i = 0; i < 8; i++) { /* Hellos and Database Descriptions with a signaling block */
+        struct ip_spec lls = { .ipv = i % 2 ? 6 : 4, .proto = 89,
+                               .icmp_type = (uint8_t)(1 + i / 2 % 2),
+                               .auth = (uint8_t)(i % 2 ? 0 : i / 4), .payload = 28 + 12,
+                               .udp_trailer = 12, .corrupt_l4 = i / 4 };
+        add_one(&cf, &lls, 0, &rng);
+    }
+    cf_close(&cf, manifest, NULL);
+    tshark_gap(manifest, name, "tshark 4.0 sums the bytes after an OSPF packet too, checks OSPF "
+                               "checksums cryptographic authentication and authentication "
+                               "trailers leave uncomputed, or a reserved AuType leaves unknown, "
+                               "and takes a stored 0 for none");
+}
+
+/* RSVP (RFC 2205): every message type over IPv4 and IPv6, right and wrong, whose checksum
+ * computes to 0, stored as 0xffff (a stored 0 is none), and with bytes after the message
+ * (not covered). */
+static void rsvp_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    cf_open(&cf, dir, "rsvp.pcap", FMT_PCAP, 0, 0, 1, 1);
+    for (int i = 0; i < 36; i++) {
+        const int ipv = i % 2 ? 6 : 4;
+        struct ip_spec ip = { .ipv = ipv, .proto = 46, .icmp_type = (uint8_t)(1 + i / 2 % 7),
+                              .payload = (ipv == 4 ? 12 : 24) + 4 * (1 + rnd(&rng) % 16),
+                              .corrupt_l4 = i / 14 == 1, .l4_sum_zero = i >= 28,
+                              .corrupt_ip = i % 7 == 3 };
+        add_one(&cf, &ip, 0, &rng);
+    }
+    for (int i = 0; i < 4; i++) {
+        const int ipv = i % 2 ? 6 : 4;
+        struct ip_spec ip = { .ipv = ipv, .proto = 46, .payload = (ipv == 4 ? 12 : 24) + 16,
+                              .udp_trailer = 8, .corrupt_l4 = i >= 2 };
+        add_one(&cf, &ip, 0, &rng);
+    }
+    cf_close(&cf, manifest, NULL);
+}
+
+/* Where tshark 4.0 differs on RSVP: it calls a stored 0 incorrect, where RFC 2205 section 3.1.1
+ * says none was transmitted. */
+static void rsvp_unlike_tshark_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    const char *name = "rsvp-unlike-tshark.pcap";
+    cf_open(&cf, dir, name, FMT_PCAP, 0, 0, 1, 1);
+    for (int i = 0; i < 4; i++) {
+        const int ipv = i % 2 ? 6 : 4;
+        struct ip_spec ip = { .ipv = ipv, .proto = 46, .icmp_type = (uint8_t)(1 + i),
+                              .payload = (ipv == 4 ? 12 : 24) + 8, .udp_zero = 1 };
+        add_one(&cf, &ip, 0, &rng);
+    }
+    cf_close(&cf, manifest, NULL);
+    tshark_gap(manifest, name, "tshark 4.0 calls an RSVP checksum of 0 incorrect (none sent)");
+}
+
+/* DCCP (RFC 4340) over IPv4 and IPv6: Requests, Data, Acks and DataAcks (Data, Ack and DataAck
+ * with 24-bit sequence numbers too), their checksum over the whole packet (Checksum Coverage 0)
+ * or the header and the data CsCov says (1: none of it, up to all of it), right and wrong. */
+static void dccp_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    cf_open(&cf, dir, "dccp.pcap", FMT_PCAP, 0, 0, 1, 1);
+    static const uint8_t types[] = { 0, 2, 3, 4 };
+    for (int i = 0; i < 64; i++) {
+        const uint8_t type = types[i / 2 % 4];
+        const size_t payload = 4 * (rnd(&rng) % 15) + rnd(&rng) % 4;
+        /* coverage 0, 1, or more words of data, up to all there are (CsCov - 1 <= payload / 4) */
+        const int kind = i / 8 % 4;
+        const uint8_t cscov = (uint8_t)(kind == 0 ? 0 : kind == 1 || payload < 4
+                                        ? 1 : 2 + rnd(&rng) % (payload / 4));
+        struct ip_spec ip = { .ipv = i % 2 ? 6 : 4, .proto = 33, .icmp_type = type,
+                              .payload = payload, .cscov = cscov,
+                              .short_seq = type != 0 && i / 8 % 2,
+                              .corrupt_l4 = i >= 32, .corrupt_ip = i % 7 == 3 };
+        add_one(&cf, &ip, 0, &rng);
+    }
+    cf_close(&cf, manifest, NULL);
+}
+
+/* Where tshark 4.0 differs on DCCP: a Checksum Coverage past the packet's end makes a packet
+ * to be ignored (RFC 4340 section 9.2), not checkable, where tshark checks the whole packet;
+ * so does a Data Offset shorter than the generic header (section 5.1), which tshark checks. */
+static void dccp_unlike_tshark_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    const char *name = "dccp-unlike-tshark.pcap";
+    cf_open(&cf, dir, name, FMT_PCAP, 0, 0, 1, 1);
+    for (int i = 0; i < 8; i++) {
+        const size_t payload = 4 * (size_t)(i % 4);
+        struct ip_spec ip = { .ipv = i % 2 ? 6 : 4, .proto = 33, .icmp_type = (uint8_t)(i % 3 + 2),
+                              .payload = payload, .cscov = (uint8_t)(payload / 4 + 2 + i % 5),
+                              .corrupt_l4 = i >= 4 };
+        add_one(&cf, &ip, 0, &rng);
+    }
+    for (int i = 0; i < 4; i++) { /* 12 bytes with 48-bit sequence numbers; 8 */
+        struct ip_spec ip = { .ipv = i % 2 ? 6 : 4, .proto = 33, .icmp_type = 2, .payload = 8,
+                              .short_seq = i >= 2, .tcp_offset = i >= 2 ? 2 : 3 };
+        add_one(&cf, &ip, 0, &rng);
+    }
+    cf_close(&cf, manifest, NULL);
+    tshark_gap(manifest, name, "tshark 4.0 checks a DCCP packet whose Checksum Coverage goes "
+                               "past its end over the whole packet, and one whose Data Offset "
+                               "is shorter than the generic header");
+}
+
 /* An Ethernet frame of a datagram carrying `carry` as protocol `proto` (nothing else in front
  * of it), which the checker gives up on as malformed: counted as skipped. */
 static void add_given_up(struct capture_file *cf, int ipv, uint8_t proto, const unsigned char *carry,
@@ -712,6 +924,13 @@ int write_corpus(const char *dir)
     icmp_ext_unlike_tshark_file(dir, manifest, seed++);
     malformed_headers_file(dir, manifest, seed++);
     multicast_file(dir, manifest, seed++);
+    truncated_link_pcapng(dir, manifest, seed++);
+    ospf_file(dir, manifest, seed++);
+    ospf_unlike_tshark_file(dir, manifest, seed++);
+    rsvp_file(dir, manifest, seed++);
+    rsvp_unlike_tshark_file(dir, manifest, seed++);
+    dccp_file(dir, manifest, seed++);
+    dccp_unlike_tshark_file(dir, manifest, seed++);
     malformed_files(dir, manifest);
     return fclose(manifest) == 0 ? 0 : 2;
 }

@@ -44,21 +44,22 @@ void expect_add(struct expectation *list, int *n, const struct expectation *e)
         list[(*n)++] = *e;
 }
 
-/* Whether the checksum of `s`'s transport covers the pseudo-header: not ICMP's, IGMP's, PIM's
- * over IPv4 (RFC 7761 section 4.9) nor VRRP version 2's (version 3's does, RFC 5798). */
+/* Whether the checksum of `s`'s transport covers the pseudo-header: not ICMP's, IGMP's, RSVP's
+ * (RFC 2205 section 3.1.1), PIM's and OSPF's over IPv4 (RFC 7761 section 4.9, RFC 2328 section
+ * D.4.3; over IPv6 they do) nor VRRP version 2's (version 3's does, RFC 5798). */
 static int covers_pseudo_header(const struct ip_spec *s)
 {
     switch (s->proto) {
-    case 1: case 2: return 0;
-    case 103: return s->ipv == 6;
+    case 1: case 2: case 46: return 0;
+    case 103: case 89: return s->ipv == 6;
     case 112: return s->icmp_type == 3;
     default: return 1;
     }
 }
 
-/* The pseudo-header (if `pseudo`) followed by the segment. */
+/* The pseudo-header (if `pseudo`), its length pseudo_len, followed by the segment's len bytes. */
 static size_t with_pseudo(unsigned char *buf, int ipv, const unsigned char *src,
-                          const unsigned char *dst, uint8_t proto, int pseudo,
+                          const unsigned char *dst, uint8_t proto, int pseudo, size_t pseudo_len,
                           const unsigned char *seg, size_t len)
 {
     size_t n = 0;
@@ -70,10 +71,10 @@ static size_t with_pseudo(unsigned char *buf, int ipv, const unsigned char *src,
         if (ipv == 4) {
             buf[n++] = 0;
             buf[n++] = proto;
-            be16put(buf + n, (uint16_t)len);
+            be16put(buf + n, (uint16_t)pseudo_len);
             n += 2;
         } else {
-            be32put(buf + n, (uint32_t)len); /* 32 bits: jumbograms too */
+            be32put(buf + n, (uint32_t)pseudo_len); /* 32 bits: jumbograms too */
             buf[n + 4] = buf[n + 5] = buf[n + 6] = 0;
             buf[n + 7] = proto;
             n += 8;
@@ -84,13 +85,20 @@ static size_t with_pseudo(unsigned char *buf, int ipv, const unsigned char *src,
     return n + (seg ? len : 0);
 }
 
-/* The checksum over pseudo-header + segment (field zeroed), per the oracle. */
+/* The checksum over pseudo-header + the segment's first len bytes (field zeroed), per the
+ * oracle; the pseudo-header's length is pseudo_len (DCCP's: the whole segment's, RFC 4340
+ * section 9.1). OSPFv2's leaves out the authentication field (RFC 2328 section D.4.3): summed
+ * as zeros here. */
 static uint16_t transport_checksum(const struct ip_spec *s, const unsigned char *src,
-                                   const unsigned char *dst, const unsigned char *seg, size_t len)
+                                   const unsigned char *dst, const unsigned char *seg, size_t len,
+                                   size_t pseudo_len)
 {
     static unsigned char buf[40 + MAX_FRAME];
-    return oracle_checksum(buf, with_pseudo(buf, s->ipv, src, dst, s->proto,
-                                            covers_pseudo_header(s), seg, len), 0);
+    const size_t n = with_pseudo(buf, s->ipv, src, dst, s->proto, covers_pseudo_header(s),
+                                 pseudo_len, seg, len);
+    if (s->proto == 89 && s->ipv == 4)
+        memset(buf + n - len + 16, 0, 8);
+    return oracle_checksum(buf, n, 0);
 }
 
 /* The folded pseudo-header sum (not complemented) for `len`: what an offloading sender
@@ -99,7 +107,7 @@ static uint16_t partial_checksum(int ipv, const unsigned char *src, const unsign
                                  uint8_t proto, size_t len)
 {
     unsigned char buf[40];
-    size_t n = with_pseudo(buf, ipv, src, dst, proto, 1, NULL, len);
+    size_t n = with_pseudo(buf, ipv, src, dst, proto, 1, len, NULL, 0);
     return (uint16_t)~oracle_checksum(buf, n, 0);
 }
 
@@ -112,6 +120,9 @@ static const char *layer_of(uint8_t proto)
     case 2: return "igmp";
     case 103: return "pim";
     case 112: return "vrrp";
+    case 89: return "ospf";
+    case 46: return "rsvp";
+    case 33: return "dccp";
     default: return "icmpv6";
     }
 }
@@ -119,12 +130,86 @@ static const char *layer_of(uint8_t proto)
 static int checksummed(uint8_t proto)
 {
     return proto == 6 || proto == 17 || proto == 1 || proto == 58 || proto == 2 || proto == 103 ||
-           proto == 112;
+           proto == 112 || proto == 89 || proto == 46 || proto == 33;
 }
 
 static size_t checksum_field(uint8_t proto)
 {
-    return proto == 6 ? 16 : proto == 17 || proto == 112 ? 6 : 2;
+    return proto == 6 ? 16 : proto == 17 || proto == 112 || proto == 33 ? 6 : proto == 89 ? 12 : 2;
+}
+
+/* RSVP objects (RFC 2205 section 3.1.2) filling the n bytes at p (random, a multiple of 4): a
+ * SESSION of the IP version (class 1, C-Type 1 or 2: destination, protocol, flags, port), then
+ * a NULL object (class 0, to be ignored) over the rest, so that they parse. */
+static void rsvp_objects(unsigned char *p, size_t n, int ipv)
+{
+    const size_t session = ipv == 4 ? 12 : 24;
+    if (n < session)
+        return;
+    be16put(p, (uint16_t)session);
+    p[2] = 1;
+    p[3] = ipv == 4 ? 1 : 2;
+    if (n >= session + 4) {
+        be16put(p + session, (uint16_t)(n - session));
+        p[session + 2] = 0;
+    }
+}
+
+/* OSPF's header (RFC 2328 section A.3.1, RFC 5340 section A.3.1: version 2 over IPv4, 3 over
+ * IPv6) at seg, of type `type`: router and area IDs; version 2's AuType and authentication
+ * field (a simple password, or cryptographic authentication's key ID, digest length and
+ * sequence number, its digest in the trailer). Returns its length. */
+static size_t ospf_header(unsigned char *seg, const struct ip_spec *s, uint64_t *rng)
+{
+    const int v3 = s->ipv == 6;
+    seg[0] = v3 ? 3 : 2;
+    seg[1] = s->icmp_type ? s->icmp_type : 1;
+    fill(seg + 4, 8, rnd(rng));
+    be16put(seg + 12, 0);
+    if (v3) {
+        seg[14] = seg[15] = 0; /* instance 0 */
+        return 16;
+    }
+    be16put(seg + 14, s->auth);
+    memset(seg + 16, 0, 8);
+    if (s->auth == 1) {
+        memcpy(seg + 16, "p4ssw0rd", 8);
+    } else if (s->auth == 2) {
+        seg[18] = (unsigned char)(1 + rnd(rng) % 255); /* key ID */
+        seg[19] = 16;                                   /* a keyed MD5 digest */
+        be32put(seg + 20, (uint32_t)rnd(rng));          /* sequence number */
+    }
+    return 24;
+}
+
+/* After the payload: the options of an OSPF Hello or Database Description (RFC 5340 section
+ * A.2: version 3's AT-bit, RFC 7166, with `auth`; either version's L-bit, RFC 5613, with a
+ * link-local signaling block in the trailer, which gets its header and one TLV of Extended
+ * Options). The rest of the body stays random. */
+static void ospf_body(unsigned char *seg, size_t hlen, size_t len, const struct ip_spec *s)
+{
+    const int v3 = s->ipv == 6, lls = s->udp_trailer && (v3 ? !s->auth : s->auth != 2);
+    size_t options = 0;
+    if (seg[1] == 1 && len >= hlen + 20)
+        options = hlen + (v3 ? 5 : 6); /* after interface ID and priority; after mask, interval */
+    else if (seg[1] == 2 && len >= hlen + 8)
+        options = hlen + (v3 ? 1 : 2); /* after a reserved byte; after the interface MTU */
+    if (options && v3) {
+        seg[options] = 0;
+        seg[options + 1] = (unsigned char)((s->auth ? 0x04 : 0) | (lls ? 0x02 : 0)); /* AT, L */
+        seg[options + 2] = 0x13; /* V6, E, R */
+    } else if (options) {
+        seg[options] = (unsigned char)(0x02 | (lls ? 0x10 : 0)); /* E, L */
+    }
+    if (lls && s->udp_trailer >= 12) {
+        unsigned char *b = seg + len - s->udp_trailer;
+        be16put(b, 0);                                  /* checksum: none */
+        be16put(b + 2, (uint16_t)(s->udp_trailer / 4)); /* length in 32-bit words */
+        be16put(b + 4, 1);                              /* Extended Options and Flags */
+        be16put(b + 6, 4);
+        be32put(b + 8, 1);                              /* LR */
+        memset(b + 12, 0, s->udp_trailer - 12);
+    }
 }
 
 /* The transport segment: header, options, payload (or the carried bytes); checksum field
@@ -190,6 +275,44 @@ static size_t build_segment(const struct ip_spec *s, uint64_t *rng, unsigned cha
         be16put(seg + 4, s->icmp_type == 3 ? 100 : 0x0001);
         be16put(seg + 6, 0);
         break;
+    case 89:
+        hlen = ospf_header(seg, s, rng);
+        break;
+    case 33: { /* DCCP's generic header (RFC 4340 section 5.1): ports, Data Offset, CCVal and
+               * CsCov, checksum, type and X, a 48-bit sequence number (24-bit without X);
+               * then an acknowledgement number (but for a Request and Data, section 5.3), and a
+               * Request's service code */
+        const int x = !s->short_seq, type = s->icmp_type;
+        be16put(seg, (uint16_t)(40000 + rnd(rng) % 1000));
+        be16put(seg + 2, (uint16_t)(5000 + rnd(rng) % 1000));
+        seg[5] = s->cscov & 15;
+        be16put(seg + 6, 0);
+        seg[8] = (unsigned char)((type & 15) << 1 | x);
+        hlen = x ? 16 : 12;
+        memset(seg + 9, 0, hlen - 9);
+        fill(seg + (x ? 10 : 9), x ? 6 : 3, rnd(rng));
+        if (type != 0 && type != 2) { /* reserved, acknowledgement number */
+            memset(seg + hlen, 0, x ? 8 : 4);
+            fill(seg + hlen + (x ? 2 : 1), x ? 6 : 3, rnd(rng));
+            hlen += x ? 8 : 4;
+        }
+        if (type == 0) {
+            be32put(seg + hlen, (uint32_t)rnd(rng));
+            hlen += 4;
+        }
+        seg[4] = (unsigned char)(s->tcp_offset ? s->tcp_offset : (int)(hlen / 4));
+        break;
+    }
+    case 46: /* RSVP's common header (RFC 2205 section 3.1.1): version 1, no flags, the message
+              * type (icmp_type; a Path by default), checksum, send TTL, reserved, length (set
+              * below); the objects are the payload */
+        hlen = 8;
+        seg[0] = 0x10;
+        seg[1] = s->icmp_type ? s->icmp_type : 1;
+        be16put(seg + 2, 0);
+        seg[4] = 64;
+        seg[5] = 0;
+        break;
     default: /* carried as is: IP in IP, GRE */
         hlen = 0;
         break;
@@ -204,6 +327,15 @@ static size_t build_segment(const struct ip_spec *s, uint64_t *rng, unsigned cha
     const size_t len = hlen + body;
     if (s->proto == 17) /* a UDP jumbogram says 0 (RFC 2675 section 4) */
         be16put(seg + 4, len > 0xffff ? 0 : (uint16_t)(len - s->udp_trailer));
+    if (s->proto == 89) {
+        be16put(seg + 2, (uint16_t)(len - s->udp_trailer));
+        ospf_body(seg, hlen, len, s);
+    }
+    if (s->proto == 46) {
+        const size_t message = len - s->udp_trailer;
+        be16put(seg + 6, (uint16_t)message);
+        rsvp_objects(seg + hlen, message - hlen, s->ipv);
+    }
     return len;
 }
 
@@ -424,15 +556,25 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
     const size_t seglen = build_segment(s, rng, seg);
     /* What the checksum covers: UDP's length; a PIM Register's first 8 bytes (RFC 7761 section
      * 4.9: not the packet it carries); the whole segment otherwise. */
-    const size_t covered = s->proto == 17 ? seglen - s->udp_trailer
-                           : s->proto == 103 && s->icmp_type == 1 ? 8 : seglen;
-    /* ICMPv6 is checked over IPv6 only, IGMP over IPv4 only (IPv6 has MLD, in ICMPv6). */
+    size_t covered = s->proto == 17 || s->proto == 89 || s->proto == 46
+                     ? seglen - s->udp_trailer
+                     : s->proto == 103 && s->icmp_type == 1 ? 8 : seglen;
+    /* DCCP's: the header and (CsCov - 1) words of data, the pseudo-header still giving the
+     * whole length (RFC 4340 sections 9.1, 9.2); one past the end is what tshark takes, the
+     * whole packet, the packet being not checkable. */
+    const size_t dccp_cover = s->proto == 33 && s->cscov
+                              ? (size_t)seg[4] * 4 + ((size_t)s->cscov - 1) * 4 : seglen;
+    if (s->proto == 33 && dccp_cover < seglen)
+        covered = dccp_cover;
+    const size_t pseudo_len = s->proto == 33 ? seglen : covered;
+    /* ICMPv6 is checked over IPv6 only, IGMP over IPv4 only (IPv6 has MLD, in ICMPv6); OSPF's
+     * version follows the IP version's. */
     const int has_l4 = checksummed(s->proto) && !(s->proto == 58 && s->ipv == 4) &&
                        !(s->proto == 2 && s->ipv == 6);
     const size_t field = checksum_field(s->proto);
     struct expectation l4e = { layer_of(s->proto), EXPECT_GOOD, level, via, 0, 0 };
     if (has_l4) {
-        uint16_t l4 = transport_checksum(s, src, final_dst, seg, covered);
+        uint16_t l4 = transport_checksum(s, src, final_dst, seg, covered, pseudo_len);
         if (s->l4_sum_zero && !s->carry && s->payload >= 2 && !s->udp_trailer) {
             /* Adjust the last two payload bytes, at an even offset of the segment, so that
              * the checksum comes out 0x0000: add the current checksum value there. */
@@ -440,15 +582,16 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
             uint32_t w = (uint32_t)be16get(seg + at) + l4;
             w = (w & 0xffff) + (w >> 16);
             be16put(seg + at, (uint16_t)w);
-            l4 = transport_checksum(s, src, final_dst, seg, covered);
+            l4 = transport_checksum(s, src, final_dst, seg, covered, pseudo_len);
         }
-        if (s->proto == 17 && l4 == 0)
-            l4 = 0xffff; /* UDP sends a computed 0 as all ones */
+        if ((s->proto == 17 || s->proto == 46) && l4 == 0)
+            l4 = 0xffff; /* UDP and RSVP send a computed 0 as all ones: 0 is none */
         uint16_t stored = l4;
         enum expect_verdict v = EXPECT_GOOD;
         const int offloadable = s->proto == 6 || s->proto == 17;
-        if (s->udp_zero && s->proto == 17) {
+        if (s->udp_zero && (s->proto == 17 || s->proto == 89 || s->proto == 46)) {
             stored = 0;
+            v = EXPECT_BAD;
         } else if (s->corrupt_l4) {
             stored = wrong_value(l4, rng);
             v = EXPECT_BAD;
@@ -466,6 +609,22 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
             v = EXPECT_GOOD;
         if (s->proto == 17 && stored == 0)
             v = s->ipv == 4 ? EXPECT_NONE : EXPECT_BAD;
+        if (s->proto == 46 && stored == 0) /* RFC 2205 section 3.1.1: none transmitted */
+            v = EXPECT_NONE;
+        /* OSPF with cryptographic authentication computes none (RFC 2328 section D.4.3), nor
+         * with an authentication trailer (RFC 7166 section 4.2), flagged in a Hello or a
+         * Database Description, and taken to be there behind a stored 0 and bytes after the
+         * packet. */
+        const int ospf_hello_dd = s->icmp_type <= 2;
+        if (s->proto == 89 && (s->ipv == 4 ? s->auth == 2
+                                            : (s->auth && ospf_hello_dd) ||
+                                                  (stored == 0 && s->udp_trailer)))
+            v = EXPECT_NONE;
+        if (s->proto == 89 && s->ipv == 4 && s->auth > 2) /* reserved: not known */
+            v = EXPECT_NOT_CHECKABLE;
+        /* to be ignored (RFC 4340 sections 9.2, 5.1) */
+        if (s->proto == 33 && (dccp_cover > seglen || seg[4] < (s->short_seq ? 3 : 4)))
+            v = EXPECT_NOT_CHECKABLE;
         /* Not checkable: without the final destination there is no pseudo-header (ICMP has
          * none), and below 5 words the TCP header is no header. */
         if ((dst_unknown && covers_pseudo_header(s) && v != EXPECT_NONE) ||

@@ -127,20 +127,24 @@ static size_t snap(unsigned char *p, uint16_t ethertype)
     return 8;
 }
 
-/* The 802.11 frame of `link` around dg[0..n) at p; its length. */
+/* The 802.11 frame of `link` around dg[0..n) at p; its length. *ip_off: where the first
+ * datagram starts (where the ciphertext does, protected). */
 static size_t wlan_frame(unsigned char *p, enum link link, const struct datagram *dg, int n,
-                         uint64_t *rng)
+                         uint64_t *rng, size_t *ip_off)
 {
     size_t len = wlan_header(p, link, rng);
     if (link == LINK_WLAN_PROTECTED) { /* CCMP header, ciphertext, MIC */
         fill(p + len, 8 + dg[0].len + 8, rnd(rng));
+        *ip_off = len + 8;
         return len + 8 + dg[0].len + 8;
     }
     if (link != LINK_WLAN_AMSDU) {
         len += snap(p + len, ethertype_of(dg[0].ipv));
+        *ip_off = len;
         memcpy(p + len, dg[0].data, dg[0].len);
         return len + dg[0].len;
     }
+    *ip_off = len + 14 + 8;
     const size_t start = len;
     for (int i = 0; i < n; i++) { /* subframes: DA, SA, length, LLC + datagram, padding */
         if (i > 0)
@@ -236,7 +240,7 @@ void build_link(enum link link, enum l2encap l2, const struct datagram *dg, int 
     size_t len = 0;
     fr->n_expect = 0;
     fr->skipped = 0;
-    fr->ip_off = 0; /* 802.11 frames: not recorded (never cut short) */
+    fr->ip_off = 0;
     for (int i = 0; i < n; i++)
         for (int k = 0; k < dg[i].n_expect; k++)
             fr->expect[fr->n_expect++] = dg[i].expect[k];
@@ -323,7 +327,7 @@ void build_link(enum link link, enum l2encap l2, const struct datagram *dg, int 
         break;
     case LINK_WLAN: case LINK_WLAN_QOS: case LINK_WLAN_4ADDR: case LINK_WLAN_AMSDU:
     case LINK_WLAN_PROTECTED:
-        len = wlan_frame(p, link, dg, n, rng);
+        len = wlan_frame(p, link, dg, n, rng, &fr->ip_off);
         if (link == LINK_WLAN_PROTECTED) {
             fr->n_expect = 0;
             fr->skipped = 1;
@@ -332,8 +336,10 @@ void build_link(enum link link, enum l2encap l2, const struct datagram *dg, int 
         return;
     case LINK_RADIOTAP: case LINK_PRISM: case LINK_AVS: case LINK_PPI: {
         int fcs = 0;
-        len = radio_header(p, link, rng, &fcs);
-        len += wlan_frame(p + len, LINK_WLAN, dg, 1, rng);
+        const size_t radio = radio_header(p, link, rng, &fcs);
+        size_t at;
+        len = radio + wlan_frame(p + radio, LINK_WLAN, dg, 1, rng, &at);
+        fr->ip_off = radio + at;
         if (fcs) {
             fill(p + len, 4, rnd(rng));
             len += 4;

@@ -8,10 +8,15 @@
 
 /* After cutting a frame at caplen: checksums whose bytes are not all there are not
  * checkable, and the transport is not even reached when its headers are cut (the frame is
- * then skipped, as truncated). */
+ * then skipped, as truncated), nor is anything when the link layer's are. */
 static void truncate_expectations(struct frame *fr, const struct datagram *dg)
 {
     const size_t ip_off = fr->ip_off;
+    if (fr->caplen <= ip_off) { /* not even the IP version captured */
+        fr->n_expect = 0;
+        fr->skipped = 1;
+        return;
+    }
     struct expectation kept[2 * MAX_EXPECT];
     int n = 0;
     for (int i = 0; i < fr->n_expect; i++) {
@@ -34,10 +39,23 @@ static void truncate_expectations(struct frame *fr, const struct datagram *dg)
     fr->n_expect = n;
     /* Cut inside the headers in front of the transport (IPv6 and its extension headers, or an
      * IPv4 AH after a whole header): the packet is counted as skipped, "truncated". */
-    const int ip_reached = fr->caplen >= ip_off;
     const int header_whole = dg->ipv == 6 || fr->caplen >= ip_off + dg->l3_len;
-    if (ip_reached && header_whole && fr->caplen < ip_off + dg->l4_off)
+    if (header_whole && fr->caplen < ip_off + dg->l4_off)
         fr->skipped = 1;
+}
+
+/* Cut fr (of datagram dg) as the spec says: inside its link layer's headers (cut_link), or at
+ * the snap length. */
+static void cut(const struct pkt_spec *s, uint64_t *rng, struct frame *fr,
+                const struct datagram *dg)
+{
+    size_t snap = s->snap;
+    if (s->cut_link && fr->ip_off)
+        snap = 1 + (size_t)(rnd(rng) % fr->ip_off);
+    if (snap && snap < fr->caplen) {
+        fr->caplen = snap;
+        truncate_expectations(fr, dg);
+    }
 }
 
 int build_packet(const struct pkt_spec *s, uint64_t *rng, struct frame *frames)
@@ -59,16 +77,15 @@ int build_packet(const struct pkt_spec *s, uint64_t *rng, struct frame *frames)
         one.corrupt_ip = one.corrupt_l4 = 0;
         build_ip(&one, 0, VIA_NONE, rng, &dgs[1]);
         build_link(s->link, s->l2, dgs, 2, pad, rng, &frames[0]);
+        if (s->cut_link) /* before the first datagram: neither is looked at */
+            cut(s, rng, &frames[0], &dgs[0]);
         return 1;
     }
     const int n = build_ip(&s->ip, 0, VIA_NONE, rng, dgs);
     for (int i = 0; i < n; i++) {
         struct frame *fr = &frames[i];
         build_link(s->link, s->l2, &dgs[i], 1, pad, rng, fr);
-        if (s->snap && s->snap < fr->caplen) {
-            fr->caplen = s->snap;
-            truncate_expectations(fr, &dgs[i]);
-        }
+        cut(s, rng, fr, &dgs[i]);
     }
     return n;
 }

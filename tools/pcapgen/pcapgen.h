@@ -115,27 +115,40 @@ enum offload {
 
 struct ip_spec {
     int ipv;              /* 4 or 6 */
-    uint8_t proto;        /* 6 TCP, 17 UDP, 1 ICMP, 58 ICMPv6, 2 IGMP, 103 PIM, 112 VRRP
+    uint8_t proto;        /* 6 TCP, 17 UDP, 1 ICMP, 58 ICMPv6, 2 IGMP, 103 PIM, 112 VRRP,
+                           * 89 OSPF (version 2 over IPv4, 3 over IPv6), 46 RSVP, 33 DCCP
                            * (checksummed); 4, 41, 47 carried */
     size_t payload;       /* transport payload bytes (random), when nothing is carried */
     const unsigned char *carry; /* bytes carried after the transport header instead (a tunnel) */
     size_t carry_len;
     uint16_t dport;       /* UDP destination port (0: random, 50000..50999) */
-    uint8_t icmp_type, icmp_code; /* 0/0: echo request; errors quote `carry`. IGMP, PIM: the
-                           * message type (IGMP 0: a version 2 report); VRRP: the version */
+    uint8_t icmp_type, icmp_code; /* 0/0: echo request; errors quote `carry`. IGMP, PIM,
+                           * OSPF, RSVP, DCCP: the message type (IGMP 0: a version 2 report;
+                           * OSPF 0: a Hello; RSVP 0: a Path; DCCP: 0 Request, 2 Data, 3 Ack,
+                           * 4 DataAck); VRRP: the version */
+    uint8_t cscov;        /* DCCP's Checksum Coverage (0: all; beyond the packet: the packet is
+                           * to be ignored, not checkable) */
+    int short_seq;        /* DCCP Data, Ack, DataAck: 24-bit sequence numbers (X = 0) */
+    uint8_t auth;         /* OSPFv2: the AuType (0 none, 1 a simple password, 2 cryptographic:
+                           * no checksum); OSPFv3: 1 sets a Hello's or Database Description's
+                           * AT-bit (an authentication trailer: no checksum) */
     uint32_t icmp_rest;   /* the ICMP header's second word */
     int ip_option_words;  /* IPv4 options, in 32-bit words (0..10) */
     enum route route;     /* an IPv4 source route (in options of its own, not ip_option_words) */
     int ext;              /* IPv6 extension headers (EXT_*); EXT_AH also works over IPv4 */
     int tcp_option_words; /* TCP options, in 32-bit words */
-    int tcp_offset;       /* not 0: the TCP data offset stored, in words (1..15), whatever the
-                           * header's length (below 5: not checkable) */
+    int tcp_offset;       /* not 0: the TCP (DCCP) data offset stored, in words (1..15),
+                           * whatever the header's length (below 5, below DCCP's generic
+                           * header: not checkable) */
     int fragments;        /* 0, or split the datagram into this many IP fragments (2..) */
     int corrupt_ip;       /* store a wrong IPv4 header checksum (in every fragment) */
     int corrupt_l4;       /* store a wrong transport checksum */
-    int udp_zero;         /* store 0 as the UDP checksum */
-    size_t udp_trailer;   /* the payload's last bytes follow the UDP datagram: a UDP length
-                           * below the IP payload's, which the checksum does not cover */
+    int udp_zero;         /* store 0 as the UDP (OSPF, RSVP) checksum */
+    size_t udp_trailer;   /* the payload's last bytes follow the UDP datagram (the OSPF
+                           * packet, the RSVP message): a length below the IP payload's, which
+                           * the checksum does not cover. OSPF: a digest or authentication
+                           * trailer with `auth`, else a link-local signaling block (RFC 5613),
+                           * a multiple of 4 */
     int l4_sum_zero;      /* choose the payload so the computed transport checksum is 0x0000 */
     int icmp_all_zero;    /* ICMP echo reply of all zeros: the checksum is 0xffff */
     int tcp_ffff;         /* with l4_sum_zero: store 0xffff for a TCP or ICMP 0x0000 */
@@ -262,6 +275,8 @@ struct pkt_spec {
     struct ip_spec ip;        /* the innermost datagram */
     struct tunnel_spec tunnel;
     size_t snap;              /* capture at most this many bytes of the frame (0: everything) */
+    int cut_link;             /* capture 1 byte up to where the (first) datagram starts, at
+                               * random: a frame cut inside its link layer's headers */
     int pad_ethernet;         /* pad Ethernet frames to the 60-byte minimum */
 };
 

@@ -50,7 +50,8 @@ size_t table_lenalign_cases(long len, long align)
     return n;
 }
 
-/* Place a row's buffer: `align` past a page start, or ending 740 bytes into the next page. */
+/* Place a row's buffer: `align` past a page start, or across the next page boundary, starting
+ * len / 2 rounded up to 64 bytes, less `align`, before it. */
 static const unsigned char *place(const unsigned char *base, const struct lenalign_row *r)
 {
     if (r->straddle)

@@ -317,6 +317,21 @@ def not_full(doc):
     return None
 
 
+def not_default(doc):
+    """Why a run did not time the plans a user of this machine gets (CSUM_DISPATCH, CSUM_IMPL,
+    a plan file from csum tune --write, a forced copy or batch row), or None: the README's
+    numbers are for the compiled-in defaults. Runs from before the copy and batch sources were
+    recorded have csum_partial's only."""
+    m = doc["machine"]
+    for field, what in (("dispatch_source", "csum_partial"),
+                        ("copy_dispatch_source", "csum_partial_copy"),
+                        ("batch_dispatch_source", "csum_ipv4_header_batch")):
+        source = m.get(field)
+        if source is not None and not source.startswith("compiled-in defaults"):
+            return "%s's plan came from %s, not from the compiled-in defaults" % (what, source)
+    return None
+
+
 def cmd_publish(args):
     src = args.run
     with open(os.path.join(src, "results.json")) as f:
@@ -326,6 +341,10 @@ def cmd_publish(args):
     why = not_full(doc)
     if why and not args.allow_quick:
         raise SystemExit("results: %s is not a full run: %s; commit full runs only" % (src, why))
+    why = not_default(doc)
+    if why and not args.allow_quick:
+        raise SystemExit("results: %s timed other plans than this machine's defaults: %s; "
+                         "unset the variable (or csum tune --reset) and run again" % (src, why))
     for f in FILES:
         if not os.path.exists(os.path.join(src, f)):
             raise SystemExit("results: %s has no %s" % (src, f))

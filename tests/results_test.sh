@@ -112,8 +112,8 @@ for want in "x86-scalar@0,avx2@256 (in force)      *1.10 at 2 B, 1.00, 1 " \
 done
 # make results publishes full runs only: a run of one table with -M (what
 # BENCH_ARGS="lenalign -M x86-herbert" makes) is refused, and so is an older run without its
-# command that lacks tables; the whole lab (with --cpu, --noise, ... that change no case) is
-# published. In a copy of the tree: a publish that should have been refused writes there.
+# command that lacks tables, and a run under a forced plan (CSUM_COPY_IMPL here; CSUM_DISPATCH,
+# a plan file); the whole lab (with --cpu, --noise, ... that change no case) is published. In a copy of the tree: a publish that should have been refused writes there.
 tree="$tmp/tree"
 mkdir -p "$tree/scripts" "$tree/docs"
 cp scripts/results.py "$tree/scripts/"
@@ -123,10 +123,12 @@ run() { # run DIR COMMAND|- TABLES...: a minimal lab run
     local dir=$1 command=$2; shift 2
     mkdir -p "$dir"
     python3 - "$dir" "$command" "$@" <<'PY'
-import json, sys
+import json, os, sys
 d, command, tables = sys.argv[1], sys.argv[2], sys.argv[3:]
 doc = {"machine": {"cpu": "Test CPU", "vendor": "Test", "family": 99, "model": 7,
-                   "date": "2026-11-27 00:00 UTC"},
+                   "date": "2026-11-27 00:00 UTC",
+                   "dispatch_source": "compiled-in defaults: for its features",
+                   "copy_dispatch_source": os.environ.get("COPY_SOURCE", "compiled-in defaults")},
        "method": {"quick": False}, "load": {"busy": False},
        "summary": {"against": [], "rows": []},
        "results": [{"table": t, "impl": "generic", "variant": "", "mode": "latency", "len": 40,
@@ -142,11 +144,14 @@ tables="lenalign thrash mixed sizes short h40 copy memops iov batch pcap"
 run "$tmp/partial" "csum bench --out $tmp/partial lenalign -M x86-herbert" lenalign
 run "$tmp/old" - lenalign sizes
 run "$tmp/full" "csum bench --out $tmp/full --cpu 1 --noise 5" $tables
-for r in partial old; do
+COPY_SOURCE="CSUM_COPY_IMPL" run "$tmp/forced" "csum bench --out $tmp/forced" $tables
+for r in partial old forced; do
+    why="is not a full run"
+    [ $r = forced ] && why="csum_partial_copy's plan came from CSUM_COPY_IMPL, not from the compiled-in defaults"
     if python3 "$tree/scripts/results.py" publish "$tmp/$r" >"$tmp/out" 2>&1; then
-        fail "results: publish took a run that is not the whole lab ($r)"
-    elif grep -q "is not a full run" "$tmp/out" && [ ! -e "$tree/docs/results/test-cpu-family-99-model-7" ]; then
-        ok "results: publish refuses a run that is not the whole lab ($r)"
+        fail "results: publish took a run that is not the whole lab under the defaults ($r)"
+    elif grep -q "$why" "$tmp/out" && [ ! -e "$tree/docs/results/test-cpu-family-99-model-7" ]; then
+        ok "results: publish refuses a run that is not the whole lab under the defaults ($r)"
     else
         fail "results: publish of $r: $(head -c 300 "$tmp/out")"
     fi

@@ -130,6 +130,17 @@ def load_text(load):
     return "busy: " + "; ".join(why)
 
 
+def clocks(runs):
+    """The tick counters the runs were timed with, as their reports name them ("TSC ticks" on
+    x86-64, "CNTVCT ticks" on arm64), each once, in the runs' order."""
+    names = []
+    for run in runs:
+        name = run["doc"]["machine"].get("tick", "TSC ticks")
+        if name not in names:
+            names.append(name)
+    return " or ".join(names)
+
+
 def section(runs):
     out = [BEGIN, ""]
     if not runs:
@@ -137,13 +148,13 @@ def section(runs):
         return "\n".join(out)
     out.append("Every figure in this section is read from the full lab runs committed under "
                "[docs/results/](docs/results/) (one directory per machine class) by "
-               "`make results`; `make test` fails if the two disagree. Median TSC ticks per call "
+               "`make results`; `make test` fails if the two disagree. Median %s per call "
                "(ticks, not core cycles), from one run per machine: compare ratios, not absolute "
                "values across machines. Ratio = `csum_partial`'s time ÷ the other's "
                "(below 1: `csum_partial` is faster). **Latency**: each result is the next call's "
                "initial sum — a chained `csum_partial(…, sum)`, one buffer summed in pieces. "
                "**Throughput**: independent calls — separate headers or packets. "
-               "\\* = spread over batches above the lab's noise limit.")
+               "\\* = spread over batches above the lab's noise limit." % clocks(runs))
     out.append("")
     out.append("| machine | CPU | csum_partial's dispatch (ISA) | compiler, build | run | load | report |")
     out.append("|---|---|---|---|---|---|---|")

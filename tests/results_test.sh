@@ -126,7 +126,7 @@ run() { # run DIR COMMAND|- TABLES...: a minimal lab run
 import json, os, sys
 d, command, tables = sys.argv[1], sys.argv[2], sys.argv[3:]
 doc = {"machine": {"cpu": "Test CPU", "vendor": "Test", "family": 99, "model": 7,
-                   "date": "2026-11-27 00:00 UTC",
+                   "date": "2026-11-27 00:00 UTC", "tick": "CNTVCT ticks",
                    "dispatch_source": "compiled-in defaults: for its features",
                    "copy_dispatch_source": os.environ.get("COPY_SOURCE", "compiled-in defaults")},
        "method": {"quick": False}, "load": {"busy": False},
@@ -159,6 +159,8 @@ done
 if python3 "$tree/scripts/results.py" publish "$tmp/full" >"$tmp/out" 2>&1 &&
    [ -f "$tree/docs/results/test-cpu-family-99-model-7/results.json" ]; then
     ok "results: publish takes the whole lab, with options that change no case"
+    check "results: the README names every committed run's clock (an arm64 run's CNTVCT)" -- \
+        grep -q "Median TSC ticks or CNTVCT ticks per call" "$tree/README.md"
 else
     fail "results: publish of a full run: $(head -c 300 "$tmp/out")"
 fi

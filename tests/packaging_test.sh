@@ -2,7 +2,9 @@
 # What a distribution's build asks of the configuration (configures only, in temporary trees):
 #  - with dpkg-buildflags' CFLAGS (-ffile-prefix-map=<source dir>=.), the flags the lab shows,
 #    compiled into csum, name neither the source nor the build directory, so csum is the same
-#    file whichever directory it was built in (reproducible builds).
+#    file whichever directory it was built in (reproducible builds);
+#  - each optional dependency can be turned off (nothing found behind the packager's back) or
+#    required (configuring fails without it), and a value that is neither is refused.
 # Usage: tests/packaging_test.sh
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,4 +29,23 @@ no_build_path() {
 check "packaging: distro CFLAGS: bench/lab_build.h (compiled into csum) names no build path" -- \
     no_build_path
 
+# ---- optional dependencies ------------------------------------------------------------------
+without() {
+    configure without -DCSUM_WITH_ZLIB=OFF -DCSUM_WITH_ZSTD=off -DCSUM_LAB_DPDK=0 ||
+        { cat "$tmp/without.log"; return 1; }
+    grep -F 'csum pcap: gzip no (CSUM_WITH_ZLIB=OFF); zstd no (CSUM_WITH_ZSTD=OFF)' "$tmp/without.log" &&
+        grep -F 'lab peer: DPDK not looked for (CSUM_LAB_DPDK=OFF)' "$tmp/without.log" &&
+        ! grep -qE 'HAVE_(ZLIB|ZSTD|DPDK)' -r "$tmp/without" --include='*.ninja' --include='flags.make'
+}
+check "packaging: CSUM_WITH_ZLIB, CSUM_WITH_ZSTD, CSUM_LAB_DPDK OFF: none is used" -- without
+# Required but absent: a pkg-config that finds nothing stands for a missing libzstd-dev.
+required_absent() {
+    ! PKG_CONFIG_LIBDIR="$tmp/nothing" configure required -DCSUM_WITH_ZSTD=ON &&
+        grep -F 'CSUM_WITH_ZSTD=ON: pkg-config found no libzstd' "$tmp/required.log"
+}
+check "packaging: CSUM_WITH_ZSTD=ON without libzstd: configuring fails, saying why" -- required_absent
+refused() {
+    ! configure bad -DCSUM_WITH_ZLIB=maybe && grep -F 'want AUTO, ON or OFF' "$tmp/bad.log"
+}
+check "packaging: CSUM_WITH_ZLIB=maybe is refused" -- refused
 finish packaging_test

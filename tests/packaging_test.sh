@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# What a distribution's build asks of the configuration (configures only, in temporary trees):
+# What a distribution's build asks of the configuration (configures, and compiles one object,
+# in temporary trees):
 #  - with dpkg-buildflags' CFLAGS (-ffile-prefix-map=<source dir>=.), the flags the lab shows,
 #    compiled into csum, name neither the source nor the build directory, so csum is the same
-#    file whichever directory it was built in (reproducible builds);
+#    file whichever directory it was built in (reproducible builds), and long ones (Fedora's)
+#    fit the lab's text of them;
 #  - each optional dependency can be turned off (nothing found behind the packager's back) or
 #    required (configuring fails without it), and a value that is neither is refused.
 # Usage: tests/packaging_test.sh
@@ -28,6 +30,25 @@ no_build_path() {
 }
 check "packaging: distro CFLAGS: bench/lab_build.h (compiled into csum) names no build path" -- \
     no_build_path
+
+# Long distribution flags (Fedora's %optflags less its -specs= files, valid on x86-64 and arm64)
+# fit in each library row's flags text: gcc said it truncated them, and CSUM_WERROR failed.
+long_flags() {
+    CFLAGS="-O2 -flto=auto -ffat-lto-objects -fexceptions -g -grecord-gcc-switches -pipe -Wall \
+-Werror=format-security -Wp,-U_FORTIFY_SOURCE,-D_FORTIFY_SOURCE=3 -Wp,-D_GLIBCXX_ASSERTIONS \
+-fstack-protector-strong -mtune=generic -fasynchronous-unwind-tables -fstack-clash-protection \
+-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer" \
+        configure long -DCMAKE_BUILD_TYPE=None -DCSUM_WERROR=ON -DCSUM_LAB_DPDK=OFF ||
+        { cat "$tmp/long.log"; return 1; }
+    # Just that object with ninja; with make, the lab library (and what it links).
+    if [ -n "$gen" ]; then
+        cmake --build "$tmp/long" --target CMakeFiles/csum_lab.dir/bench/subjects.c.o
+    else
+        cmake --build "$tmp/long" --target csum_lab --parallel 2
+    fi
+}
+check "packaging: Fedora-length CFLAGS: bench/subjects.c builds with -Werror (no truncation)" -- \
+    long_flags
 
 # ---- optional dependencies ------------------------------------------------------------------
 without() {

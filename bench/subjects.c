@@ -69,7 +69,8 @@ const char *lab_build_isa_flags(void)
 static const char *row_flags(const struct csum_impl *impl)
 {
     enum { MAX_ROWS = 64 };
-    static char text[MAX_ROWS][320];
+    /* Sized by the build's flags, which distributions make long (Fedora's ~400 characters). */
+    static char text[MAX_ROWS][sizeof CSUM_LAB_LIB_FLAGS + 160];
     static size_t used;
     if (!impl->requires[0] || used == MAX_ROWS)
         return CSUM_LAB_LIB_FLAGS;

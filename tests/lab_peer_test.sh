@@ -21,6 +21,11 @@ if ! pkg-config --exists libdpdk 2>/dev/null; then
     finish lab-peer
     exit $?
 fi
+if grep -qiE '^CSUM_LAB_DPDK:[A-Z]*=(OFF|NO|FALSE|N|0)$' "$build/CMakeCache.txt"; then
+    echo "SKIPPED lab-peer: built with CSUM_LAB_DPDK=OFF; the lab has no DPDK peer"
+    finish lab-peer
+    exit $?
+fi
 if ! command -v objdump >/dev/null; then
     echo "SKIPPED lab-peer: objdump not found (binutils)"
     finish lab-peer

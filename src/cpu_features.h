@@ -69,6 +69,13 @@ struct csum_cpu_id {
 };
 void csum_cpu_identify(struct csum_cpu_id *id);
 
+/* How the compiled-in defaults identify this CPU: csum_cpu_identify, unless the test suite
+ * (tests/test_util.c) points it elsewhere before the first dispatch, to see the plans another
+ * kind of CPU gets. A pointer rather than the linker's --wrap, which cannot reach a call
+ * resolved inside the library, as link-time optimisation (distributions build with -flto)
+ * resolves it. */
+extern void (*csum_cpu_identify_for_defaults)(struct csum_cpu_id *id);
+
 /* The same as text, "AuthenticAMD family 25 model 17", for the plan file `csum tune --write`
  * stores and the library checks (a home directory shared by machines of different kinds);
  * "" when the CPU does not say (non-x86). */

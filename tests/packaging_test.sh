@@ -50,6 +50,24 @@ long_flags() {
 check "packaging: Fedora-length CFLAGS: bench/subjects.c builds with -Werror (no truncation)" -- \
     long_flags
 
+# Distributions build with link-time optimisation (Fedora's and Ubuntu's -flto=auto) and run
+# the tests in the package build: the tests that show the plans of other kinds of CPU must
+# still reach the library's CPU identification (through the linker's --wrap they did not: LTO
+# resolves that call inside the library).
+lto() {
+    CFLAGS="-O2 -flto=auto -ffat-lto-objects" cmake -S "$root" -B "$tmp/lto" $gen \
+        -DCMAKE_BUILD_TYPE=None -DCSUM_LAB_DPDK=OFF >"$tmp/lto.log" 2>&1 ||
+        { cat "$tmp/lto.log"; return 1; }
+    cmake --build "$tmp/lto" --target csum-test --parallel 2 >>"$tmp/lto.log" 2>&1 ||
+        { tail -n 20 "$tmp/lto.log"; return 1; }
+    "$tmp/lto/csum-test" -t dispatch-defaults -t dispatch-narrow -t dispatch-sources
+}
+if printf 'int main(void) { return 0; }\n' | ${CC:-cc} -flto -x c - -o "$tmp/lto-probe" 2>/dev/null; then
+    check "packaging: -flto: the tests of other CPUs' plans pass" -- lto
+else
+    printf 'SKIPPED packaging: -flto (the compiler cannot link with it)\n'
+fi
+
 # ---- optional dependencies ------------------------------------------------------------------
 without() {
     configure without -DCSUM_WITH_ZLIB=OFF -DCSUM_WITH_ZSTD=off -DCSUM_LAB_DPDK=0 ||

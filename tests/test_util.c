@@ -2,7 +2,7 @@
  * Helpers shared by the tests: failure reporting, oracle comparison, buffers.
  */
 #include "test.h"
-#include "cpu_features.h" /* struct csum_cpu_id, for the wrapper below */
+#include "cpu_features.h" /* the compiled-in defaults' CPU seam, below */
 
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -24,12 +24,10 @@ void *__wrap_malloc(size_t size)
                                                                            : __real_malloc(size);
 }
 
-/* Linked with -Wl,--wrap=csum_cpu_identify too: CSUM_TEST_CPU_ID="vendor,family,model" makes
- * the library's compiled-in defaults see that CPU (its features stay this machine's), so a
- * child process can check the plans a kind of CPU we do not run on gets. */
-void __real_csum_cpu_identify(struct csum_cpu_id *id);
-void __wrap_csum_cpu_identify(struct csum_cpu_id *id);
-void __wrap_csum_cpu_identify(struct csum_cpu_id *id)
+/* CSUM_TEST_CPU_ID="vendor,family,model" makes the library's compiled-in defaults see that CPU
+ * (its features stay this machine's), so a child process can check the plans a kind of CPU we
+ * do not run on gets: the library's seam for it, set before main, so before any dispatch. */
+static void test_cpu_identify(struct csum_cpu_id *id)
 {
     const char *fake = getenv("CSUM_TEST_CPU_ID");
     char vendor[sizeof id->vendor];
@@ -39,8 +37,13 @@ void __wrap_csum_cpu_identify(struct csum_cpu_id *id)
         id->family = family;
         id->model = model;
     } else {
-        __real_csum_cpu_identify(id);
+        csum_cpu_identify(id);
     }
+}
+
+__attribute__((constructor)) static void test_cpu_identify_install(void)
+{
+    csum_cpu_identify_for_defaults = test_cpu_identify;
 }
 
 void test_fail(struct test_ctx *t, const char *file, int line, const char *fmt, ...)

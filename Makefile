@@ -47,10 +47,10 @@ test-tsan: ## the tests of concurrent first use (plans, plan file, copies) under
 test-cpus: build ## the x86-64 suite under qemu-x86_64 on CPUs without AVX2, ADX, BMI2, ...
 	tests/run_cpus.sh $(BUILD)
 
-test-arm64: ## cross-build for arm64 and run the full suite under qemu-aarch64
+test-arm64: ## cross-build for arm64 and run csum-test, the cli, the quick pcap suite and the fuzz corpus under qemu-aarch64
 	tests/run_emulated.sh aarch64
 
-test-s390x: ## cross-build for big-endian s390x and run the full suite under qemu-s390x
+test-s390x: ## the same for big-endian s390x under qemu-s390x
 	tests/run_emulated.sh s390x
 
 bench: build ## the lab: every table, report + JSON + CSV + plots in a new bench-results/<time>-<host>-<kind>/
@@ -93,8 +93,8 @@ help:
 	@echo "                  (build-asan/; the suites labelled sanitize)"
 	@echo "  make test-tsan  concurrent first use under ThreadSanitizer (build-tsan/)"
 	@echo "  make test-cpus  x86-64 suite under qemu-x86_64 -cpu qemu64, Haswell-v4, max,-bmi2, ..."
-	@echo "  make test-arm64 full suite for arm64 under qemu-aarch64 (build-arm64/)"
-	@echo "  make test-s390x full suite for big-endian s390x under qemu-s390x (build-s390x/)"
+	@echo "  make test-arm64 csum-test, cli, quick pcap, fuzz corpus for arm64 under qemu-aarch64 (build-arm64/)"
+	@echo "  make test-s390x the same for big-endian s390x under qemu-s390x (build-s390x/)"
 	@echo "  make bench      the lab: all tables, report/JSON/CSV/plots in bench-results/"
 	@echo "                  (BENCH_ARGS='--quick' for a check run; never overwrites a run)"
 	@echo "  make results    publish a full run (RUN=dir, default the newest; NOTE='...') to"

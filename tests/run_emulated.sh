@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Cross-build for ARCH (aarch64 or s390x) and run the whole test suite under qemu-user.
+# Cross-build for ARCH (aarch64 or s390x) and run csum-test, the cli suite, the quick pcap suite
+# and the fuzz corpus under qemu-user (the lab, Python and packaging suites stay native).
 # Usage: tests/run_emulated.sh ARCH [csum-test options...]
 # Needs Debian's gcc-ARCH-linux-gnu and qemu-user (.ci/run installs them).
 set -eu

@@ -393,8 +393,8 @@ static void write_json_cb(FILE *f, void *a)
 
 static void write_csv_cb(FILE *f, void *a)
 {
-    (void)a;
-    lab_write_csv(f);
+    struct writer_args *w = a;
+    lab_write_csv(f, w->o, w->clk);
 }
 
 static void write_report_cb(FILE *f, void *a)
@@ -741,11 +741,11 @@ int lab_main(int argc, char **argv)
     if (o.json)
         lab_write_json(stdout, &o, &clk);
     if (o.csv)
-        lab_write_csv(stdout);
+        lab_write_csv(stdout, &o, &clk);
     if (o.out_dir) {
         struct writer_args w = { &o, &clk };
         if (write_file(o.out_dir, "results.json", write_json_cb, &w) ||
-            write_file(o.out_dir, "results.csv", write_csv_cb, NULL) ||
+            write_file(o.out_dir, "results.csv", write_csv_cb, &w) ||
             write_file(o.out_dir, "report.md", write_report_cb, &w))
             status = 1;
         else

@@ -339,7 +339,7 @@ void lab_note(const char *table, const char *fmt, ...) __attribute__((format(pri
 void lab_flush_notes(void);
 
 void lab_write_json(FILE *f, const struct lab_options *o, const struct lab_clock *clk);
-void lab_write_csv(FILE *f);
+void lab_write_csv(FILE *f, const struct lab_options *o, const struct lab_clock *clk);
 void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clock *clk,
                       const char *tables_text);
 

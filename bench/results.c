@@ -518,12 +518,17 @@ static void csv_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-void lab_write_csv(FILE *f)
+/* One row per result. The machine, the clock and the date close every row (the same in all): a
+ * CSV saved from `--csv` alone, or a file of several runs concatenated, still says what it was
+ * measured on and in which ticks, as results.json does beside it. */
+void lab_write_csv(FILE *f, const struct lab_options *o, const struct lab_clock *clk)
 {
+    struct lab_machine m;
+    lab_machine_describe(&m, o);
     fprintf(f, "table,impl,variant,mode,len,align,ns_min,ns_median,ticks_min,ticks_median,"
                "cycles_est_median,bytes_per_tick,gbps,roofline_pct,instructions,branch_misses,"
                "dist_min_ns,dist_avg_ns,dist_max_ns,dist_p50_ns,dist_p99_ns,dist_p999_ns,"
-               "ticks_p10,ticks_p90,spread_pct,noisy\n");
+               "ticks_p10,ticks_p90,spread_pct,noisy,cpu,clock,date\n");
     for (size_t i = 0; i < n_results; i++) {
         const struct lab_result *r = &results[i];
         const char *const text[] = { r->table, r->impl, r->variant, r->mode };
@@ -545,10 +550,15 @@ void lab_write_csv(FILE *f)
         else
             fputs(",,,,,,", f);
         if (r->st.batches)
-            fprintf(f, "%.6g,%.6g,%.3g,%d\n", r->st.ticks_p10, r->st.ticks_p90,
+            fprintf(f, "%.6g,%.6g,%.3g,%d,", r->st.ticks_p10, r->st.ticks_p90,
                     100.0 * r->st.spread, r->st.noisy);
         else
-            fputs(",,,\n", f);
+            fputs(",,,,", f);
+        const char *const about[] = { m.cpu, clk->tick_name, m.date };
+        for (size_t k = 0; k < sizeof about / sizeof about[0]; k++) {
+            csv_string(f, about[k]);
+            fputc(k + 1 < sizeof about / sizeof about[0] ? ',' : '\n', f);
+        }
     }
 }
 

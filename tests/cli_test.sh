@@ -322,8 +322,11 @@ import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
 assert len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows), [r for r in rows if len(r) != len(rows[0])][:2]
 assert {r[2] for r in rows[1:]} >= {"mbuf, ihl 5", "packed, ihl 5..15"}, {r[2] for r in rows[1:]}
+# Every row says what it was measured on, in which ticks and when (a CSV saved alone).
+about = [dict(zip(rows[0], r)) for r in rows[1:]]
+assert all(a["cpu"] and a["clock"].endswith(("ticks", "ns")) and a["date"][:2] == "20" for a in about), about[0]
 PY
-    then ok "bench --csv rows have the header's columns"; else fail "bench --csv rows do not parse"; fi
+    then ok "bench --csv rows have the header's columns, the machine and the clock"; else fail "bench --csv rows do not parse"; fi
 fi
 
 # ---- tune -----------------------------------------------------------------------------------

@@ -13,7 +13,8 @@
  *    greedy walk. A plan with more ranges is kept only when it wins by more than the measured
  *    noise.
  * 3. Verify. The chosen plan is set and the public csum_partial is timed under it and under
- *    the plan in force before, interleaved, at least three times, at every ladder length (those
+ *    the plan in force before (for `--write FILE`, the plan a program reading FILE runs:
+ *    plan_in), interleaved, at least three times, at every ladder length (those
  *    --quick skipped in step 1 too) and at 256 KiB and 1 MiB beyond it (a plan covers every
  *    length), in both modes. If the new plan is slower anywhere by more than the noise (and
  *    3 %, and one core cycle), `--write` refuses (exit 1) unless `--force`; it never makes
@@ -82,7 +83,9 @@ static void usage(FILE *f)
                "                  refused (exit 1) when the new plan is slower than the current\n"
                "                  one at some length by more than the measured noise, and\n"
                "                  (exit 2) under CSUM_DISPATCH or a CSUM_CPU_DISABLE that hides\n"
-               "                  a feature: this process's plan is not every program's then\n"
+               "                  a feature: this process's plan is not every program's then;\n"
+               "                  a FILE that is not the plan file is checked against its own\n"
+               "                  plan (or the compiled-in one when it holds none)\n"
                "  --force         write even then\n"
                "  --reset         remove that file: the compiled-in plan applies again (only a\n"
                "                  file that --write wrote; anything else is left alone, exit 1)\n"
@@ -377,12 +380,12 @@ static void plan_text(char *out, size_t size, const struct lab_subject *rows, co
  * the library rejects a plan.
  */
 static int slower_somewhere(const struct lab_options *o, const struct lab_clock *clk,
-                            unsigned char *buf, int checks, const char *current, const char *plan,
-                            double one_cycle)
+                            unsigned char *buf, int checks, const char *current,
+                            const char *current_source, const char *plan, double one_cycle)
 {
     printf("\nchecking %s against the plan in force, %s (%s): csum_partial, %s\n"
            "%-7s %21s %21s\n",
-           plan, current, csum_dispatch_source(), clk->tick_name, "len", "latency now / new",
+           plan, current, current_source, clk->tick_name, "len", "latency now / new",
            "throughput now / new");
     int worse = 0;
     for (size_t l = 0; l < N_LADDER + N_BEYOND; l++) {
@@ -490,6 +493,29 @@ size_t lab_tune_ladder(const size_t **lengths)
 {
     *lengths = ladder;
     return N_LADDER;
+}
+
+/*
+ * The plan that `--write FILE` replaces when FILE is not the plan file this process read (a
+ * file for CSUM_DISPATCH_FILE in a service's environment, say): what a program reading FILE
+ * runs, FILE's plan when it holds one for this CPU, else the compiled-in plan. The new plan is
+ * checked against that one; this process's own plan (from another file, or the compiled-in
+ * one when FILE holds a plan) would be the wrong bar, lower or higher.
+ */
+static void plan_in(const char *file, char *plan, size_t size, char *source, size_t source_size)
+{
+    char why[160] = "", measured[160];
+    struct csum_plan p;
+    if (csum_plan_file_read(file, plan, size, why, sizeof why) == 0 &&
+        csum_plan_parse(&p, CSUM_OP_PARTIAL, plan, 1, why, sizeof why) == 0) {
+        snprintf(source, source_size, "%s", file);
+        return;
+    }
+    snprintf(plan, size, "%s", csum_dispatch_default_plan(measured, sizeof measured));
+    snprintf(source, source_size, "compiled-in defaults, as %s %s", file,
+             why[0] ? "is ignored: " : "does not exist yet");
+    if (why[0])
+        snprintf(source + strlen(source), source_size - strlen(source), "%s", why);
 }
 
 /*
@@ -715,14 +741,21 @@ int lab_tune_main(int argc, char **argv)
      * several ranges an inner range costs a compare or two more, so a plan can measure slower
      * than its parts: then the best plans with fewer ranges are checked in turn, and the first
      * that is nowhere slower is the one proposed. */
-    char current[256];
-    csum_dispatch_describe(current, sizeof current);
+    char current[256], current_source[4096 + 400], read_here[4096];
+    const size_t read_len = csum_dispatch_file(read_here, sizeof read_here);
+    if (write_to && !(read_len > 0 && read_len < sizeof read_here && !strcmp(read_here, write_to))) {
+        plan_in(write_to, current, sizeof current, current_source, sizeof current_source);
+    } else {
+        csum_dispatch_describe(current, sizeof current);
+        snprintf(current_source, sizeof current_source, "%s", csum_dispatch_source());
+    }
     const int checks = repeats < 3 ? 3 : repeats;
     int worse = 0;
     if (strcmp(current, plan) == 0) {
-        printf("\nthe plan in force is already this one (%s)\n", csum_dispatch_source());
+        printf("\nthe plan in force is already this one (%s)\n", current_source);
     } else {
-        worse = slower_somewhere(&o, &clk, buf, checks, current, plan, one_cycle);
+        worse = slower_somewhere(&o, &clk, buf, checks, current, current_source, plan,
+                                 one_cycle);
         for (int k = n_ranges - 1; worse == 1 && k >= 1; k--) {
             char simpler[256];
             int n;
@@ -737,7 +770,8 @@ int lab_tune_main(int argc, char **argv)
                 worse = 0;
                 break;
             }
-            int w = slower_somewhere(&o, &clk, buf, checks, current, simpler, one_cycle);
+            int w = slower_somewhere(&o, &clk, buf, checks, current, current_source,
+                                     simpler, one_cycle);
             if (w == 0)
                 snprintf(plan, sizeof plan, "%s", simpler);
             if (w != 1)

@@ -268,7 +268,7 @@ size_t csum_dispatch_file(char *buf, size_t size)
  * never read on as a plan. Only a regular file of at most CSUM_PLAN_FILE_MAX bytes is read,
  * opened without blocking (a FIFO would wait for a writer, a device such as /dev/zero never
  * end). */
-static int read_plan_file(const char *path, char *text, size_t size, char *why, size_t why_size)
+int csum_plan_file_read(const char *path, char *text, size_t size, char *why, size_t why_size)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
@@ -377,7 +377,7 @@ static const struct csum_plan *build_auto_partial(void)
     size_t path_len = csum_dispatch_file(path, sizeof path);
     if (path_len > 0 && path_len < sizeof path) {
         why[0] = '\0';
-        if (read_plan_file(path, text, sizeof text, why, sizeof why) == 0 &&
+        if (csum_plan_file_read(path, text, sizeof text, why, sizeof why) == 0 &&
             csum_plan_parse(&p, CSUM_OP_PARTIAL, text, 1, why, sizeof why) == 0) {
             snprintf(source, sizeof source, "%s%s", path, notes);
             return keep(&p, source);

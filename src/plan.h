@@ -78,6 +78,11 @@ int csum_plan_parse(struct csum_plan *p, enum csum_op op, const char *text, int 
 /* The plan as text, like snprintf: at most `size` bytes, returns the whole length. */
 size_t csum_plan_format(const struct csum_plan *p, char *buf, size_t size);
 
+/* The plan line of a plan file (csum_dispatch_file(), `csum tune --write`) into text: 0, or -1
+ * when there is no file, or (with the reason in `why`) it holds no plan for this CPU (see
+ * src/dispatch.c). */
+int csum_plan_file_read(const char *path, char *text, size_t size, char *why, size_t why_size);
+
 /* The compiled-in csum_partial plan for this CPU (src/dispatch_defaults.c), and in `why` the
  * class of CPU it was measured on or why it applies; the copy rows measured for that class
  * (csum_partial_copy's rows with normal stores by length) with how in `why`, or NULL where none

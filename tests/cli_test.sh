@@ -369,6 +369,21 @@ else
     expect_grep "$TMP/out" "SLOWER" "tune marks where the new plan is slower"
     expect_grep "$TMP/out" "^1048576 " "tune checks beyond its ladder too (1 MiB)"
     expect_grep "$TMP/err" "not writing $TMP/plan" "tune says why it did not write"
+    # --write FILE, when FILE is not the plan file this process reads, is checked against what
+    # a program reading FILE runs: here the compiled-in plan (no FILE yet), not the slow plan
+    # of this process's file, which generic@0 would have matched.
+    printf 'generic@0\n' >"$TMP/own-plan"
+    expect_status 1 "tune --write FILE checks against FILE's plan, not this process's" -- \
+        env CSUM_DISPATCH_FILE="$TMP/own-plan" "$CSUM" tune --quick -M generic --write "$TMP/other-plan"
+    expect_grep "$TMP/out" "(compiled-in defaults, as $TMP/other-plan does not exist yet)" \
+        "tune names the plan FILE replaces"
+    expect_same "$(ls "$TMP/other-plan" 2>&1 | grep -c 'No such file')" 1 \
+        "tune --write FILE slower than the plan FILE replaces writes nothing"
+    # ... and against FILE's own plan when it holds one: the same plan is no loss.
+    printf 'generic@0\n' >"$TMP/other-plan"
+    expect_status 0 "tune --write FILE that holds the same plan" -- \
+        "$CSUM" tune --quick -M generic --write "$TMP/other-plan"
+    expect_grep "$TMP/out" "already this one ($TMP/other-plan)" "tune compares with FILE's plan"
 fi
 expect_status 0 "tune --quick -M generic --write FILE --force" -- \
     "$CSUM" tune --quick -M generic --write "$TMP/plan" --force

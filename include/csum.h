@@ -134,8 +134,18 @@ CSUM_API csum_wsum csum_block_add(csum_wsum sum, csum_wsum block, size_t offset)
  * protocol numbers are plain host-order numbers.
  */
 
+/*
+ * The header's casts: static_cast in C++, whose strict builds forbid C casts
+ * (-Wold-style-cast), a plain cast in C. Not part of the API.
+ */
+#ifdef __cplusplus
+#  define CSUM_CAST_(type, value) (static_cast<type>(value))
+#else
+#  define CSUM_CAST_(type, value) ((type)(value))
+#endif
+
 /** What csum_ipv4_header() returns for an `ihl` outside 5..15 (see there). */
-#define CSUM_IPV4_BAD_IHL ((csum_sum16)0xffff)
+#define CSUM_IPV4_BAD_IHL CSUM_CAST_(csum_sum16, 0xffff)
 
 /**
  * Checksum of an IPv4 header of `ihl` 32-bit words (the kernel's ip_fast_csum).
@@ -196,7 +206,7 @@ CSUM_API csum_sum16 csum_ipv6_magic(const void *saddr16, const void *daddr16, ui
                                     uint8_t proto, csum_wsum sum);
 
 /** UDP's transmitted form of a computed checksum of 0 (RFC 768): all ones (Linux's CSUM_MANGLED_0). */
-#define CSUM_MANGLED_0 ((csum_sum16)0xffff)
+#define CSUM_MANGLED_0 CSUM_CAST_(csum_sum16, 0xffff)
 
 /**
  * The value to store in a UDP checksum field for a computed checksum `check`: UDP sends a
@@ -422,7 +432,7 @@ static inline csum_sum16 csum_inline_fold(csum_wsum sum)
     /* Two steps: the first may carry out of bit 15, the second cannot. */
     sum = (sum & 0xffff) + (sum >> 16);
     sum = (sum & 0xffff) + (sum >> 16);
-    return (csum_sum16)~sum;
+    return CSUM_CAST_(csum_sum16, ~sum);
 }
 
 static inline csum_wsum csum_inline_add(csum_wsum a, csum_wsum b)
@@ -448,7 +458,7 @@ static inline csum_wsum csum_inline_block_add(csum_wsum sum, csum_wsum block, si
 #  define CSUM_INLINE_MACROS_ 1 /* the macros below are defined */
 #define csum_fold(sum)                   csum_inline_fold(sum)
 #define csum_add(a, b)                   csum_inline_add((a), (b))
-#define csum_sub(a, b)                   csum_inline_sub((a), (csum_wsum)(b))
+#define csum_sub(a, b)                   csum_inline_sub((a), (b))
 #define csum_block_add(sum, block, off)  csum_inline_block_add((sum), (block), (off))
 #endif
 
@@ -483,7 +493,7 @@ static inline __attribute__((always_inline)) csum_wsum
 csum_inline_partial(const void *buf, size_t len, csum_wsum sum)
 {
     if (__builtin_constant_p(len) && CSUM_INLINE_LEN_OK(len)) {
-        const unsigned char *p = (const unsigned char *)buf;
+        const unsigned char *p = CSUM_CAST_(const unsigned char *, buf);
         /* Straight-line: with a constant len every condition below is decided at compile
          * time, and a load is only evaluated when it lies inside the buffer. Two
          * accumulators halve the dependency chain; `sum` joins last, so a caller chaining
@@ -501,7 +511,7 @@ csum_inline_partial(const void *buf, size_t len, csum_wsum sum)
         odd += len >= 40 ? csum_inline_word32(p + 36) : 0;
         if (len & 2) {
             uint16_t w;
-            __builtin_memcpy(&w, p + (len & ~(size_t)3), sizeof w);
+            __builtin_memcpy(&w, p + (len & ~CSUM_CAST_(size_t, 3)), sizeof w);
             odd += w;
         }
         acc = even + odd;
@@ -515,7 +525,7 @@ csum_inline_partial(const void *buf, size_t len, csum_wsum sum)
         /* acc < 2^37: two folds of the 32-bit halves leave at most 32 bits. */
         acc = (acc & 0xffffffffu) + (acc >> 32);
         acc = (acc & 0xffffffffu) + (acc >> 32);
-        return (csum_wsum)acc;
+        return CSUM_CAST_(csum_wsum, acc);
     }
     return (csum_partial)(buf, len, sum);
 }

@@ -49,7 +49,9 @@ typedef uint16_t csum_sum16;
 /**
  * Ones'-complement sum of `len` bytes at `buf`, added to `sum`.
  *
- * @param buf  the bytes; any alignment. May be NULL only when `len` is 0.
+ * @param buf  the bytes; any alignment. May be NULL when `len` is 0. NULL with a nonzero `len`
+ *             is a caller bug that the exported function treats as empty: it returns `sum`
+ *             and reads nothing (the constant-length inline path below does not check).
  * @param len  number of bytes, any value (odd lengths and lengths above 4 GiB included).
  * @param sum  running sum to continue (0 to start). The bytes are treated as if they started
  *             at an even offset of the whole message; see csum_block_add() otherwise.
@@ -144,7 +146,7 @@ CSUM_API csum_wsum csum_block_add(csum_wsum sum, csum_wsum block, size_t offset)
 #  define CSUM_CAST_(type, value) ((type)(value))
 #endif
 
-/** What csum_ipv4_header() returns for an `ihl` outside 5..15 (see there). */
+/** What csum_ipv4_header() returns for an `ihl` outside 5..15 or a NULL header (see there). */
 #define CSUM_IPV4_BAD_IHL CSUM_CAST_(csum_sum16, 0xffff)
 
 /**
@@ -156,8 +158,9 @@ CSUM_API csum_wsum csum_block_add(csum_wsum sum, csum_wsum block, size_t offset)
  * @param iph  the header; ihl * 4 bytes are read, nothing else (any alignment).
  * @param ihl  header length in 32-bit words, the low nibble of the first byte: 5..15.
  * @return     the folded checksum; CSUM_IPV4_BAD_IHL (0xffff) without reading `iph` when
- *             `ihl` is outside 5..15. A header of valid length can never give 0xffff: that
- *             would need every byte to be zero, and its first byte holds the version 4.
+ *             `ihl` is outside 5..15 or `iph` is NULL (a caller bug, never a crash). A header
+ *             of valid length can never give 0xffff: that would need every byte to be zero,
+ *             and its first byte holds the version 4.
  */
 CSUM_API csum_sum16 csum_ipv4_header(const void *iph, unsigned ihl);
 
@@ -165,9 +168,11 @@ CSUM_API csum_sum16 csum_ipv4_header(const void *iph, unsigned ihl);
  * Checksums of `n` IPv4 headers at once: out[i] = csum_ipv4_header(hdrs[i], ihl of hdrs[i]),
  * where the ihl is the low nibble of the header's first byte. Headers may have different
  * lengths. For each header the first byte is read and, when its ihl is 5..15, exactly
- * ihl * 4 bytes; a header may end right before an unmapped page. Uses SIMD across headers
- * (16 per step with AVX-512) where the CPU has it, portable C otherwise (and AVX2 where the
- * compiled-in csum_partial plan keeps to 256-bit rows, as on Intel Skylake-SP).
+ * ihl * 4 bytes; a header may end right before an unmapped page. Every hdrs[i] (i < n) must
+ * point to a readable header; a NULL `hdrs` or `out` reads and writes nothing, whatever `n`
+ * (a caller bug, never a crash). Uses SIMD across headers (16 per step with AVX-512) where
+ * the CPU has it, portable C otherwise (and AVX2 where the compiled-in csum_partial plan keeps
+ * to 256-bit rows, as on Intel Skylake-SP).
  */
 CSUM_API void csum_ipv4_header_batch(const void *const *hdrs, size_t n, csum_sum16 *out);
 

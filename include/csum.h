@@ -49,7 +49,9 @@ typedef uint16_t csum_sum16;
 /**
  * Ones'-complement sum of `len` bytes at `buf`, added to `sum`.
  *
- * @param buf  the bytes; any alignment. May be NULL only when `len` is 0.
+ * @param buf  the bytes; any alignment. May be NULL when `len` is 0. NULL with a nonzero `len`
+ *             is a caller bug that the exported function treats as empty: it returns `sum`
+ *             and reads nothing (the constant-length inline path below does not check).
  * @param len  number of bytes, any value (odd lengths and lengths above 4 GiB included).
  * @param sum  running sum to continue (0 to start). The bytes are treated as if they started
  *             at an even offset of the whole message; see csum_block_add() otherwise.
@@ -134,8 +136,18 @@ CSUM_API csum_wsum csum_block_add(csum_wsum sum, csum_wsum block, size_t offset)
  * protocol numbers are plain host-order numbers.
  */
 
-/** What csum_ipv4_header() returns for an `ihl` outside 5..15 (see there). */
-#define CSUM_IPV4_BAD_IHL ((csum_sum16)0xffff)
+/*
+ * The header's casts: static_cast in C++, whose strict builds forbid C casts
+ * (-Wold-style-cast), a plain cast in C. Not part of the API.
+ */
+#ifdef __cplusplus
+#  define CSUM_CAST_(type, value) (static_cast<type>(value))
+#else
+#  define CSUM_CAST_(type, value) ((type)(value))
+#endif
+
+/** What csum_ipv4_header() returns for an `ihl` outside 5..15 or a NULL header (see there). */
+#define CSUM_IPV4_BAD_IHL CSUM_CAST_(csum_sum16, 0xffff)
 
 /**
  * Checksum of an IPv4 header of `ihl` 32-bit words (the kernel's ip_fast_csum).
@@ -146,8 +158,9 @@ CSUM_API csum_wsum csum_block_add(csum_wsum sum, csum_wsum block, size_t offset)
  * @param iph  the header; ihl * 4 bytes are read, nothing else (any alignment).
  * @param ihl  header length in 32-bit words, the low nibble of the first byte: 5..15.
  * @return     the folded checksum; CSUM_IPV4_BAD_IHL (0xffff) without reading `iph` when
- *             `ihl` is outside 5..15. A header of valid length can never give 0xffff: that
- *             would need every byte to be zero, and its first byte holds the version 4.
+ *             `ihl` is outside 5..15 or `iph` is NULL (a caller bug, never a crash). A header
+ *             of valid length can never give 0xffff: that would need every byte to be zero,
+ *             and its first byte holds the version 4.
  */
 CSUM_API csum_sum16 csum_ipv4_header(const void *iph, unsigned ihl);
 
@@ -155,9 +168,11 @@ CSUM_API csum_sum16 csum_ipv4_header(const void *iph, unsigned ihl);
  * Checksums of `n` IPv4 headers at once: out[i] = csum_ipv4_header(hdrs[i], ihl of hdrs[i]),
  * where the ihl is the low nibble of the header's first byte. Headers may have different
  * lengths. For each header the first byte is read and, when its ihl is 5..15, exactly
- * ihl * 4 bytes; a header may end right before an unmapped page. Uses SIMD across headers
- * (16 per step with AVX-512) where the CPU has it, portable C otherwise (and AVX2 where the
- * compiled-in csum_partial plan keeps to 256-bit rows, as on Intel Skylake-SP).
+ * ihl * 4 bytes; a header may end right before an unmapped page. Every hdrs[i] (i < n) must
+ * point to a readable header; a NULL `hdrs` or `out` reads and writes nothing, whatever `n`
+ * (a caller bug, never a crash). Uses SIMD across headers (16 per step with AVX-512) where
+ * the CPU has it, portable C otherwise (and AVX2 where the compiled-in csum_partial plan keeps
+ * to 256-bit rows, as on Intel Skylake-SP).
  */
 CSUM_API void csum_ipv4_header_batch(const void *const *hdrs, size_t n, csum_sum16 *out);
 
@@ -196,7 +211,7 @@ CSUM_API csum_sum16 csum_ipv6_magic(const void *saddr16, const void *daddr16, ui
                                     uint8_t proto, csum_wsum sum);
 
 /** UDP's transmitted form of a computed checksum of 0 (RFC 768): all ones (Linux's CSUM_MANGLED_0). */
-#define CSUM_MANGLED_0 ((csum_sum16)0xffff)
+#define CSUM_MANGLED_0 CSUM_CAST_(csum_sum16, 0xffff)
 
 /**
  * The value to store in a UDP checksum field for a computed checksum `check`: UDP sends a
@@ -422,7 +437,7 @@ static inline csum_sum16 csum_inline_fold(csum_wsum sum)
     /* Two steps: the first may carry out of bit 15, the second cannot. */
     sum = (sum & 0xffff) + (sum >> 16);
     sum = (sum & 0xffff) + (sum >> 16);
-    return (csum_sum16)~sum;
+    return CSUM_CAST_(csum_sum16, ~sum);
 }
 
 static inline csum_wsum csum_inline_add(csum_wsum a, csum_wsum b)
@@ -448,7 +463,7 @@ static inline csum_wsum csum_inline_block_add(csum_wsum sum, csum_wsum block, si
 #  define CSUM_INLINE_MACROS_ 1 /* the macros below are defined */
 #define csum_fold(sum)                   csum_inline_fold(sum)
 #define csum_add(a, b)                   csum_inline_add((a), (b))
-#define csum_sub(a, b)                   csum_inline_sub((a), (csum_wsum)(b))
+#define csum_sub(a, b)                   csum_inline_sub((a), (b))
 #define csum_block_add(sum, block, off)  csum_inline_block_add((sum), (block), (off))
 #endif
 
@@ -483,7 +498,7 @@ static inline __attribute__((always_inline)) csum_wsum
 csum_inline_partial(const void *buf, size_t len, csum_wsum sum)
 {
     if (__builtin_constant_p(len) && CSUM_INLINE_LEN_OK(len)) {
-        const unsigned char *p = (const unsigned char *)buf;
+        const unsigned char *p = CSUM_CAST_(const unsigned char *, buf);
         /* Straight-line: with a constant len every condition below is decided at compile
          * time, and a load is only evaluated when it lies inside the buffer. Two
          * accumulators halve the dependency chain; `sum` joins last, so a caller chaining
@@ -501,7 +516,7 @@ csum_inline_partial(const void *buf, size_t len, csum_wsum sum)
         odd += len >= 40 ? csum_inline_word32(p + 36) : 0;
         if (len & 2) {
             uint16_t w;
-            __builtin_memcpy(&w, p + (len & ~(size_t)3), sizeof w);
+            __builtin_memcpy(&w, p + (len & ~CSUM_CAST_(size_t, 3)), sizeof w);
             odd += w;
         }
         acc = even + odd;
@@ -515,7 +530,7 @@ csum_inline_partial(const void *buf, size_t len, csum_wsum sum)
         /* acc < 2^37: two folds of the 32-bit halves leave at most 32 bits. */
         acc = (acc & 0xffffffffu) + (acc >> 32);
         acc = (acc & 0xffffffffu) + (acc >> 32);
-        return (csum_wsum)acc;
+        return CSUM_CAST_(csum_wsum, acc);
     }
     return (csum_partial)(buf, len, sum);
 }

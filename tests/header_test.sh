@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # csum.h as users compile it. tests/consumer/consumer.c, which calls every function of the API,
-# must compile with -pedantic and many warnings as errors as C99, C11 and C++11/17/20/23, with each
-# of gcc, clang, g++ and clang++ that is installed, with the inline fast paths and without
-# (CSUM_NO_INLINE), and in C++ with them as macros too (CSUM_INLINE_MACROS); link (C:
-# libcsum.a, C++: libcsum.so); and pass its checks. tests/consumer/member_names.cpp, C++ with
-# members and namespace functions named like csum.h's functions, must build and pass too. The
-# CSUM_NO_INLINE build must also call every function libcsum.so exports: a function added to
-# the API fails here until the consumer calls it.
+# must compile with -pedantic and many warnings as errors (in C++ -Wold-style-cast too) as C99,
+# C11 and C++11/17/20/23, with each of gcc, clang, g++ and clang++ that is installed, with the
+# inline fast paths and without (CSUM_NO_INLINE), and in C++ with them as macros too
+# (CSUM_INLINE_MACROS); link (C: libcsum.a, C++: libcsum.so); and pass its checks.
+# tests/consumer/member_names.cpp, C++ with members and namespace functions named like csum.h's
+# functions, must build and pass too. The CSUM_NO_INLINE build must also call every function
+# libcsum.so exports: a function added to the API fails here until the consumer calls it.
 # Usage: tests/header_test.sh BUILD_DIR
 set -u
 build=${1:?usage: header_test.sh BUILD_DIR}
@@ -22,11 +22,14 @@ consumer=$root/tests/consumer/consumer.c
 warnings=(-Werror -Wall -Wextra -pedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-qual
           -Wundef -Wredundant-decls -Wmissing-declarations -Wpointer-arith -Wwrite-strings)
 c_warnings=(-Wstrict-prototypes -Wmissing-prototypes -Wold-style-definition -Wnested-externs)
+# C++ projects often forbid C casts: the header's inline code and macros must not bring any.
+cxx_warnings=(-Wold-style-cast)
 
 # build_and_run SOURCE LANGUAGE COMPILER STD LIBRARY EXE [-DCSUM_NO_INLINE|-DCSUM_INLINE_MACROS]
 build_and_run() {
     local source=$1 lang=$2 cc=$3 std=$4 lib=$5 exe=$6 extra=()
     [ "$lang" = c ] && extra=("${c_warnings[@]}")
+    [ "$lang" = c++ ] && extra=("${cxx_warnings[@]}")
     "$cc" -x "$lang" -std="$std" -O2 "${warnings[@]}" "${extra[@]}" ${7:-} \
         -I"$root/include" -I"$build/include" "$source" -x none "$lib" -Wl,-rpath,"$build" -o "$exe" &&
         "$exe"

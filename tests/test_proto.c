@@ -89,6 +89,11 @@ static void check_ipv4_header(struct test_ctx *t)
                          CSUM_IPV4_BAD_IHL == 0xffff, "ihl %u: want 0xffff", bad[i]);
         munmap(none, page);
     }
+
+    /* A NULL header is a caller bug: 0xffff (it never verifies, as an ihl outside 5..15),
+     * nothing read, never a crash. */
+    for (unsigned ihl = 0; ihl <= 16; ihl++)
+        CHECK(t, csum_ipv4_header(NULL, ihl) == CSUM_IPV4_BAD_IHL, "csum_ipv4_header(NULL, %u)", ihl);
 }
 
 /* ---- pseudo-headers -------------------------------------------------------------------- */
@@ -333,6 +338,28 @@ static unsigned char first_byte(uint64_t r, enum ihl_mix mix)
 
 void test_ipv4_batch(struct test_ctx *t)
 {
+    /* NULL arrays are a caller bug: with any count nothing is read or written, never a crash
+     * (SIMD rows from 8 headers on, so both paths), as csum_partial treats NULL as empty. */
+    {
+        static const unsigned char iph[20] = { 0x45 };
+        const void *some[64];
+        csum_sum16 untouched[64];
+        for (size_t i = 0; i < 64; i++) {
+            some[i] = iph;
+            untouched[i] = 0x5a5a;
+        }
+        static const size_t counts[] = { 0, 1, 7, 8, 64 };
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+            csum_ipv4_header_batch(NULL, counts[c], untouched);
+            csum_ipv4_header_batch(some, counts[c], NULL);
+            csum_ipv4_header_batch(NULL, counts[c], NULL);
+        }
+        int same = 1;
+        for (size_t i = 0; i < 64; i++)
+            same &= untouched[i] == 0x5a5a;
+        CHECK(t, same, "csum_ipv4_header_batch(NULL, n, out) wrote to out");
+    }
+
     /* Headers scattered at random offsets of a random pool. */
     enum { POOL = 1 << 20, MAX_N = 3000 };
     unsigned char *pool = alloc_aligned(POOL);

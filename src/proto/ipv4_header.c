@@ -16,6 +16,9 @@ static inline csum_sum16 ipv4_header_checksum(const unsigned char *iph, unsigned
 
 csum_sum16 csum_ipv4_header(const void *iph, unsigned ihl)
 {
+    /* A NULL header is a caller bug: the value that never verifies, never a crash. */
+    if (__builtin_expect(iph == NULL, 0))
+        return CSUM_IPV4_BAD_IHL;
     return ipv4_header_checksum(iph, ihl);
 }
 

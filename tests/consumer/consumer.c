@@ -26,7 +26,7 @@ static unsigned stored_value(csum_sum16 check_field)
 {
     unsigned char b[2];
     memcpy(b, &check_field, sizeof b);
-    return (unsigned)b[0] << 8 | b[1];
+    return b[0] * 256u + b[1]; /* no cast: C++ builds forbid C casts (-Wold-style-cast) */
 }
 
 int main(void)

@@ -547,7 +547,8 @@ static const struct csum_plan *plan_for_name(enum csum_op op, const char *name, 
  */
 static _Atomic size_t partial_inline_below;
 static _Atomic size_t partial_top_from = SIZE_MAX;
-static _Atomic(csum_partial_fn) partial_top_fn;
+/* Before the choice a len of SIZE_MAX reaches the top row too: it chooses, never a NULL call. */
+static _Atomic(csum_partial_fn) partial_top_fn = partial_first_use;
 static _Atomic size_t copy_inline_below;
 static _Atomic size_t copy_main_below;
 static _Atomic(csum_partial_copy_fn) copy_main_fn;

@@ -90,7 +90,8 @@ enum csum_pcap_skip {
     CSUM_PCAP_SKIP_NESTING,         /* more encapsulations than the dissector follows */
     CSUM_PCAP_SKIP_TRUNCATED,       /* the capture stops inside the headers before a transport
                                        (the link layer's, IPv6 or its extension headers, IPv4's
-                                       AH, GRE): its checksum cannot even be found */
+                                       AH, a tunnel's: GRE, ERSPAN, VXLAN, VXLAN-GPE, Geneve):
+                                       its checksum cannot even be found */
     CSUM_PCAP_SKIP_MALFORMED,       /* such headers longer than the packet says it is (a frame
                                        shorter than its link header), an IP version that is
                                        neither 4 nor 6, an undefined GRE version */

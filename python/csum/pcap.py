@@ -208,7 +208,7 @@ class PcapResult:
         self.skipped: Dict[str, int] = {str(k): int(v) for k, v in document["skipped"].items()}
         """Packets not looked into, by why: ``wlan_protected``, ``wlan_fragment``,
         ``macsec_encrypted``, ``nesting``, ``truncated`` (the capture stops inside the headers
-        in front of the transport, the link layer's too), ``malformed`` (such headers that make no sense)."""
+        in front of the transport, the link layer's and a tunnel's too), ``malformed`` (such headers that make no sense)."""
         error = document.get("error")
         self.cut_short: Optional[CutShort] = (
             CutShort(int(error["offset"]), str(error["message"]))

@@ -416,6 +416,50 @@ static void truncated_link_pcapng(const char *dir, FILE *manifest, uint64_t seed
     cf_close(&cf, manifest, NULL);
 }
 
+/* Frames cut by the capture inside a tunnel's headers (GRE's, ERSPAN's, VXLAN's, VXLAN-GPE's,
+ * Geneve's, the inner Ethernet header) up to where the inner IP packet starts, over IPv4 and
+ * IPv6: skipped as truncated, as frames cut inside their link layer's headers are, with the
+ * outer checksums reported (the outer UDP and GRE ones not checkable). Whole ones in between.
+ * Then VXLAN, VXLAN-GPE and Geneve datagrams whose UDP length ends inside the tunnel header:
+ * malformed, also skipped, their outer checksums checked. */
+static void truncated_tunnel_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    static const enum encap encaps[] = {
+        ENCAP_IPIP, ENCAP_GRE, ENCAP_GRE_CSUM, ENCAP_GRE_TEB, ENCAP_GRE_ROUTE, ENCAP_ERSPAN1,
+        ENCAP_ERSPAN2, ENCAP_ERSPAN3, ENCAP_VXLAN, ENCAP_VXLAN_GPE, ENCAP_GENEVE,
+    };
+    enum { ENCAPS = sizeof encaps / sizeof encaps[0] };
+    struct capture_file cf;
+    uint64_t rng = seed;
+    cf_open(&cf, dir, "truncated-tunnel.pcap", FMT_PCAP, 0, 0, 1, 1);
+    for (int i = 0; i < 5 * ENCAPS; i++) {
+        const int round = i / ENCAPS;
+        struct pkt_spec s = random_spec(&rng, i % 3 ? LINK_ETHERNET : LINK_VLAN, 0, 0);
+        s.ip.ext &= ~EXT_AH;
+        s.tunnel.encap = encaps[i % ENCAPS];
+        s.tunnel.outer_ipv = round & 1 ? 6 : 4;
+        s.tunnel.corrupt_outer_ip = rnd(&rng) % 4 == 0;
+        s.tunnel.corrupt_outer_l4 = rnd(&rng) % 4 == 0;
+        s.cut_tunnel = round != 2;
+        add_packet(&cf, &s, &rng, 0, PB_ENHANCED);
+    }
+    static const uint16_t ports[] = { 4789, 4790, 6081 };
+    for (int i = 0; i < 6; i++) {
+        static struct datagram dg[8];
+        static struct frame fr;
+        unsigned char header[8];
+        fill(header, sizeof header, rnd(&rng));
+        header[0] = i / 3 ? 0x0c : 0x08; /* VXLAN's I (and P), Geneve version 0 */
+        const struct ip_spec ip = { .ipv = i & 1 ? 6 : 4, .proto = 17, .dport = ports[i % 3],
+                                    .carry = header, .carry_len = 1 + (size_t)(i % 7) };
+        build_ip(&ip, 0, VIA_NONE, &rng, dg);
+        build_link(LINK_ETHERNET, L2_NONE, dg, 1, 1, &rng, &fr);
+        fr.skipped = 1;
+        cf_frame(&cf, &fr, 0, PB_ENHANCED);
+    }
+    cf_close(&cf, manifest, NULL);
+}
+
 /* An Ethernet packet of `ip`, quoted in an ICMP error of its IP version if `quoted`. */
 static void add_one(struct capture_file *cf, const struct ip_spec *ip, int quoted, uint64_t *rng)
 {
@@ -931,6 +975,7 @@ int write_corpus(const char *dir)
     rsvp_unlike_tshark_file(dir, manifest, seed++);
     dccp_file(dir, manifest, seed++);
     dccp_unlike_tshark_file(dir, manifest, seed++);
+    truncated_tunnel_file(dir, manifest, seed++);
     malformed_files(dir, manifest);
     return fclose(manifest) == 0 ? 0 : 2;
 }

@@ -68,6 +68,10 @@ struct datagram {
     int ipv;
     size_t l3_len;        /* the IP header (IPv4 options included, IPv6 extensions not) */
     size_t l4_off;        /* where the transport starts (after extension headers and AH) */
+    /* A tunnel's (build_tunnel; 0 for an ICMP error's quote): where its own headers start
+     * (GRE's; VXLAN's or Geneve's after the UDP header), where the header holding the outer
+     * transport checksum ends (GRE's, UDP's), and where the inner datagram starts. */
+    size_t tunnel_off, tunnel_l4_end, inner_off;
     struct expectation expect[MAX_EXPECT];
     int n_expect;
 };
@@ -277,6 +281,9 @@ struct pkt_spec {
     size_t snap;              /* capture at most this many bytes of the frame (0: everything) */
     int cut_link;             /* capture 1 byte up to where the (first) datagram starts, at
                                * random: a frame cut inside its link layer's headers */
+    int cut_tunnel;           /* capture from the tunnel's own headers up to where the inner
+                               * datagram starts, at random: a frame cut inside the
+                               * encapsulation (not for ICMP errors) */
     int pad_ethernet;         /* pad Ethernet frames to the 60-byte minimum */
 };
 

@@ -575,7 +575,9 @@ def ones(b):
     return s
 
 def ospf(v6, pseudo, p):
-    """RFC 2328 D.4.3 (version 2), RFC 5340 A.3.1 (3), RFC 7166 4.2 (a trailer): the verdict."""
+    """RFC 2328 D.4.3 (version 2), RFC 5340 A.3.1 (3), RFC 7166 4.2 (a trailer: flagged by a
+    Hello's or Database Description's AT-bit, 2.1; after the other types, the bytes after the
+    packet, when their header says HMAC and their length, 4.1): the verdict."""
     n = struct.unpack("!H", p[2:4])[0]
     stored = struct.unpack("!H", p[12:14])[0]
     if not v6:
@@ -586,7 +588,9 @@ def ospf(v6, pseudo, p):
             return "not_checkable"
         return "good" if ones(p[:16] + p[24:n]) == 0xffff else "bad"
     options = {1: 21, 2: 17}.get(p[1])
-    if (options and p[options + 1] & 4) or (stored == 0 and len(p) > n):
+    trailer = p[n:]
+    if (options and p[options + 1] & 4) or (not options and len(trailer) >= 16 and
+                                            struct.unpack("!HH", trailer[:4]) == (1, len(trailer))):
         return "no_checksum"
     return "good" if ones(pseudo(n) + p[:n]) == 0xffff else "bad"
 

@@ -716,7 +716,7 @@ static void ospf_file(const char *dir, FILE *manifest, uint64_t seed)
     for (int i = 0; i < 8; i++) { /* no checksum: cryptographic authentication, a trailer */
         const int ipv = i % 2 ? 6 : 4;
         const uint8_t type = (uint8_t)(i % 4 < 2 ? 1 : 4);
-        const size_t trailer = ipv == 4 ? 16 : 32; /* a keyed MD5 digest; an HMAC-SHA-1 AT */
+        const size_t trailer = ipv == 4 ? 16 : 48; /* a keyed MD5 digest; an HMAC-SHA-256 AT */
         struct ip_spec ip = { .ipv = ipv, .proto = 89, .icmp_type = type, .auth = ipv == 4 ? 2 : 1,
                               .payload = bodies[type] + trailer, .udp_trailer = trailer,
                               .udp_zero = 1 };
@@ -744,9 +744,25 @@ static void ospf_unlike_tshark_file(const char *dir, FILE *manifest, uint64_t se
                               .corrupt_l4 = i % 2 };
         add_one(&cf, &v2, 0, &rng);
         struct ip_spec v3 = { .ipv = 6, .proto = 89, .icmp_type = (uint8_t)(1 + i / 2),
-                              .auth = 1, .payload = 40 + 32, .udp_trailer = 32,
+                              .auth = 1, .payload = 40 + 48, .udp_trailer = 48,
                               .corrupt_l4 = i % 2 };
         add_one(&cf, &v3, 0, &rng);
+    }
+    /* Version 3 decided by what the packet says (RFC 7166 sections 2.1 and 4.1), where tshark
+     * takes a 0 for none and checks the others: an authentication trailer after a Link State
+     * Request, Update, Acknowledgment, right and wrong, none; a stored 0 before bytes that
+     * are no trailer (random after an Update; a signaling block after a Hello or Database
+     * Description without the AT-bit): bad. */
+    for (int i = 0; i < 6; i++) {
+        struct ip_spec at = { .ipv = 6, .proto = 89, .icmp_type = (uint8_t)(3 + i / 2),
+                              .auth = 1, .payload = 40 + 32, .udp_trailer = 32,
+                              .corrupt_l4 = i % 2 };
+        add_one(&cf, &at, 0, &rng);
+    }
+    for (int i = 0; i < 3; i++) {
+        struct ip_spec zero = { .ipv = 6, .proto = 89, .icmp_type = (uint8_t)(i == 2 ? 4 : 1 + i),
+                                .payload = 40 + 12, .udp_trailer = 12, .udp_zero = 1 };
+        add_one(&cf, &zero, 0, &rng);
     }
     for (int i = 0; i < 4; i++) { /* 0 stored, no trailer: bad; a reserved AuType */
         struct ip_spec zero = { .ipv = i % 2 ? 6 : 4, .proto = 89, .icmp_type = 1,

@@ -135,7 +135,8 @@ struct ip_spec {
     int short_seq;        /* DCCP Data, Ack, DataAck: 24-bit sequence numbers (X = 0) */
     uint8_t auth;         /* OSPFv2: the AuType (0 none, 1 a simple password, 2 cryptographic:
                            * no checksum); OSPFv3: 1 sets a Hello's or Database Description's
-                           * AT-bit (an authentication trailer: no checksum) */
+                           * AT-bit and writes an authentication trailer's header in
+                           * `udp_trailer` (no checksum) */
     uint32_t icmp_rest;   /* the ICMP header's second word */
     int ip_option_words;  /* IPv4 options, in 32-bit words (0..10) */
     enum route route;     /* an IPv4 source route (in options of its own, not ip_option_words) */
@@ -151,8 +152,9 @@ struct ip_spec {
     size_t udp_trailer;   /* the payload's last bytes follow the UDP datagram (the OSPF
                            * packet, the RSVP message): a length below the IP payload's, which
                            * the checksum does not cover. OSPF: a digest or authentication
-                           * trailer with `auth`, else a link-local signaling block (RFC 5613),
-                           * a multiple of 4 */
+                           * trailer with `auth`, else a link-local signaling block (RFC 5613)
+                           * after a Hello or Database Description, a multiple of 4, and
+                           * random bytes after another packet */
     int l4_sum_zero;      /* choose the payload so the computed transport checksum is 0x0000 */
     int icmp_all_zero;    /* ICMP echo reply of all zeros: the checksum is 0xffff */
     int tcp_ffff;         /* with l4_sum_zero: store 0xffff for a TCP or ICMP 0x0000 */

@@ -106,7 +106,8 @@ static void print_fix_help(void)
     printf("Usage: csum pcap fix [OPTIONS] IN|- OUT|-\n"
            "Write OUT, a copy of the capture IN in the same format and compression in which\n"
            "every bad checksum is replaced by the correct one and every other byte is\n"
-           "identical; one line per change. A checksum over another one (a tunnel's UDP\n"
+           "identical, but the FCS of an Ethernet or 802.11 frame that has one, computed\n"
+           "again when it was right; one line per change. A checksum over another one (a tunnel's UDP\n"
            "checksum, an ICMP error's over the quoted header) is computed after that one is\n"
            "fixed, so it may change too. Not-checkable checksums and offload placeholders are\n"
            "left alone. OUT is written to a temporary file next to it (next to the file a\n"
@@ -173,6 +174,8 @@ static int parse_port(const char *cmd, const char *opt, const char *v, uint16_t 
 static int parse_args(const char *cmd, int fixing, int argc, char **argv, struct args *a)
 {
     memset(a, 0, sizeof *a);
+    if (fixing) /* a fixed frame's FCS that was right stays right */
+        a->opt.flags |= CSUM_PCAP_FIX_FCS;
     int names_only = 0; /* after "--": a file may start with '-' */
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i], *v;

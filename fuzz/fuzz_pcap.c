@@ -9,7 +9,9 @@
  *  - the summary counts exactly the checksums reported one by one;
  *  - fix changes only the two bytes of each checksum it reported bad, and afterwards verify
  *    finds none bad (on a well-formed plain file), with the same number of packets;
- *  - reading the same bytes from a pipe gives the same verdicts as from memory.
+ *  - reading the same bytes from a pipe gives the same verdicts as from memory;
+ *  - fixing with CSUM_PCAP_FIX_FCS reports the same checks and leaves the same bytes as
+ *    without, but maybe the four at the end of a frame (its FCS), and nothing bad.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +115,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 FUZZ_CHECK(in_field, "fix changed byte %zu, outside every bad checksum field", i);
             }
         }
+        /* With the FCS kept right: the same checks and bytes, but maybe an FCS. */
+        unsigned char *fcs = malloc(size ? size : 1);
+        FUZZ_CHECK(fcs, "out of memory");
+        memcpy(fcs, data, size);
+        struct seen g = { 0 };
+        struct csum_pcap_options go = { .flags = CSUM_PCAP_FIX_FCS, .on_check = on_check, .ctx = &g };
+        FUZZ_CHECK(csum_pcap_fix_buffer(fcs, size, &go, NULL, NULL) == fr && g.digest == f.digest,
+                   "fix with CSUM_PCAP_FIX_FCS reports other checks");
+        size_t differ = 0;
+        for (size_t i = 0; i < size; i++)
+            differ += fcs[i] != fixed[i];
+        FUZZ_CHECK(differ == 0 || f.checks > 0, "an FCS rewritten in a capture without checksums");
+        if (vr == 0) {
+            struct csum_pcap_summary gs;
+            FUZZ_CHECK(csum_pcap_verify_buffer(fcs, size, NULL, &gs, NULL) == 0 &&
+                       summary_total(&gs, CSUM_PCAP_BAD) == 0,
+                       "the capture fixed with CSUM_PCAP_FIX_FCS is not clean");
+        }
+        free(fcs);
         /* ...and left nothing bad behind. */
         if (vr == 0) {
             struct seen again = { 0 };

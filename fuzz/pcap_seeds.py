@@ -1,14 +1,22 @@
 #!/usr/bin/env python3
 """Seed corpora of the pcap fuzz targets, cut from csum-pcapgen's test corpus.
 
-    build/csum-pcapgen DIR && fuzz/pcap_seeds.py DIR
+    build/csum-pcapgen DIR && fuzz/pcap_seeds.py DIR [--into FUZZDIR]
 
-rewrites its seeds in fuzz/corpus/pcap/ (the first records of every capture, its malformed
-files, and a gzip- and a zstd-compressed capture), fuzz/corpus/pcap_packet/ (frames of every
-link type, tunnel and policy case, in fuzz_pcap_packet.c's layout) and fuzz/corpus/pcap_stream/
-(small captures with read-ahead and compression bytes, fuzz_pcap_stream.c's layout). The seeds
-it wrote are listed in fuzz/pcap_seeds.generated; only those are removed on the next run, so
-inputs added by hand (a fixed fuzz failure, a regression case) stay.
+rewrites its seeds in fuzz/corpus/pcap/ (the first records of every capture, its malformed and
+cut-short files, and a gzip- and a zstd-compressed capture), fuzz/corpus/pcap_packet/ (frames
+of every link type, tunnel and policy case, in fuzz_pcap_packet.c's layout) and
+fuzz/corpus/pcap_stream/ (small captures with read-ahead and compression bytes,
+fuzz_pcap_stream.c's layout). The seeds it wrote are listed in fuzz/pcap_seeds.generated; only
+those are removed on the next run, so inputs added by hand (a fixed fuzz failure, a regression
+case) stay. --into writes into FUZZDIR/corpus/ and FUZZDIR/pcap_seeds.generated instead (a copy,
+to compare: tests/pcap_seeds_test.sh).
+
+The output depends on csum-pcapgen's corpus only: a file whose bytes are unchanged is not
+touched, and a compressed seed that still decompresses to the same capture is kept as it is
+(another zlib or zstd writes other bytes for the same input; without the zstd tool the .zst
+seed is kept). Run it after every change to csum-pcapgen's captures: the pcap-seeds test fails
+until the committed seeds are those of the corpus.
 """
 import gzip
 import os
@@ -17,10 +25,7 @@ import struct
 import subprocess
 import sys
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
-# What the last run wrote (paths relative to ROOT), one per line.
-GENERATED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pcap_seeds.generated")
-written = []
+FUZZ = os.path.dirname(os.path.abspath(__file__))
 # fuzz_pcap_packet.c's table of link types, in order.
 LINKTYPES = [0, 1, 8, 9, 12, 14, 50, 51, 101, 104, 105, 107, 108, 113, 119, 127, 163, 192,
              204, 205, 206, 228, 229, 239, 258, 276, 147]
@@ -49,38 +54,47 @@ def pcapng_prefix(data, blocks):
     return data[:off]
 
 
-def write(directory, name, data):
-    path = os.path.join(directory, name)
-    with open(path, "wb") as f:
-        f.write(data)
-    written.append(os.path.relpath(path, ROOT))
+def gunzip(data):
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError):
+        return None
 
 
-def main():
-    src = sys.argv[1]
+def unzstd(data):
+    if not shutil.which("zstd"):
+        return None
+    r = subprocess.run(["zstd", "-q", "-d", "-c"], input=data, capture_output=True)
+    return r.stdout if r.returncode == 0 else None
+
+
+def zstd(data):
+    if not shutil.which("zstd"):
+        return None
+    return subprocess.run(["zstd", "-q", "-c"], input=data, capture_output=True,
+                          check=True).stdout
+
+
+def seeds(src):
+    """{path relative to the corpus root: bytes, or a (raw, compress, decompress) triple for a
+    compressed seed} of the captures in src."""
+    out = {}
     manifest = [l.split() for l in open(os.path.join(src, "MANIFEST"))]
-    dirs = {t: os.path.join(ROOT, t) for t in ("pcap", "pcap_packet", "pcap_stream")}
-    for d in dirs.values():
-        os.makedirs(d, exist_ok=True)
-    if os.path.exists(GENERATED):
-        for rel in open(GENERATED).read().split("\n"):
-            if rel and os.path.exists(os.path.join(ROOT, rel)):
-                os.remove(os.path.join(ROOT, rel))
     small = None
     for kind, name, *rest in manifest:
         data = open(os.path.join(src, name), "rb").read()
         stem = name.rsplit(".", 1)[0]
-        if kind == "malformed":
-            write(dirs["pcap"], name, data)
+        if kind in ("malformed", "cut"):
+            out["pcap/" + name] = data
             continue
         if kind != "capture":
             continue
         if name.endswith(".pcapng"):
-            write(dirs["pcap"], stem + "-first12.pcapng", pcapng_prefix(data, 12))
+            out["pcap/" + stem + "-first12.pcapng"] = pcapng_prefix(data, 12)
             continue
         header, records, end = pcap_records(data)
         first = header + b"".join(h + p for h, p in records[:4] if len(p) < 4000)
-        write(dirs["pcap"], stem + "-first4.pcap", first)
+        out["pcap/" + stem + "-first4.pcap"] = first
         if small is None and name == "tunnel-gre-csum.pcap":
             small = first
         linktype = struct.unpack(end + "I", header[20:24])[0] & 0xffff
@@ -97,18 +111,49 @@ def main():
             if n <= len(records):
                 packet = records[n - 1][1]
                 if len(packet) <= 70000:
-                    write(dirs["pcap_packet"], "%s-frame%d" % (stem, n),
-                          bytes([index, options]) + packet)
-    write(dirs["pcap"], "tunnel-gre-csum-first4.pcap.gz", gzip.compress(small, mtime=0))
-    write(dirs["pcap_stream"], "plain-window1", bytes([0, 0]) + small)
-    write(dirs["pcap_stream"], "gzip-window7", bytes([6, 1]) + small)
-    write(dirs["pcap_stream"], "zstd-window64", bytes([63, 2]) + small)
-    write(dirs["pcap_stream"], "cut-record-window3", bytes([2, 1]) + small[:-30])
-    if shutil.which("zstd"):
-        z = subprocess.run(["zstd", "-q", "-c"], input=small, capture_output=True, check=True)
-        write(dirs["pcap"], "tunnel-gre-csum-first4.pcap.zst", z.stdout)
-    with open(GENERATED, "w") as f:
-        f.write("".join(rel + "\n" for rel in sorted(set(written))))
+                    out["pcap_packet/%s-frame%d" % (stem, n)] = bytes([index, options]) + packet
+    out["pcap/tunnel-gre-csum-first4.pcap.gz"] = (small, lambda b: gzip.compress(b, mtime=0), gunzip)
+    out["pcap/tunnel-gre-csum-first4.pcap.zst"] = (small, zstd, unzstd)
+    out["pcap_stream/plain-window1"] = bytes([0, 0]) + small
+    out["pcap_stream/gzip-window7"] = bytes([6, 1]) + small
+    out["pcap_stream/zstd-window64"] = bytes([63, 2]) + small
+    out["pcap_stream/cut-record-window3"] = bytes([2, 1]) + small[:-30]
+    return out
+
+
+def main():
+    args = sys.argv[1:]
+    fuzz = FUZZ
+    if len(args) == 3 and args[1] == "--into":
+        fuzz = args[2]
+    elif len(args) != 1:
+        sys.exit("usage: pcap_seeds.py CAPTURE_DIR [--into FUZZDIR]")
+    root = os.path.join(fuzz, "corpus")
+    listing = os.path.join(fuzz, "pcap_seeds.generated")
+    new = seeds(args[0])
+    old = open(listing).read().split() if os.path.exists(listing) else []
+    for rel in old:
+        if rel not in new and os.path.exists(os.path.join(root, rel)):
+            os.remove(os.path.join(root, rel))
+    for rel, data in sorted(new.items()):
+        path = os.path.join(root, rel)
+        current = open(path, "rb").read() if os.path.exists(path) else None
+        if isinstance(data, tuple):
+            raw, compress, decompress = data
+            if current is not None and decompress(current) == raw:
+                continue  # the same capture, whoever compressed it
+            data = compress(raw)
+            if data is None:
+                print("pcap_seeds.py: %s kept: no compressor" % rel, file=sys.stderr)
+                continue
+        if data != current:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as f:
+                f.write(data)
+    text = "".join(rel + "\n" for rel in sorted(new))
+    if not os.path.exists(listing) or open(listing).read() != text:
+        with open(listing, "w") as f:
+            f.write(text)
 
 
 if __name__ == "__main__":

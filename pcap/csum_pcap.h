@@ -90,7 +90,8 @@ enum csum_pcap_skip {
     CSUM_PCAP_SKIP_NESTING,         /* more encapsulations than the dissector follows */
     CSUM_PCAP_SKIP_TRUNCATED,       /* the capture stops inside the headers before a transport
                                        (the link layer's, IPv6 or its extension headers, IPv4's
-                                       AH, GRE): its checksum cannot even be found */
+                                       AH, a tunnel's: GRE, ERSPAN, VXLAN, VXLAN-GPE, Geneve):
+                                       its checksum cannot even be found */
     CSUM_PCAP_SKIP_MALFORMED,       /* such headers longer than the packet says it is (a frame
                                        shorter than its link header), an IP version that is
                                        neither 4 nor 6, an undefined GRE version */
@@ -130,6 +131,11 @@ enum {
      * it (RFC 6935, RFC 6936: VXLAN, Geneve, ... with zero-checksum mode configured). By
      * default it is bad (RFC 8200 section 8.1), as in Wireshark. */
     CSUM_PCAP_IPV6_UDP_ZERO = 1u << 2,
+    /* Fixing also keeps a frame's FCS right: an Ethernet or 802.11 frame check sequence (the
+     * CRC-32 of IEEE 802.3 clause 3.2.9) captured whole and right before its checksums were
+     * fixed is computed again over the fixed frame. One that was wrong (or cut) is left as it
+     * was. By default the FCS bytes are left alone, and a fix makes a right one wrong. */
+    CSUM_PCAP_FIX_FCS = 1u << 3,
 };
 
 enum { CSUM_PCAP_MAX_PORTS = 8 };
@@ -192,7 +198,8 @@ int csum_pcap_verify_fd(int fd, const struct csum_pcap_options *o,
 
 /*
  * The same walk, rewriting every BAD checksum (and, with CSUM_PCAP_FIX_OFFLOAD, every OFFLOAD
- * one) in buf with its computed value; nothing else changes. `on_check` sees each checksum
+ * one) in buf with its computed value; nothing else changes (but, with CSUM_PCAP_FIX_FCS, the
+ * FCS of a frame whose checksums changed). `on_check` sees each checksum
  * as found, before its fix; a checksum covering another one (a tunnel's outer UDP checksum,
  * an ICMP checksum over a quoted header) is computed after that one was fixed. A compressed
  * buffer is refused (use csum_pcap_fix_fd). Returns as csum_pcap_verify_buffer; on -1, fixes

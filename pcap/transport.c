@@ -331,6 +331,23 @@ static void no_checksum(struct dissect *d, const struct ip_info *ip, enum csum_p
                    field, why);
 }
 
+/* Whether the bytes [at, end) after an OSPFv3 packet are one authentication trailer (RFC 7166
+ * section 4.1: Authentication Type, then the trailer's length, its 16-byte header and the
+ * digest included), as its header says. *unknown: that header was not captured. */
+static int ospf3_trailer(const struct dissect *d, size_t at, size_t end, int *unknown)
+{
+    enum { HMAC_CRYPTOGRAPHIC = 1, HEADER = 16 };
+    *unknown = 0;
+    if (at >= end || end - at < HEADER)
+        return 0;
+    if (!have(d, at, 4)) {
+        *unknown = 1;
+        return 0;
+    }
+    const unsigned char *t = d->data + at;
+    return be16(t) == HMAC_CRYPTOGRAPHIC && be16(t + 2) >= HEADER && be16(t + 2) == end - at;
+}
+
 /*
  * OSPF, over the packet its header's length gives: what may follow (OSPFv2's cryptographic
  * digest, RFC 2328 section D.4.3; a link-local signaling block, RFC 5613; OSPFv3's
@@ -342,9 +359,17 @@ static void no_checksum(struct dissect *d, const struct ip_info *ip, enum csum_p
  *    Other AuTypes are reserved: what their checksum covers is not known.
  *  - Version 3, over IPv6 (RFC 5340 section A.3.1): with IPv6's pseudo-header, whose length is
  *    the packet's. With an authentication trailer it is neither computed nor verified (RFC
- *    7166 section 4.2): none when the AT-bit of a Hello's or Database Description's options
- *    says so, or when it is 0 and bytes follow the packet (no other packet type flags its
- *    trailer).
+ *    7166 section 4.2), whatever the field holds. Whether there is one, the packet says:
+ *    a Hello or a Database Description by the AT-bit of its options (RFC 7166 section 2.1:
+ *    set in every Hello and Database Description that carries a trailer, and no trailer
+ *    without it), so that bytes after one without the bit (a link-local signaling block)
+ *    leave its checksum to check, a stored 0 included; the other types carry no options (the
+ *    receiver remembers its neighbor's bit), and bytes after them can be nothing but a trailer
+ *    (RFC 5613 section 2 attaches signaling blocks to Hellos and Database Descriptions
+ *    only), which is one when its header (section 4.1: type, then its own length, 16 bytes
+ *    and the digest) says HMAC Cryptographic Authentication and covers exactly the bytes after
+ *    the packet. Other bytes there are no trailer: the checksum is checked; a trailer header
+ *    not captured leaves it not checkable (whether it was computed is not known).
  * A version that is not its IP layer's (OSPFv3 over IPv4, RFC 7949) is not looked into.
  */
 static void ospf(struct dissect *d, const struct ip_info *ip, struct span s)
@@ -379,12 +404,21 @@ static void ospf(struct dissect *d, const struct ip_info *ip, struct span s)
             /* The options: a Hello's after its interface ID and priority, a Database
              * Description's after a reserved byte. */
             const size_t options = h[1] == HELLO ? 21 : h[1] == DATABASE_DESCRIPTION ? 17 : 0;
-            const int flagged = options && plen >= options + 3 && len >= options + 3 &&
-                                have(d, s.off, options + 3) && (h[options + 1] & OPTION_AT);
-            const int zero_before_trailer = !ip->problem && be16(h + k.field) == 0 && plen < len;
-            if (flagged || zero_before_trailer) {
+            int trailer = 0, unknown = 0;
+            if (options)
+                trailer = plen >= options + 3 && len >= options + 3 &&
+                          have(d, s.off, options + 3) && (h[options + 1] & OPTION_AT);
+            else if (!ip->problem && plen >= k.min_len && plen < len)
+                trailer = ospf3_trailer(d, s.off + plen, s.end, &unknown);
+            if (trailer) {
                 no_checksum(d, ip, k.layer, s.off + k.field,
                             "an authentication trailer: no checksum (RFC 7166 section 4.2)");
+                return;
+            }
+            if (unknown) {
+                dissect_not_checkable(d, ip->level, ip->via, k.layer,
+                                      "bytes after the packet not captured: an authentication "
+                                      "trailer or not");
                 return;
             }
         }

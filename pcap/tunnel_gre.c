@@ -5,7 +5,8 @@
  * (which a fix may change). ERSPAN (draft-foschiano-erspan, Cisco): type I is Ethernet right after a
  * GRE header without sequence number, type II an 8-byte header then Ethernet (protocol
  * 0x88be with a sequence number), type III a 12-byte header, plus an 8-byte platform
- * subheader when its O bit is set, then Ethernet (protocol 0x22eb).
+ * subheader when its O bit is set, then Ethernet (protocol 0x22eb). A GRE or ERSPAN header cut
+ * by the capture gives the packet up (span_need, dissect_lost_transport), as a link layer's.
  */
 #include "dissect.h"
 #include "bytes.h"
@@ -35,15 +36,15 @@ static void payload(struct dissect *d, uint16_t flags, uint16_t proto, struct sp
         inner.via = CSUM_PCAP_VIA_ERSPAN;
         if (!(flags & GRE_S)) { /* type I: no ERSPAN header */
             dissect_ethernet(d, inner);
-        } else if (span_has(d, &s, 8) && span_enter(d, &s, 8, &inner)) {
+        } else if (span_need(d, &s, 8) && span_enter(d, &s, 8, &inner)) {
             inner.via = CSUM_PCAP_VIA_ERSPAN;
             dissect_ethernet(d, inner);
         }
         break;
     case ETHERTYPE_ERSPAN_3:
-        if (span_has(d, &s, 12)) {
+        if (span_need(d, &s, 12)) {
             const size_t n = d->data[s.off + 11] & 1 ? 20 : 12; /* O: platform subheader */
-            if (span_has(d, &s, n) && span_enter(d, &s, n, &inner)) {
+            if (span_need(d, &s, n) && span_enter(d, &s, n, &inner)) {
                 inner.via = CSUM_PCAP_VIA_ERSPAN;
                 dissect_ethernet(d, inner);
             }
@@ -57,10 +58,8 @@ static void payload(struct dissect *d, uint16_t flags, uint16_t proto, struct sp
 
 void dissect_gre(struct dissect *d, const struct ip_info *ip, struct span s)
 {
-    if (!span_has(d, &s, 4)) {
-        dissect_lost_transport(d, &s, s.off, 4, s.end);
+    if (!span_need(d, &s, 4))
         return;
-    }
     const unsigned char *h = d->data + s.off;
     const uint16_t flags = be16(h), proto = be16(h + 2);
     const unsigned version = flags & 7;
@@ -82,20 +81,16 @@ void dissect_gre(struct dissect *d, const struct ip_info *ip, struct span s)
         /* RFC 1701's source route: entries of address family (2), offset (1), length (1) and
          * that many bytes, up to one of family 0 and length 0. */
         for (;;) {
-            if (!span_has(d, &s, n + 4)) {
-                dissect_lost_transport(d, &s, s.off + n, 4, s.end);
+            if (!span_need(d, &s, n + 4))
                 return;
-            }
             const unsigned char *sre = d->data + s.off + n;
             n += 4 + (size_t)sre[3];
             if (be16(sre) == 0 && sre[3] == 0)
                 break;
         }
     }
-    if (!span_has(d, &s, n)) {
-        dissect_lost_transport(d, &s, s.off, n, s.end);
+    if (!span_need(d, &s, n))
         return;
-    }
     struct span inner;
     if (span_enter(d, &s, n, &inner)) {
         inner.level = ip->level + 1;

@@ -9,6 +9,7 @@
  */
 #include "capture.h"
 #include "dissect.h"
+#include "bytes.h"
 
 #include <string.h>
 
@@ -18,7 +19,40 @@ struct walk {
     struct csum_pcap_summary summary;
     const struct capture_packet *pkt; /* the packet being dissected */
     int found;                        /* checksums found in it */
+    int changed;                      /* checksums rewritten in it */
 };
+
+enum { FCS_ON_ETHERNET = 1, FCS_ON_IEEE802_11 = 105, FCS_CRC32 = 4 }; /* link types, FCS length */
+
+/* The CRC-32 of IEEE 802.3 clause 3.2.9 (the frame check sequence of Ethernet, and of 802.11,
+ * IEEE 802.11 clause 9.2.4.8): reflected polynomial 0xedb88320, all ones in and out; four bits
+ * at a time from a table of 16 (what the polynomial does to each nibble). */
+static uint32_t fcs_crc32(const unsigned char *p, size_t n)
+{
+    static const uint32_t nibble[16] = {
+        0x00000000, 0x1db71064, 0x3b6e20c8, 0x26d930ac, 0x76dc4190, 0x6b6b51f4, 0x4db26158,
+        0x5005713c, 0xedb88320, 0xf00f9344, 0xd6d6a3e8, 0xcb61b38c, 0x9b64c2b0, 0x86d3d2d4,
+        0xa00ae278, 0xbdbdf21c,
+    };
+    uint32_t crc = 0xffffffffu;
+    for (size_t i = 0; i < n; i++) {
+        crc ^= p[i];
+        crc = (crc >> 4) ^ nibble[crc & 15];
+        crc = (crc >> 4) ^ nibble[crc & 15];
+    }
+    return ~crc;
+}
+
+/* Whether the packet ends with a whole CRC-32 FCS (Ethernet, 802.11), sent least significant
+ * byte first, that is right: the one CSUM_PCAP_FIX_FCS keeps right. */
+static int fcs_right(const struct capture_packet *pkt)
+{
+    if (pkt->fcs_len != FCS_CRC32 || pkt->caplen < FCS_CRC32 || pkt->wirelen > pkt->caplen ||
+        (pkt->linktype != FCS_ON_ETHERNET && pkt->linktype != FCS_ON_IEEE802_11))
+        return 0;
+    const size_t n = pkt->caplen - FCS_CRC32;
+    return fcs_crc32(pkt->data, n) == le32(pkt->data + n);
+}
 
 static void on_check(void *arg, const struct dissect_check *c)
 {
@@ -47,6 +81,7 @@ static void on_check(void *arg, const struct dissect_check *c)
         unsigned char *field = w->pkt->data + c->field;
         field[0] = (unsigned char)(c->computed >> 8);
         field[1] = (unsigned char)c->computed;
+        w->changed++;
     }
 }
 
@@ -67,7 +102,7 @@ static void on_packet(void *arg, const struct capture_packet *pkt)
 {
     struct walk *w = arg;
     w->pkt = pkt;
-    w->found = 0;
+    w->found = w->changed = 0;
     w->summary.packets++;
     if (pkt->linktype == CAPTURE_NOT_A_PACKET) {
         w->summary.non_packets++;
@@ -84,7 +119,14 @@ static void on_packet(void *arg, const struct capture_packet *pkt)
     if (wire >= pkt->fcs_len)
         wire -= pkt->fcs_len;
     const struct span s = { .off = 0, .end = (uint32_t)wire };
+    const int keep_fcs = w->fixing && (w->opt->flags & CSUM_PCAP_FIX_FCS) && fcs_right(pkt);
     dissect_linktype(&d, pkt->linktype, s);
+    if (keep_fcs && w->changed) {
+        const size_t n = pkt->caplen - FCS_CRC32;
+        const uint32_t crc = fcs_crc32(pkt->data, n);
+        for (int i = 0; i < FCS_CRC32; i++)
+            pkt->data[n + (size_t)i] = (unsigned char)(crc >> (8 * i));
+    }
     if (d.undissected) /* by the link type not dissected: the one inside PKTAP or PPI */
         count_undissected(&w->summary, d.undissected_linktype);
     else if (d.skipped)

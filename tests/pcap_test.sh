@@ -558,6 +558,61 @@ PY
     "$CSUM" pcap verify --all "$TMP/fcs-none.pcapng" >"$TMP/out" 2>&1
     grep -q "frame 1: outer tcp checksum offload" "$TMP/out"
     check $? "verify fcs-none.pcapng: without a length, the FCS is summed ($(head -c 300 "$TMP/out"))"
+    # fix keeps a right FCS right (the CRC-32 of IEEE 802.3, computed again over the fixed
+    # frame) and leaves a wrong one, a frame cut before its end and a frame with nothing to fix
+    # alone, in pcap and pcapng (gzip too): the corpus' captures, with an FCS added.
+    python3 - "$C/ethernet-le-usec.pcap" "$TMP" <<'PY'
+import struct, sys, zlib
+data, d = open(sys.argv[1], "rb").read(), sys.argv[2]
+recs, off = [], 24
+while off < len(data):
+    caplen, wirelen = struct.unpack_from("<II", data, off + 8)
+    frame = data[off + 16:off + 16 + caplen]
+    off += 16 + caplen
+    if caplen == wirelen:
+        fcs = struct.pack("<I", zlib.crc32(frame))
+        if len(recs) % 5 == 4:
+            fcs = b"\xde\xad\xbe\xef"  # wrong: left as it is
+        recs.append(frame + fcs)
+field = 1 | 0x04000000 | (2 << 28)
+out = bytearray(data[:20] + struct.pack("<I", field))
+for i, f in enumerate(recs):
+    cap = len(f) - 3 if i % 7 == 6 else len(f)  # cut: the FCS not captured
+    out += struct.pack("<IIII", i, 0, cap, len(f)) + f[:cap]
+open(d + "/fcs-fix.pcap", "wb").write(out)
+PY
+    "$CSUM" pcap fix "$TMP/fcs-fix.pcap" "$TMP/fcs-fixed.pcap" >/dev/null 2>&1
+    python3 - "$TMP/fcs-fix.pcap" "$TMP/fcs-fixed.pcap" <<'PY' >"$TMP/pyout" 2>&1
+import struct, sys, zlib
+a, b = (open(p, "rb").read() for p in sys.argv[1:3])
+assert len(a) == len(b)
+off, kept, redone, changed = 24, 0, 0, 0
+while off < len(a):
+    cap, wire = struct.unpack_from("<II", a, off + 8)
+    fa, fb = a[off + 16:off + 16 + cap], b[off + 16:off + 16 + cap]
+    off += 16 + cap
+    right = cap == wire and zlib.crc32(fa[:-4]) == struct.unpack("<I", fa[-4:])[0]
+    if fa == fb:
+        continue
+    changed += 1
+    if right:
+        assert zlib.crc32(fb[:-4]) == struct.unpack("<I", fb[-4:])[0], "FCS not recomputed"
+        redone += 1
+    else:
+        assert fa[-4:] == fb[-4:], "a wrong or cut FCS was changed"
+        kept += 1
+assert redone > 10 and kept > 3, (redone, kept)
+print("fixed frames: %d FCS recomputed, %d wrong or cut ones kept" % (redone, kept))
+PY
+    check $? "fix of frames with an FCS: a right one recomputed, others left ($(tail -1 "$TMP/pyout"))"
+    "$CSUM" pcap verify "$TMP/fcs-fixed.pcap" >/dev/null 2>&1
+    check $? "fix of frames with an FCS: the fixed capture verifies clean"
+    if command -v gzip >/dev/null 2>&1; then
+        gzip -c "$TMP/fcs-fix.pcap" >"$TMP/fcs-fix.pcap.gz"
+        "$CSUM" pcap fix "$TMP/fcs-fix.pcap.gz" "$TMP/fcs-fixed.pcap.gz" >/dev/null 2>&1 &&
+            gzip -dc "$TMP/fcs-fixed.pcap.gz" | cmp -s - "$TMP/fcs-fixed.pcap"
+        check $? "fix of frames with an FCS, gzip-compressed: the same FCS"
+    fi
 fi
 
 # OSPF, RSVP and DCCP: the verdicts of every capture of them, before and after fix, against this
@@ -575,7 +630,9 @@ def ones(b):
     return s
 
 def ospf(v6, pseudo, p):
-    """RFC 2328 D.4.3 (version 2), RFC 5340 A.3.1 (3), RFC 7166 4.2 (a trailer): the verdict."""
+    """RFC 2328 D.4.3 (version 2), RFC 5340 A.3.1 (3), RFC 7166 4.2 (a trailer: flagged by a
+    Hello's or Database Description's AT-bit, 2.1; after the other types, the bytes after the
+    packet, when their header says HMAC and their length, 4.1): the verdict."""
     n = struct.unpack("!H", p[2:4])[0]
     stored = struct.unpack("!H", p[12:14])[0]
     if not v6:
@@ -586,7 +643,9 @@ def ospf(v6, pseudo, p):
             return "not_checkable"
         return "good" if ones(p[:16] + p[24:n]) == 0xffff else "bad"
     options = {1: 21, 2: 17}.get(p[1])
-    if (options and p[options + 1] & 4) or (stored == 0 and len(p) > n):
+    trailer = p[n:]
+    if (options and p[options + 1] & 4) or (not options and len(trailer) >= 16 and
+                                            struct.unpack("!HH", trailer[:4]) == (1, len(trailer))):
         return "no_checksum"
     return "good" if ones(pseudo(n) + p[:n]) == 0xffff else "bad"
 

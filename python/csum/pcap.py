@@ -208,7 +208,7 @@ class PcapResult:
         self.skipped: Dict[str, int] = {str(k): int(v) for k, v in document["skipped"].items()}
         """Packets not looked into, by why: ``wlan_protected``, ``wlan_fragment``,
         ``macsec_encrypted``, ``nesting``, ``truncated`` (the capture stops inside the headers
-        in front of the transport, the link layer's too), ``malformed`` (such headers that make no sense)."""
+        in front of the transport, the link layer's and a tunnel's too), ``malformed`` (such headers that make no sense)."""
         error = document.get("error")
         self.cut_short: Optional[CutShort] = (
             CutShort(int(error["offset"]), str(error["message"]))
@@ -329,7 +329,8 @@ def fix(src: Source, dst: Union[PathLike, BinaryIO, _Writer, None] = None, *,
         ipv6_udp_zero: bool = False, vxlan_ports: Ports = (), geneve_ports: Ports = ()
         ) -> FixResult:
     """Write ``dst``, a copy of the capture ``src`` in the same format and compression in which
-    every bad checksum is replaced by the correct one and every other byte is identical, as
+    every bad checksum is replaced by the correct one and every other byte is identical (but
+    the FCS of an Ethernet or 802.11 frame, computed again when it was right), as
     ``csum pcap fix`` does. Not-checkable checksums and offload placeholders are left alone
     (``fix_offload=True`` replaces the placeholders too).
 

@@ -416,6 +416,50 @@ static void truncated_link_pcapng(const char *dir, FILE *manifest, uint64_t seed
     cf_close(&cf, manifest, NULL);
 }
 
+/* Frames cut by the capture inside a tunnel's headers (GRE's, ERSPAN's, VXLAN's, VXLAN-GPE's,
+ * Geneve's, the inner Ethernet header) up to where the inner IP packet starts, over IPv4 and
+ * IPv6: skipped as truncated, as frames cut inside their link layer's headers are, with the
+ * outer checksums reported (the outer UDP and GRE ones not checkable). Whole ones in between.
+ * Then VXLAN, VXLAN-GPE and Geneve datagrams whose UDP length ends inside the tunnel header:
+ * malformed, also skipped, their outer checksums checked. */
+static void truncated_tunnel_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    static const enum encap encaps[] = {
+        ENCAP_IPIP, ENCAP_GRE, ENCAP_GRE_CSUM, ENCAP_GRE_TEB, ENCAP_GRE_ROUTE, ENCAP_ERSPAN1,
+        ENCAP_ERSPAN2, ENCAP_ERSPAN3, ENCAP_VXLAN, ENCAP_VXLAN_GPE, ENCAP_GENEVE,
+    };
+    enum { ENCAPS = sizeof encaps / sizeof encaps[0] };
+    struct capture_file cf;
+    uint64_t rng = seed;
+    cf_open(&cf, dir, "truncated-tunnel.pcap", FMT_PCAP, 0, 0, 1, 1);
+    for (int i = 0; i < 5 * ENCAPS; i++) {
+        const int round = i / ENCAPS;
+        struct pkt_spec s = random_spec(&rng, i % 3 ? LINK_ETHERNET : LINK_VLAN, 0, 0);
+        s.ip.ext &= ~EXT_AH;
+        s.tunnel.encap = encaps[i % ENCAPS];
+        s.tunnel.outer_ipv = round & 1 ? 6 : 4;
+        s.tunnel.corrupt_outer_ip = rnd(&rng) % 4 == 0;
+        s.tunnel.corrupt_outer_l4 = rnd(&rng) % 4 == 0;
+        s.cut_tunnel = round != 2;
+        add_packet(&cf, &s, &rng, 0, PB_ENHANCED);
+    }
+    static const uint16_t ports[] = { 4789, 4790, 6081 };
+    for (int i = 0; i < 6; i++) {
+        static struct datagram dg[8];
+        static struct frame fr;
+        unsigned char header[8];
+        fill(header, sizeof header, rnd(&rng));
+        header[0] = i / 3 ? 0x0c : 0x08; /* VXLAN's I (and P), Geneve version 0 */
+        const struct ip_spec ip = { .ipv = i & 1 ? 6 : 4, .proto = 17, .dport = ports[i % 3],
+                                    .carry = header, .carry_len = 1 + (size_t)(i % 7) };
+        build_ip(&ip, 0, VIA_NONE, &rng, dg);
+        build_link(LINK_ETHERNET, L2_NONE, dg, 1, 1, &rng, &fr);
+        fr.skipped = 1;
+        cf_frame(&cf, &fr, 0, PB_ENHANCED);
+    }
+    cf_close(&cf, manifest, NULL);
+}
+
 /* An Ethernet packet of `ip`, quoted in an ICMP error of its IP version if `quoted`. */
 static void add_one(struct capture_file *cf, const struct ip_spec *ip, int quoted, uint64_t *rng)
 {
@@ -672,7 +716,7 @@ static void ospf_file(const char *dir, FILE *manifest, uint64_t seed)
     for (int i = 0; i < 8; i++) { /* no checksum: cryptographic authentication, a trailer */
         const int ipv = i % 2 ? 6 : 4;
         const uint8_t type = (uint8_t)(i % 4 < 2 ? 1 : 4);
-        const size_t trailer = ipv == 4 ? 16 : 32; /* a keyed MD5 digest; an HMAC-SHA-1 AT */
+        const size_t trailer = ipv == 4 ? 16 : 48; /* a keyed MD5 digest; an HMAC-SHA-256 AT */
         struct ip_spec ip = { .ipv = ipv, .proto = 89, .icmp_type = type, .auth = ipv == 4 ? 2 : 1,
                               .payload = bodies[type] + trailer, .udp_trailer = trailer,
                               .udp_zero = 1 };
@@ -700,9 +744,25 @@ static void ospf_unlike_tshark_file(const char *dir, FILE *manifest, uint64_t se
                               .corrupt_l4 = i % 2 };
         add_one(&cf, &v2, 0, &rng);
         struct ip_spec v3 = { .ipv = 6, .proto = 89, .icmp_type = (uint8_t)(1 + i / 2),
-                              .auth = 1, .payload = 40 + 32, .udp_trailer = 32,
+                              .auth = 1, .payload = 40 + 48, .udp_trailer = 48,
                               .corrupt_l4 = i % 2 };
         add_one(&cf, &v3, 0, &rng);
+    }
+    /* Version 3 decided by what the packet says (RFC 7166 sections 2.1 and 4.1), where tshark
+     * takes a 0 for none and checks the others: an authentication trailer after a Link State
+     * Request, Update, Acknowledgment, right and wrong, none; a stored 0 before bytes that
+     * are no trailer (random after an Update; a signaling block after a Hello or Database
+     * Description without the AT-bit): bad. */
+    for (int i = 0; i < 6; i++) {
+        struct ip_spec at = { .ipv = 6, .proto = 89, .icmp_type = (uint8_t)(3 + i / 2),
+                              .auth = 1, .payload = 40 + 32, .udp_trailer = 32,
+                              .corrupt_l4 = i % 2 };
+        add_one(&cf, &at, 0, &rng);
+    }
+    for (int i = 0; i < 3; i++) {
+        struct ip_spec zero = { .ipv = 6, .proto = 89, .icmp_type = (uint8_t)(i == 2 ? 4 : 1 + i),
+                                .payload = 40 + 12, .udp_trailer = 12, .udp_zero = 1 };
+        add_one(&cf, &zero, 0, &rng);
     }
     for (int i = 0; i < 4; i++) { /* 0 stored, no trailer: bad; a reserved AuType */
         struct ip_spec zero = { .ipv = i % 2 ? 6 : 4, .proto = 89, .icmp_type = 1,
@@ -931,6 +991,7 @@ int write_corpus(const char *dir)
     rsvp_unlike_tshark_file(dir, manifest, seed++);
     dccp_file(dir, manifest, seed++);
     dccp_unlike_tshark_file(dir, manifest, seed++);
+    truncated_tunnel_file(dir, manifest, seed++);
     malformed_files(dir, manifest);
     return fclose(manifest) == 0 ? 0 : 2;
 }

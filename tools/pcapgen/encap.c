@@ -149,7 +149,7 @@ void build_tunnel(const struct tunnel_spec *t, const struct datagram *inner, uin
                   struct datagram *out)
 {
     static unsigned char carry[MAX_FRAME];
-    size_t n = 0;
+    size_t n = 0, gre_len = 0;
     enum via via = VIA_NONE;
     struct ip_spec outer = { .ipv = t->outer_ipv, .corrupt_ip = t->corrupt_outer_ip };
     int gre_csum = 0;
@@ -169,6 +169,7 @@ void build_tunnel(const struct tunnel_spec *t, const struct datagram *inner, uin
         gre_csum = t->encap != ENCAP_GRE;
         n = gre_header(carry, t->encap == ENCAP_GRE_ROUTE ? 0xf000 : gre_csum ? 0xa000 : 0x3000,
                        inner->ipv == 4 ? 0x0800 : 0x86dd, rng);
+        gre_len = n;
         memcpy(carry + n, inner->data, inner->len);
         n += inner->len;
         via = VIA_GRE;
@@ -176,6 +177,7 @@ void build_tunnel(const struct tunnel_spec *t, const struct datagram *inner, uin
     case ENCAP_GRE_TEB:
         gre_csum = 1;
         n = gre_header(carry, 0x8000, 0x6558, rng);
+        gre_len = n;
         n += ethernet_header(carry + n, inner->ipv == 4 ? 0x0800 : 0x86dd, 0, rng);
         memcpy(carry + n, inner->data, inner->len);
         n += inner->len;
@@ -186,6 +188,7 @@ void build_tunnel(const struct tunnel_spec *t, const struct datagram *inner, uin
     case ENCAP_ERSPAN3: {
         const int type = t->encap - ENCAP_ERSPAN1 + 1;
         n = gre_header(carry, type == 1 ? 0 : 0x1000, type == 3 ? 0x22eb : 0x88be, rng);
+        gre_len = n;
         if (type == 2) { /* version 1, VLAN, COS/En/T, session id; reserved, index */
             be16put(carry + n, (uint16_t)(0x1000 | (rnd(rng) & 0xfff)));
             be16put(carry + n + 2, (uint16_t)(rnd(rng) & 0x3ff));
@@ -299,6 +302,12 @@ void build_tunnel(const struct tunnel_spec *t, const struct datagram *inner, uin
         outer.corrupt_l4 = t->corrupt_outer_l4;
 
     build_ip(&outer, 0, VIA_NONE, rng, out); /* outer expectations: IPv4 header, UDP/ICMP */
+    out->tunnel_off = out->tunnel_l4_end = out->inner_off = 0;
+    if (via != VIA_ICMP && via != VIA_ICMPV6) {
+        out->tunnel_off = out->l4_off + (outer.proto == 17 ? 8 : 0);
+        out->tunnel_l4_end = out->tunnel_off + gre_len;
+        out->inner_off = out->len - inner->len;
+    }
 
     /* Quoted in an ICMP error: a zero UDP checksum says "none", over IPv6 too (a quote is not
      * a datagram to deliver: RFC 8200 section 8.1's rule is for receivers, and Wireshark

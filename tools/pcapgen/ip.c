@@ -185,7 +185,9 @@ static size_t ospf_header(unsigned char *seg, const struct ip_spec *s, uint64_t 
 /* After the payload: the options of an OSPF Hello or Database Description (RFC 5340 section
  * A.2: version 3's AT-bit, RFC 7166, with `auth`; either version's L-bit, RFC 5613, with a
  * link-local signaling block in the trailer, which gets its header and one TLV of Extended
- * Options). The rest of the body stays random. */
+ * Options); version 3's authentication trailer, with `auth`, its header (RFC 7166 section
+ * 4.1: HMAC Cryptographic Authentication, its length, SA ID 1, a sequence number), the
+ * digest random. The rest of the body stays random. */
 static void ospf_body(unsigned char *seg, size_t hlen, size_t len, const struct ip_spec *s)
 {
     const int v3 = s->ipv == 6, lls = s->udp_trailer && (v3 ? !s->auth : s->auth != 2);
@@ -209,6 +211,15 @@ static void ospf_body(unsigned char *seg, size_t hlen, size_t len, const struct 
         be16put(b + 6, 4);
         be32put(b + 8, 1);                              /* LR */
         memset(b + 12, 0, s->udp_trailer - 12);
+    }
+    if (v3 && s->auth && s->udp_trailer >= 16) {
+        unsigned char *t = seg + len - s->udp_trailer;
+        be16put(t, 1);
+        be16put(t + 2, (uint16_t)s->udp_trailer);
+        be16put(t + 4, 0);
+        be16put(t + 6, 1);
+        be32put(t + 8, 0);
+        be32put(t + 12, 0x5eed0001);
     }
 }
 
@@ -612,13 +623,11 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
         if (s->proto == 46 && stored == 0) /* RFC 2205 section 3.1.1: none transmitted */
             v = EXPECT_NONE;
         /* OSPF with cryptographic authentication computes none (RFC 2328 section D.4.3), nor
-         * with an authentication trailer (RFC 7166 section 4.2), flagged in a Hello or a
-         * Database Description, and taken to be there behind a stored 0 and bytes after the
-         * packet. */
-        const int ospf_hello_dd = s->icmp_type <= 2;
-        if (s->proto == 89 && (s->ipv == 4 ? s->auth == 2
-                                            : (s->auth && ospf_hello_dd) ||
-                                                  (stored == 0 && s->udp_trailer)))
+         * with an authentication trailer (RFC 7166 section 4.2): flagged in a Hello or a
+         * Database Description by the AT-bit, after the other types the trailer's own header
+         * says so (ospf_body). Bytes after the packet that are no trailer, a stored 0 with
+         * them, leave the checksum to check. */
+        if (s->proto == 89 && (s->ipv == 4 ? s->auth == 2 : s->auth != 0))
             v = EXPECT_NONE;
         if (s->proto == 89 && s->ipv == 4 && s->auth > 2) /* reserved: not known */
             v = EXPECT_NOT_CHECKABLE;

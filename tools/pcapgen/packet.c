@@ -58,6 +58,34 @@ static void cut(const struct pkt_spec *s, uint64_t *rng, struct frame *fr,
     }
 }
 
+/* Cut fr, whose datagram dg is a tunnel's outer one, inside the tunnel's headers (from its
+ * first byte to the inner datagram's first, that included): the inner datagram is not reached,
+ * and the frame is skipped as truncated, as one cut inside its link layer's headers. The outer
+ * IPv4 header is whole and checked; the outer UDP or GRE checksum is not checkable (a zero UDP
+ * checksum over IPv4 still says none), or not even found when the GRE header is cut. */
+static void cut_tunnel(uint64_t *rng, struct frame *fr, const struct datagram *dg)
+{
+    const size_t from = fr->ip_off + dg->tunnel_off, to = fr->ip_off + dg->inner_off;
+    if (!dg->inner_off || to >= fr->caplen)
+        return;
+    fr->caplen = from + (size_t)(rnd(rng) % (to - from + 1));
+    int n = 0;
+    for (int i = 0; i < fr->n_expect; i++) {
+        struct expectation e = fr->expect[i];
+        if (e.level > 0)
+            continue;
+        if (strcmp(e.layer, "ipv4") != 0) {
+            if (fr->caplen < fr->ip_off + dg->tunnel_l4_end)
+                continue;
+            if (e.verdict != EXPECT_NONE)
+                e.verdict = EXPECT_NOT_CHECKABLE;
+        }
+        fr->expect[n++] = e;
+    }
+    fr->n_expect = n;
+    fr->skipped = 1;
+}
+
 int build_packet(const struct pkt_spec *s, uint64_t *rng, struct frame *frames)
 {
     static struct datagram dgs[8], outer;
@@ -68,6 +96,8 @@ int build_packet(const struct pkt_spec *s, uint64_t *rng, struct frame *frames)
         build_ip(&inner, 0, VIA_NONE, rng, dgs);
         build_tunnel(&s->tunnel, &dgs[0], rng, &outer);
         build_link(s->link, s->l2, &outer, 1, pad, rng, &frames[0]);
+        if (s->cut_tunnel)
+            cut_tunnel(rng, &frames[0], &outer);
         return 1;
     }
     if (s->link == LINK_WLAN_AMSDU) { /* two datagrams in one frame */

@@ -68,6 +68,10 @@ struct datagram {
     int ipv;
     size_t l3_len;        /* the IP header (IPv4 options included, IPv6 extensions not) */
     size_t l4_off;        /* where the transport starts (after extension headers and AH) */
+    /* A tunnel's (build_tunnel; 0 for an ICMP error's quote): where its own headers start
+     * (GRE's; VXLAN's or Geneve's after the UDP header), where the header holding the outer
+     * transport checksum ends (GRE's, UDP's), and where the inner datagram starts. */
+    size_t tunnel_off, tunnel_l4_end, inner_off;
     struct expectation expect[MAX_EXPECT];
     int n_expect;
 };
@@ -131,7 +135,8 @@ struct ip_spec {
     int short_seq;        /* DCCP Data, Ack, DataAck: 24-bit sequence numbers (X = 0) */
     uint8_t auth;         /* OSPFv2: the AuType (0 none, 1 a simple password, 2 cryptographic:
                            * no checksum); OSPFv3: 1 sets a Hello's or Database Description's
-                           * AT-bit (an authentication trailer: no checksum) */
+                           * AT-bit and writes an authentication trailer's header in
+                           * `udp_trailer` (no checksum) */
     uint32_t icmp_rest;   /* the ICMP header's second word */
     int ip_option_words;  /* IPv4 options, in 32-bit words (0..10) */
     enum route route;     /* an IPv4 source route (in options of its own, not ip_option_words) */
@@ -147,8 +152,9 @@ struct ip_spec {
     size_t udp_trailer;   /* the payload's last bytes follow the UDP datagram (the OSPF
                            * packet, the RSVP message): a length below the IP payload's, which
                            * the checksum does not cover. OSPF: a digest or authentication
-                           * trailer with `auth`, else a link-local signaling block (RFC 5613),
-                           * a multiple of 4 */
+                           * trailer with `auth`, else a link-local signaling block (RFC 5613)
+                           * after a Hello or Database Description, a multiple of 4, and
+                           * random bytes after another packet */
     int l4_sum_zero;      /* choose the payload so the computed transport checksum is 0x0000 */
     int icmp_all_zero;    /* ICMP echo reply of all zeros: the checksum is 0xffff */
     int tcp_ffff;         /* with l4_sum_zero: store 0xffff for a TCP or ICMP 0x0000 */
@@ -277,6 +283,9 @@ struct pkt_spec {
     size_t snap;              /* capture at most this many bytes of the frame (0: everything) */
     int cut_link;             /* capture 1 byte up to where the (first) datagram starts, at
                                * random: a frame cut inside its link layer's headers */
+    int cut_tunnel;           /* capture from the tunnel's own headers up to where the inner
+                               * datagram starts, at random: a frame cut inside the
+                               * encapsulation (not for ICMP errors) */
     int pad_ethernet;         /* pad Ethernet frames to the 60-byte minimum */
 };
 

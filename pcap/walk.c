@@ -26,7 +26,9 @@ enum { FCS_ON_ETHERNET = 1, FCS_ON_IEEE802_11 = 105, FCS_CRC32 = 4 }; /* link ty
 
 /* The CRC-32 of IEEE 802.3 clause 3.2.9 (the frame check sequence of Ethernet, and of 802.11,
  * IEEE 802.11 clause 9.2.4.8): reflected polynomial 0xedb88320, all ones in and out; four bits
- * at a time from a table of 16 (what the polynomial does to each nibble). */
+ * at a time from a table of 16 (what the polynomial does to each nibble). It is zlib's crc32(),
+ * but zlib is optional here (CSUM_WITH_ZLIB=OFF: no gzip captures), and `fix` must keep a
+ * right FCS right in every build; the test compares with tshark's FCS check. */
 static uint32_t fcs_crc32(const unsigned char *p, size_t n)
 {
     static const uint32_t nibble[16] = {

@@ -13,7 +13,7 @@ DESTDIR    ?=
 FUZZ_SECONDS ?= 60
 FUZZ_CC    ?= clang
 
-.PHONY: all build check test test-asan test-tsan test-cpus test-arm64 test-s390x bench results tune-results golden install fuzz help clean
+.PHONY: all build check test test-asan test-tsan test-cpus test-arm64 test-s390x bench results tune-results golden install uninstall fuzz help clean
 
 all: build
 
@@ -72,6 +72,11 @@ tune-results: build ## csum tune (twice) and the short table under each plan it 
 install: build ## install into $(PREFIX), staged under $(DESTDIR) if set
 	DESTDIR="$(DESTDIR)" $(CMAKE) --install $(BUILD) --prefix "$(PREFIX)"
 
+# The files in $(BUILD)/install_manifest.txt, and the directories that install created
+# (cmake/uninstall.cmake). No build first: it needs only what the last install left.
+uninstall: ## remove what the last make install from $(BUILD) installed (the same DESTDIR)
+	DESTDIR="$(DESTDIR)" $(CMAKE) -DCSUM_BUILD_DIR="$(BUILD)" -P cmake/uninstall.cmake
+
 fuzz: ## each libFuzzer target for FUZZ_SECONDS, from its seed corpus (clang, ASan, build-fuzz/)
 	$(CMAKE) -S . -B build-fuzz $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	    -DCMAKE_C_COMPILER=$(FUZZ_CC) -DCSUM_FUZZ=ON $(CMAKE_ARGS)
@@ -104,6 +109,8 @@ help:
 	@echo "                  they suggest (TUNE_ARGS='--runs 3', '--quick')"
 	@echo "  make install    install into PREFIX=$(PREFIX) (DESTDIR=dir to stage): library,"
 	@echo "                  header, csum, csum(1), csum.pc, CMake package"
+	@echo "  make uninstall  remove what the last make install from BUILD installed (its files,"
+	@echo "                  and the directories it created once empty; DESTDIR as for install)"
 	@echo "  make fuzz       each libFuzzer target for FUZZ_SECONDS=$(FUZZ_SECONDS) s (clang; build-fuzz/)"
 	@echo "  make golden     regenerate tests/golden_vectors.h from the oracle (then review the diff)"
 	@echo "  make clean      remove build directories"

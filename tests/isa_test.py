@@ -18,6 +18,11 @@ kernel may go. A control checks that the check still bites: an object compiled w
 flags and one ISA flag more (-mavx2, or -mavx512f where the baseline has AVX2) must fail it as
 an ungated file.
 
+Built with link-time optimisation and without -ffat-lto-objects (Arch's -flto=auto), an object
+holds the compiler's intermediate code alone: the check then asks the build's compiler for the
+machine code of each object, one by one (gcc -r -flinker-output=nolto-rel, clang -x ir -c), and
+disassembles that.
+
 Also: every function with a non-temporal store (movnt*: the streaming copies) has an sfence.
 Streaming stores are weakly ordered, so without it a caller that publishes the destination
 (a flag, a ring index) may publish bytes not yet written; no single-threaded run can see the
@@ -191,6 +196,36 @@ def scan(obj, permitted, seen, seen_nt):
     return bad
 
 
+def lto_only(obj):
+    """True for an object of LTO intermediate code without machine code: LLVM bitcode, or GCC's
+    .gnu.lto_ sections with empty .text sections (a fat object has code there)."""
+    with open(obj, "rb") as f:
+        if f.read(4) in (b"BC\xc0\xde", b"\xde\xc0\x17\x0b"):  # bitcode, or its wrapper
+            return True
+    sections = subprocess.run(["objdump", "-h", obj], capture_output=True, text=True).stdout
+    if ".gnu.lto_" not in sections:
+        return False
+    for name, size in re.findall(r"^\s*\d+\s+(\S+)\s+([0-9a-f]+)\s", sections, re.M):
+        if name.startswith(".text") and int(size, 16):
+            return False
+    return True
+
+
+def machine_code(obj, compiler, flags, tmp):
+    """obj, or for an object of LTO code alone the machine code the compiler makes of it."""
+    if not lto_only(obj):
+        return obj
+    out = os.path.join(tmp, "%d.o" % len(os.listdir(tmp)))
+    with open(obj, "rb") as f:
+        bitcode = f.read(4) in (b"BC\xc0\xde", b"\xde\xc0\x17\x0b")
+    if bitcode:
+        command = compiler + flags + ["-fno-lto", "-c", "-x", "ir", obj, "-o", out]
+    else:
+        command = compiler + flags + ["-r", "-nostdlib", "-flinker-output=nolto-rel", obj, "-o", out]
+    subprocess.run(command, check=True)
+    return out
+
+
 # The control: a loop the compiler vectorizes with the ISA flag, in a file that names no ISA.
 CONTROL_SOURCE = """
 void csum_isa_control(unsigned *a, const unsigned *b, unsigned long n)
@@ -201,7 +236,7 @@ void csum_isa_control(unsigned *a, const unsigned *b, unsigned long n)
 """
 
 
-def control(compiler, flags, baseline):
+def control(compiler, flags, baseline, native):
     """(passed, text): an ungated object with instructions above the baseline must fail."""
     for feature, option in (("avx2", "-mavx2"), ("avx512f", "-mavx512f")):
         if feature not in baseline:
@@ -213,7 +248,7 @@ def control(compiler, flags, baseline):
         with open(source, "w") as f:
             f.write(CONTROL_SOURCE)
         subprocess.run(compiler + flags + ["-O3", option, "-c", source, "-o", obj], check=True)
-        bad = scan(obj, allowed(baseline), {}, [0])
+        bad = scan(native(obj), allowed(baseline), {}, [0])
     if feature in bad:
         return True, "an ungated object compiled with %s fails the check (%s: %s)" % (
             option, feature, bad[feature])
@@ -232,24 +267,35 @@ def main():
     if not objects:
         print("FAIL    isa: no object files under %s\nisa_test: 0 passed, 1 failed" % objdir)
         return 1
-    header = subprocess.run(["objdump", "-f", objects[0]], capture_output=True, text=True).stdout
+    compiler, flags = build_compiler(build)
+    with tempfile.TemporaryDirectory() as tmp:
+        return check(objdir, sorted(objects), compiler, flags,
+                     lambda obj: machine_code(obj, compiler, flags, tmp))
+
+
+def check(objdir, objects, compiler, flags, native):
+    header = subprocess.run(["objdump", "-f", native(objects[0])], capture_output=True,
+                            text=True).stdout
     if "x86-64" not in header:
         print("isa: not an x86-64 build, nothing to check\nisa_test: 0 passed, 0 failed")
         return 0
     isas = isa_features()
-    compiler, flags = build_compiler(build)
     baseline = baseline_features(compiler, flags)
     print("isa: the build's baseline (%s): x86-64%s" % (
         " ".join(flags) or "no flags", "".join(" " + f for f in sorted(baseline))))
     passed = failed = 0
     seen = {name: 0 for name in ("bmi2", "adx", "avx2", "avx512f", "avx512vnni")}
     seen_nt = [0]  # non-temporal stores found
-    for obj in sorted(objects):
+    lto = [obj for obj in objects if lto_only(obj)]
+    if lto:
+        print("isa: %d of %d objects hold LTO code alone: checking the machine code the compiler "
+              "makes of each" % (len(lto), len(objects)))
+    for obj in objects:
         rel = os.path.relpath(obj, objdir)
         source = os.path.join(ROOT, rel[:-2])  # src/x86/avx2.c.o -> src/x86/avx2.c
         isa = file_isa(source)
         permitted = allowed(isas.get(isa, set()) | baseline)
-        bad = scan(obj, permitted, seen, seen_nt)
+        bad = scan(native(obj), permitted, seen, seen_nt)
         what = "isa: %s (%s: %s)" % (rel[:-2], isa, " ".join(sorted(isas.get(isa, ()))) or "baseline")
         if bad:
             failed += 1
@@ -257,7 +303,7 @@ def main():
         else:
             passed += 1
             print("PASS    %s" % what)
-    result, text = control(compiler, flags, baseline)
+    result, text = control(compiler, flags, baseline, native)
     if result is None:
         print("SKIPPED isa control: %s" % text)
     elif result:

@@ -4,7 +4,8 @@
 # library's SONAME and exports, and build and run tests/consumer/consumer.c against the
 # installed copy through pkg-config (shared and static) and through CMake's find_package
 # (csum::csum and csum::csum_static), out of tree. Then `make uninstall`: it leaves nothing of
-# ours, keeps the directories it did not create, and refuses a DESTDIR not the install's.
+# ours, keeps the directories it did not create, and refuses a DESTDIR not the install's; both
+# with a BUILD whose path has a space.
 # The build tree's record of a real install (install_manifest.txt, install_dirs.cmake) is put
 # back at the end, so that make uninstall still removes that one.
 # Usage: tests/install_test.sh BUILD_DIR
@@ -166,6 +167,17 @@ uninstall_destdir() {
 }
 check "uninstall: DESTDIR: refused without it, removes the staged tree (all but DESTDIR) with it" -- \
     uninstall_destdir
+# A build directory whose path has a space (here a link to this one): the Makefile split it in
+# two words, and make install rebuilt and installed from neither.
+spaced_build() {
+    local link="$tmp/the build" p="$tmp/spaced-build-prefix" left
+    ln -s "$build" "$link" &&
+        make --no-print-directory -C "$root" BUILD="$link" PREFIX="$p" install >/dev/null &&
+        [ -x "$p/bin/csum" ] &&
+        make --no-print-directory -C "$root" BUILD="$link" uninstall >/dev/null &&
+        left=$(find "$tmp" -path "$p*") && [ -z "$left" ] || { echo "left: $left"; return 1; }
+}
+check "install: BUILD with a space in its path: make install, then make uninstall" -- spaced_build
 check "uninstall: once more, make uninstall says there is nothing to uninstall" -- \
     sh -c "make --no-print-directory -C '$root' BUILD='$build' uninstall 2>&1 | grep 'nothing to uninstall'"
 finish install_test

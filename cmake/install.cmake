@@ -2,11 +2,15 @@
 #
 #   include/csum.h, csum_version.h     the API (every header in include/)
 #   lib/libcsum.so.1.0.0 (+ .so.1, .so)  shared library, SONAME libcsum.so.1
-#   lib/libcsum.a                       static library (position-independent)
+#   lib/libcsum.a                       static library (position-independent; not with
+#                                       -DCSUM_INSTALL_STATIC=OFF)
 #   bin/csum, share/man/man1/csum.1     the tool and its manual (with CSUM_BUILD_PROGRAMS)
 #   lib/pkgconfig/csum.pc               pkg-config --cflags --libs csum
-#   lib/cmake/csum/                     find_package(csum): csum::csum (shared library),
-#                                       csum::csum_static (static library)
+#   lib/cmake/csum/                     find_package(csum): csum::csum (shared library,
+#                                       csumTargets*.cmake), csum::csum_static (static
+#                                       library, csumStaticTargets*.cmake: a package that
+#                                       leaves libcsum.a out, or ships it apart, does the same
+#                                       with these files, and find_package still works)
 #
 # `make uninstall` (cmake/uninstall.cmake) removes the files CMake lists in the build tree's
 # install_manifest.txt, and the directories this install created: install_dirs.cmake, written
@@ -58,9 +62,10 @@ install(CODE [==[
 
 target_include_directories(csum_shared INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_include_directories(csum_static INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-install(TARGETS csum_shared csum_static EXPORT csumTargets
-        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS csum_shared EXPORT csumTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+if(CSUM_INSTALL_STATIC)
+  install(TARGETS csum_static EXPORT csumStaticTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
 if(CSUM_BUILD_PROGRAMS)
   install(TARGETS csum RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
@@ -69,7 +74,13 @@ endif()
 
 # CMake package. The exported targets locate themselves relative to the installed files, so a
 # prefix given at install time (cmake --install --prefix) or a moved tree still works.
+# The static library's targets in their own file, which csumConfig.cmake reads if it is there:
+# the imported targets' files must all exist, so one export set would make find_package fail
+# wherever libcsum.a was left out.
 install(EXPORT csumTargets NAMESPACE csum:: DESTINATION ${CSUM_CMAKE_PACKAGE_DIR})
+if(CSUM_INSTALL_STATIC)
+  install(EXPORT csumStaticTargets NAMESPACE csum:: DESTINATION ${CSUM_CMAKE_PACKAGE_DIR})
+endif()
 configure_package_config_file(cmake/csumConfig.cmake.in
                               ${CMAKE_CURRENT_BINARY_DIR}/csumConfig.cmake
                               INSTALL_DESTINATION ${CSUM_CMAKE_PACKAGE_DIR})

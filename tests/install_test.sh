@@ -38,7 +38,7 @@ absent=()
 for f in include/csum.h include/csum_version.h bin/csum share/man/man1/csum.1 \
          "${libdir#"$prefix"/}"/{libcsum.a,libcsum.so,libcsum.so.1,libcsum.so."$version"} \
          "${libdir#"$prefix"/}"/pkgconfig/csum.pc \
-         "${libdir#"$prefix"/}"/cmake/csum/{csumConfig.cmake,csumConfigVersion.cmake,csumTargets.cmake}; do
+         "${libdir#"$prefix"/}"/cmake/csum/{csumConfig.cmake,csumConfigVersion.cmake,csumTargets.cmake,csumStaticTargets.cmake}; do
     [ -e "$prefix/$f" ] || absent+=("$f")
 done
 if [ -z "${absent[*]:-}" ]; then
@@ -118,6 +118,26 @@ check "cmake: consumer_static runs, with no libcsum.so dependency" -- \
 check "cmake: find_package(csum 2) is refused (SameMajorVersion)" -- \
     sh -c "! cmake -S '$root/tests/consumer' -B '$tmp/cmake-v2' -DCMAKE_PREFIX_PATH='$prefix' \
               -DCSUM_MIN_VERSION=2 >/dev/null 2>&1"
+
+# A distribution that leaves the static library out of its package, or ships it in one of its
+# own (Fedora's -static), removes libcsum.a and csumStaticTargets*.cmake: find_package(csum)
+# must still give csum::csum (it failed: one export file named both libraries), and refuse
+# COMPONENTS static. In a copy of the prefix (the CMake package is relocatable).
+without_static() {
+    local p="$tmp/without-static"
+    cp -a "$prefix" "$p" &&
+        rm "$p/${libdir#"$prefix"/}"/libcsum.a "$p/${libdir#"$prefix"/}"/cmake/csum/csumStaticTargets*.cmake &&
+        cmake -S "$root/tests/consumer" -B "$tmp/cmake-shared-only" -DCMAKE_PREFIX_PATH="$p" \
+              -DCSUM_CONSUMER_STATIC=OFF >"$tmp/shared-only.log" 2>&1 &&
+        cmake --build "$tmp/cmake-shared-only" >>"$tmp/shared-only.log" 2>&1 &&
+        "$tmp/cmake-shared-only/consumer_shared" || { tail -n 20 "$tmp/shared-only.log"; return 1; }
+    if cmake -S "$root/tests/consumer" -B "$tmp/cmake-static-missing" -DCMAKE_PREFIX_PATH="$p" \
+             >"$tmp/static-missing.log" 2>&1; then
+        echo "find_package(csum COMPONENTS static) found no libcsum.a and succeeded"; return 1
+    fi
+}
+check "cmake: without libcsum.a and csumStaticTargets*.cmake, csum::csum works, COMPONENTS static is refused" -- \
+    without_static
 
 # ---- DESTDIR staging ----------------------------------------------------------------------------
 check "install: make install DESTDIR= stages under DESTDIR/PREFIX; csum.pc names PREFIX" -- \

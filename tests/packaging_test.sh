@@ -9,6 +9,7 @@
 #    other CPUs' plans pass and the ISA check reads the compiled code;
 #  - with a raised x86-64 baseline (-march=x86-64-v2, RHEL 9's, and -march=x86-64-v3), the
 #    library's objects pass the ISA check and the unit suite passes;
+#  - with CSUM_INSTALL_STATIC=OFF no static library is installed, and the CMake package works;
 #  - each optional dependency can be turned off (nothing found behind the packager's back) or
 #    required (configuring fails without it), and a value that is neither is refused.
 # Usage: tests/packaging_test.sh
@@ -129,6 +130,27 @@ if [ "$(uname -m)" = x86_64 ] && command -v objdump >/dev/null &&
 else
     printf 'SKIPPED packaging: -march=x86-64-v2/v3 (not x86-64, no objdump, or the compiler lacks them)\n'
 fi
+
+# ---- the static library left out --------------------------------------------------------------
+# -DCSUM_INSTALL_STATIC=OFF (Fedora ships no static library unless asked): make install
+# installs neither libcsum.a nor csum::csum_static's CMake files, and find_package(csum) works.
+no_static() {
+    configure nostatic -DCSUM_BUILD_PROGRAMS=OFF -DCSUM_INSTALL=ON -DCSUM_INSTALL_STATIC=OFF ||
+        { cat "$tmp/nostatic.log"; return 1; }
+    cmake --build "$tmp/nostatic" --parallel 2 >>"$tmp/nostatic.log" 2>&1 &&
+        cmake --install "$tmp/nostatic" --prefix "$tmp/nostatic-prefix" >>"$tmp/nostatic.log" 2>&1 ||
+        { tail -n 20 "$tmp/nostatic.log"; return 1; }
+    if find "$tmp/nostatic-prefix" -name 'libcsum.a' -o -name 'csumStaticTargets*' | grep .; then
+        return 1
+    fi
+    find "$tmp/nostatic-prefix" -name 'libcsum.so.1' | grep -q . &&
+        cmake -S "$root/tests/consumer" -B "$tmp/nostatic-consumer" -DCSUM_CONSUMER_STATIC=OFF \
+              -DCMAKE_PREFIX_PATH="$tmp/nostatic-prefix" >>"$tmp/nostatic.log" 2>&1 &&
+        cmake --build "$tmp/nostatic-consumer" >>"$tmp/nostatic.log" 2>&1 &&
+        "$tmp/nostatic-consumer/consumer_shared" || { tail -n 20 "$tmp/nostatic.log"; return 1; }
+}
+check "packaging: CSUM_INSTALL_STATIC=OFF: no libcsum.a installed, find_package(csum) still works" -- \
+    no_static
 
 # ---- optional dependencies ------------------------------------------------------------------
 without() {

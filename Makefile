@@ -13,25 +13,27 @@ DESTDIR    ?=
 FUZZ_SECONDS ?= 60
 FUZZ_CC    ?= clang
 
-.PHONY: all build check test test-asan test-tsan test-cpus test-arm64 test-s390x bench results tune-results golden install fuzz help clean
+.PHONY: all build check test test-asan test-tsan test-cpus test-arm64 test-s390x bench results tune-results golden install uninstall fuzz help clean
 
 all: build
 
-$(BUILD)/CMakeCache.txt:
-	$(CMAKE) -S . -B $(BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_ARGS)
-
-build: $(BUILD)/CMakeCache.txt
-	$(CMAKE) --build $(BUILD) --parallel
+# Configured once, when the build directory has no CMakeCache.txt yet. The check is in the
+# recipe, not a file target: make cannot name a path with a space as a target or prerequisite,
+# and BUILD may have one. Every $(BUILD) below is quoted for the same reason.
+build:
+	test -f "$(BUILD)/CMakeCache.txt" || \
+	    $(CMAKE) -S . -B "$(BUILD)" $(GENERATOR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_ARGS)
+	$(CMAKE) --build "$(BUILD)" --parallel
 
 # The suites are registered with CTest (CMakeLists.txt): `ctest --test-dir build -N -L full`
 # lists them, `ctest --test-dir build -R NAME` runs one. Two at a time, output on failure.
 CTEST      ?= ctest --output-on-failure --parallel 2 --test-dir
 
 check: build ## fast suite for the edit loop (< 1 min)
-	$(CTEST) $(BUILD) -L check
+	$(CTEST) "$(BUILD)" -L check
 
 test: build ## full suite (< 10 min)
-	$(CTEST) $(BUILD) -L full
+	$(CTEST) "$(BUILD)" -L full
 
 test-asan: ## the suites labelled sanitize (unit, cli, pcap, fuzz-corpus) under ASan + UBSan
 	$(MAKE) BUILD=build-asan BUILD_TYPE=Debug CMAKE_ARGS="-DCSUM_SANITIZE=ON $(CMAKE_ARGS)" build
@@ -45,7 +47,7 @@ test-tsan: ## the tests of concurrent first use (plans, plan file, copies) under
 	TSAN_OPTIONS=halt_on_error=1 build-tsan/csum-test -t api-selection -t dispatch-sources -t copy-api
 
 test-cpus: build ## the x86-64 suite under qemu-x86_64 on CPUs without AVX2, ADX, BMI2, ...
-	tests/run_cpus.sh $(BUILD)
+	tests/run_cpus.sh "$(BUILD)"
 
 test-arm64: ## cross-build for arm64 and run csum-test, the cli, the quick pcap suite and the fuzz corpus under qemu-aarch64
 	tests/run_emulated.sh aarch64
@@ -54,7 +56,7 @@ test-s390x: ## the same for big-endian s390x under qemu-s390x
 	tests/run_emulated.sh s390x
 
 bench: build ## the lab: every table, report + JSON + CSV + plots in a new bench-results/<time>-<host>-<kind>/
-	scripts/bench.sh $(BUILD) $(BENCH_ARGS)
+	scripts/bench.sh "$(BUILD)" $(BENCH_ARGS)
 
 # make results: the run to publish (default: the newest full run) and a one-line note for the
 # README (who ran it, on what, why).
@@ -67,10 +69,15 @@ results: ## publish a full run to docs/results/<cpu>/ and regenerate the README'
 # with the machine class's results. TUNE_ARGS='--runs 3' for more tune runs, '--quick' to try it.
 TUNE_ARGS ?=
 tune-results: build ## csum tune (twice) and the short table under each plan it proposes, kept in docs/results/<cpu>/tune/
-	python3 scripts/tune_results.py $(BUILD) $(TUNE_ARGS)
+	python3 scripts/tune_results.py "$(BUILD)" $(TUNE_ARGS)
 
 install: build ## install into $(PREFIX), staged under $(DESTDIR) if set
-	DESTDIR="$(DESTDIR)" $(CMAKE) --install $(BUILD) --prefix "$(PREFIX)"
+	DESTDIR="$(DESTDIR)" $(CMAKE) --install "$(BUILD)" --prefix "$(PREFIX)"
+
+# The files in $(BUILD)/install_manifest.txt, and the directories that install created
+# (cmake/uninstall.cmake). No build first: it needs only what the last install left.
+uninstall: ## remove what the last make install from $(BUILD) installed (the same DESTDIR)
+	DESTDIR="$(DESTDIR)" $(CMAKE) -DCSUM_BUILD_DIR="$(BUILD)" -P cmake/uninstall.cmake
 
 fuzz: ## each libFuzzer target for FUZZ_SECONDS, from its seed corpus (clang, ASan, build-fuzz/)
 	$(CMAKE) -S . -B build-fuzz $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -79,7 +86,7 @@ fuzz: ## each libFuzzer target for FUZZ_SECONDS, from its seed corpus (clang, AS
 	fuzz/run_fuzzers.sh build-fuzz $(FUZZ_SECONDS)
 
 golden: build ## regenerate tests/golden_vectors.h from the oracle (then review the diff)
-	$(BUILD)/csum-test --print-golden > tests/golden_vectors.h
+	"$(BUILD)/csum-test" --print-golden > tests/golden_vectors.h
 
 clean:
 	rm -rf build build-asan build-tsan build-clang build-arm64 build-s390x build-fuzz
@@ -104,6 +111,8 @@ help:
 	@echo "                  they suggest (TUNE_ARGS='--runs 3', '--quick')"
 	@echo "  make install    install into PREFIX=$(PREFIX) (DESTDIR=dir to stage): library,"
 	@echo "                  header, csum, csum(1), csum.pc, CMake package"
+	@echo "  make uninstall  remove what the last make install from BUILD installed (its files,"
+	@echo "                  and the directories it created once empty; DESTDIR as for install)"
 	@echo "  make fuzz       each libFuzzer target for FUZZ_SECONDS=$(FUZZ_SECONDS) s (clang; build-fuzz/)"
 	@echo "  make golden     regenerate tests/golden_vectors.h from the oracle (then review the diff)"
 	@echo "  make clean      remove build directories"

@@ -3,14 +3,28 @@
 # temporary prefix (and once more staged under DESTDIR), then check the files, the installed
 # library's SONAME and exports, and build and run tests/consumer/consumer.c against the
 # installed copy through pkg-config (shared and static) and through CMake's find_package
-# (csum::csum and csum::csum_static), out of tree.
+# (csum::csum and csum::csum_static), out of tree. Then `make uninstall`: it leaves nothing of
+# ours, keeps the directories it did not create, and refuses a DESTDIR not the install's; both
+# with a BUILD whose path has a space.
+# The build tree's record of a real install (install_manifest.txt, install_dirs.cmake) is put
+# back at the end, so that make uninstall still removes that one.
 # Usage: tests/install_test.sh BUILD_DIR
 set -u
 build=${1:?usage: install_test.sh BUILD_DIR}
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/tests/lib.sh"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+records=(install_manifest.txt install_dirs.cmake)
+mkdir "$tmp/records"
+for f in "${records[@]}"; do [ -e "$build/$f" ] && cp -p "$build/$f" "$tmp/records/"; done
+restore_records() {
+    for f in "${records[@]}"; do
+        rm -f "$build/$f"
+        [ -e "$tmp/records/$f" ] && cp -p "$tmp/records/$f" "$build/"
+    done
+    rm -rf "$tmp"
+}
+trap restore_records EXIT
 unset CSUM_IMPL CSUM_DISPATCH CSUM_CPU_DISABLE PKG_CONFIG_PATH
 export CSUM_DISPATCH_FILE=
 version=$(csum_source_version)
@@ -24,7 +38,7 @@ absent=()
 for f in include/csum.h include/csum_version.h bin/csum share/man/man1/csum.1 \
          "${libdir#"$prefix"/}"/{libcsum.a,libcsum.so,libcsum.so.1,libcsum.so."$version"} \
          "${libdir#"$prefix"/}"/pkgconfig/csum.pc \
-         "${libdir#"$prefix"/}"/cmake/csum/{csumConfig.cmake,csumConfigVersion.cmake,csumTargets.cmake}; do
+         "${libdir#"$prefix"/}"/cmake/csum/{csumConfig.cmake,csumConfigVersion.cmake,csumTargets.cmake,csumStaticTargets.cmake}; do
     [ -e "$prefix/$f" ] || absent+=("$f")
 done
 if [ -z "${absent[*]:-}" ]; then
@@ -105,10 +119,85 @@ check "cmake: find_package(csum 2) is refused (SameMajorVersion)" -- \
     sh -c "! cmake -S '$root/tests/consumer' -B '$tmp/cmake-v2' -DCMAKE_PREFIX_PATH='$prefix' \
               -DCSUM_MIN_VERSION=2 >/dev/null 2>&1"
 
+# A distribution that leaves the static library out of its package, or ships it in one of its
+# own (Fedora's -static), removes libcsum.a and csumStaticTargets*.cmake: find_package(csum)
+# must still give csum::csum (it failed: one export file named both libraries), and refuse
+# COMPONENTS static. In a copy of the prefix (the CMake package is relocatable).
+without_static() {
+    local p="$tmp/without-static"
+    cp -a "$prefix" "$p" &&
+        rm "$p/${libdir#"$prefix"/}"/libcsum.a "$p/${libdir#"$prefix"/}"/cmake/csum/csumStaticTargets*.cmake &&
+        cmake -S "$root/tests/consumer" -B "$tmp/cmake-shared-only" -DCMAKE_PREFIX_PATH="$p" \
+              -DCSUM_CONSUMER_STATIC=OFF >"$tmp/shared-only.log" 2>&1 &&
+        cmake --build "$tmp/cmake-shared-only" >>"$tmp/shared-only.log" 2>&1 &&
+        "$tmp/cmake-shared-only/consumer_shared" || { tail -n 20 "$tmp/shared-only.log"; return 1; }
+    if cmake -S "$root/tests/consumer" -B "$tmp/cmake-static-missing" -DCMAKE_PREFIX_PATH="$p" \
+             >"$tmp/static-missing.log" 2>&1; then
+        echo "find_package(csum COMPONENTS static) found no libcsum.a and succeeded"; return 1
+    fi
+}
+check "cmake: without libcsum.a and csumStaticTargets*.cmake, csum::csum works, COMPONENTS static is refused" -- \
+    without_static
+
 # ---- DESTDIR staging ----------------------------------------------------------------------------
 check "install: make install DESTDIR= stages under DESTDIR/PREFIX; csum.pc names PREFIX" -- \
     sh -c "make --no-print-directory -C '$root' BUILD='$build' PREFIX=/opt/csum \
                 DESTDIR='$tmp/stage' install >/dev/null &&
            [ -f '$tmp/stage/opt/csum/bin/csum' ] &&
            grep -qx 'prefix=/opt/csum' \$(find '$tmp/stage' -name csum.pc)"
+
+# ---- make uninstall ---------------------------------------------------------------------------
+# Into a prefix that does not exist yet: afterwards, not even the prefix is left.
+uninstall_fresh() {
+    local parent="$tmp/uninstall-fresh" left
+    mkdir "$parent" &&
+        make --no-print-directory -C "$root" BUILD="$build" PREFIX="$parent/prefix" install >/dev/null &&
+        [ -f "$parent/prefix/bin/csum" ] &&
+        make --no-print-directory -C "$root" BUILD="$build" uninstall &&
+        left=$(find "$parent" -mindepth 1) && [ -z "$left" ] || { echo "left: $left"; return 1; }
+}
+check "uninstall: make uninstall after make install into a fresh PREFIX leaves nothing" -- uninstall_fresh
+# Into a prefix that has other packages' files and (empty) directories: those stay.
+uninstall_shared() {
+    local p="$tmp/uninstall-shared" before after
+    mkdir -p "$p/include" "$p/lib/pkgconfig" "$p/share/man/man1" "$p/bin" &&
+        touch "$p/include/other.h" "$p/bin/.keep" &&
+        before=$(cd "$p" && find . | sort) &&
+        make --no-print-directory -C "$root" BUILD="$build" PREFIX="$p" install >/dev/null &&
+        [ -f "$p/include/csum.h" ] &&
+        make --no-print-directory -C "$root" BUILD="$build" uninstall >/dev/null &&
+        after=$(cd "$p" && find . | sort) &&
+        [ "$before" = "$after" ] || { diff <(echo "$before") <(echo "$after"); return 1; }
+}
+check "uninstall: other files and directories that were there before (empty ones too) stay" -- \
+    uninstall_shared
+# Staged: the same DESTDIR, or nothing is removed (without it, the paths are the system's).
+uninstall_destdir() {
+    local stage="$tmp/uninstall-stage" out left
+    make --no-print-directory -C "$root" BUILD="$build" PREFIX=/usr DESTDIR="$stage" install \
+        >/dev/null || return 1
+    if out=$(make --no-print-directory -C "$root" BUILD="$build" uninstall 2>&1); then
+        echo "make uninstall without DESTDIR succeeded: $out"; return 1
+    fi
+    # (CMake wraps the message's lines)
+    tr -s ' \n' ' ' <<<"$out" | grep -q 'staged under DESTDIR=.*same DESTDIR' || { echo "$out"; return 1; }
+    [ -f "$stage/usr/bin/csum" ] || { echo "files went before the refusal"; return 1; }
+    make --no-print-directory -C "$root" BUILD="$build" DESTDIR="$stage/" uninstall >/dev/null &&
+        left=$(find "$stage" -mindepth 1) && [ -z "$left" ] || { echo "left: $left"; return 1; }
+}
+check "uninstall: DESTDIR: refused without it, removes the staged tree (all but DESTDIR) with it" -- \
+    uninstall_destdir
+# A build directory whose path has a space (here a link to this one): the Makefile split it in
+# two words, and make install rebuilt and installed from neither.
+spaced_build() {
+    local link="$tmp/the build" p="$tmp/spaced-build-prefix" left
+    ln -s "$build" "$link" &&
+        make --no-print-directory -C "$root" BUILD="$link" PREFIX="$p" install >/dev/null &&
+        [ -x "$p/bin/csum" ] &&
+        make --no-print-directory -C "$root" BUILD="$link" uninstall >/dev/null &&
+        left=$(find "$tmp" -path "$p*") && [ -z "$left" ] || { echo "left: $left"; return 1; }
+}
+check "install: BUILD with a space in its path: make install, then make uninstall" -- spaced_build
+check "uninstall: once more, make uninstall says there is nothing to uninstall" -- \
+    sh -c "make --no-print-directory -C '$root' BUILD='$build' uninstall 2>&1 | grep 'nothing to uninstall'"
 finish install_test

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# What a distribution's build asks of the configuration (configures, and compiles one object,
-# in temporary trees):
+# What a distribution's build asks of the configuration (configures, and builds what each case
+# needs, in temporary trees):
 #  - with dpkg-buildflags' CFLAGS (-ffile-prefix-map=<source dir>=.), the flags the lab shows,
 #    compiled into csum, name neither the source nor the build directory, so csum is the same
 #    file whichever directory it was built in (reproducible builds), and long ones (Fedora's)
 #    fit the lab's text of them;
+#  - with -flto (fat objects, as Fedora and Ubuntu build, or not, as Arch does), the tests of
+#    other CPUs' plans pass and the ISA check reads the compiled code;
+#  - with a raised x86-64 baseline (-march=x86-64-v2, RHEL 9's, and -march=x86-64-v3), the
+#    library's objects pass the ISA check and the unit suite passes;
+#  - with CSUM_INSTALL_STATIC=OFF no static library is installed, and the CMake package works;
 #  - each optional dependency can be turned off (nothing found behind the packager's back) or
 #    required (configuring fails without it), and a value that is neither is refused.
 # Usage: tests/packaging_test.sh
@@ -64,11 +69,88 @@ lto() {
         { tail -n 20 "$tmp/lto.log"; return 1; }
     "$tmp/lto/csum-test" -t dispatch-defaults -t dispatch-narrow -t dispatch-sources
 }
+# Without -ffat-lto-objects (Arch's -flto=auto; clang's -flto always) an object holds no machine
+# code: the ISA check found none and failed, or under clang took the build for another
+# architecture's and passed checking nothing. It now checks the code the compiler makes of each.
+slim_lto() {
+    CFLAGS="-O2 -flto" cmake -S "$root" -B "$tmp/slim" $gen -DCMAKE_BUILD_TYPE=None \
+        -DCSUM_BUILD_PROGRAMS=OFF -DCSUM_BUILD_TESTS=OFF >"$tmp/slim.log" 2>&1 &&
+        cmake --build "$tmp/slim" --target csum_objects --parallel 2 >>"$tmp/slim.log" 2>&1 ||
+        { tail -n 20 "$tmp/slim.log"; return 1; }
+    "$root/tests/isa_test.py" "$tmp/slim" >"$tmp/slim-isa.log" 2>&1 &&
+        grep -q 'objects hold LTO code alone' "$tmp/slim-isa.log" ||
+        { grep -v '^PASS' "$tmp/slim-isa.log"; return 1; }
+}
 if printf 'int main(void) { return 0; }\n' | ${CC:-cc} -flto -x c - -o "$tmp/lto-probe" 2>/dev/null; then
     check "packaging: -flto: the tests of other CPUs' plans pass" -- lto
+    if [ "$(uname -m)" = x86_64 ] && command -v objdump >/dev/null; then
+        check "packaging: -flto without fat objects: the ISA check reads the compiled code" -- slim_lto
+    fi
 else
     printf 'SKIPPED packaging: -flto (the compiler cannot link with it)\n'
 fi
+
+# ---- a raised x86-64 baseline ----------------------------------------------------------------
+# RHEL 9 builds everything with -march=x86-64-v2, some distributions with -march=x86-64-v3:
+# then the compiler may use SSE4.2, or AVX2 and BMI2, in every file. The ISA check takes that
+# baseline from the build's flags (it failed on the first SSE4.1 instruction of an ungated file),
+# and the unit suite passes (quick, where this CPU runs x86-64-v3 code).
+raised_baseline() { # raised_baseline LEVEL TARGET: configure, build TARGET, run the ISA check
+    local level=$1 target=$2
+    CFLAGS="-O2 -g -march=x86-64-$level" cmake -S "$root" -B "$tmp/$level" $gen \
+        -DCMAKE_BUILD_TYPE=None -DCSUM_WERROR=ON -DCSUM_LAB_DPDK=OFF >"$tmp/$level.log" 2>&1 &&
+        cmake --build "$tmp/$level" --target "$target" --parallel 2 >>"$tmp/$level.log" 2>&1 ||
+        { tail -n 20 "$tmp/$level.log"; return 1; }
+    "$root/tests/isa_test.py" "$tmp/$level" >"$tmp/$level-isa.log" 2>&1 ||
+        { grep -v '^PASS' "$tmp/$level-isa.log"; return 1; }
+    grep -q "^isa: the build's baseline .*sse4.2" "$tmp/$level-isa.log" ||
+        { echo "the ISA check did not take the raised baseline:"; head -n 1 "$tmp/$level-isa.log"; return 1; }
+}
+v3_cpu() { # this CPU runs x86-64-v3 code (the flags of /proc/cpuinfo)
+    local f flags
+    flags=" $(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null) "
+    for f in avx avx2 bmi1 bmi2 fma movbe f16c abm; do
+        case $flags in *" $f "*) ;; *) return 1 ;; esac
+    done
+}
+v3_suite() {
+    raised_baseline v3 csum-test || return 1
+    if v3_cpu; then
+        "$tmp/v3/csum-test" --quick >"$tmp/v3-unit.log" 2>&1 || { grep -v '^PASS' "$tmp/v3-unit.log"; return 1; }
+    else
+        echo "this CPU cannot run x86-64-v3 code: unit suite not run"
+    fi
+}
+if [ "$(uname -m)" = x86_64 ] && command -v objdump >/dev/null &&
+   printf 'int main(void) { return 0; }\n' | ${CC:-cc} -march=x86-64-v3 -x c - -o "$tmp/march-probe" 2>/dev/null; then
+    check "packaging: -march=x86-64-v2 (RHEL 9): the library's objects pass the ISA check" -- \
+        raised_baseline v2 csum_objects
+    check "packaging: -march=x86-64-v3: the ISA check passes, and the quick unit suite$(v3_cpu || echo ' (not run: no x86-64-v3 CPU)')" -- \
+        v3_suite
+else
+    printf 'SKIPPED packaging: -march=x86-64-v2/v3 (not x86-64, no objdump, or the compiler lacks them)\n'
+fi
+
+# ---- the static library left out --------------------------------------------------------------
+# -DCSUM_INSTALL_STATIC=OFF (Fedora ships no static library unless asked): make install
+# installs neither libcsum.a nor csum::csum_static's CMake files, and find_package(csum) works.
+no_static() {
+    configure nostatic -DCSUM_BUILD_PROGRAMS=OFF -DCSUM_INSTALL=ON -DCSUM_INSTALL_STATIC=OFF ||
+        { cat "$tmp/nostatic.log"; return 1; }
+    cmake --build "$tmp/nostatic" --parallel 2 >>"$tmp/nostatic.log" 2>&1 &&
+        cmake --install "$tmp/nostatic" --prefix "$tmp/nostatic-prefix" >>"$tmp/nostatic.log" 2>&1 ||
+        { tail -n 20 "$tmp/nostatic.log"; return 1; }
+    if find "$tmp/nostatic-prefix" -name 'libcsum.a' -o -name 'csumStaticTargets*' | grep .; then
+        return 1
+    fi
+    find "$tmp/nostatic-prefix" -name 'libcsum.so.1' | grep -q . &&
+        cmake -S "$root/tests/consumer" -B "$tmp/nostatic-consumer" -DCSUM_CONSUMER_STATIC=OFF \
+              -DCMAKE_PREFIX_PATH="$tmp/nostatic-prefix" >>"$tmp/nostatic.log" 2>&1 &&
+        cmake --build "$tmp/nostatic-consumer" >>"$tmp/nostatic.log" 2>&1 &&
+        "$tmp/nostatic-consumer/consumer_shared" || { tail -n 20 "$tmp/nostatic.log"; return 1; }
+}
+check "packaging: CSUM_INSTALL_STATIC=OFF: no libcsum.a installed, find_package(csum) still works" -- \
+    no_static
 
 # ---- optional dependencies ------------------------------------------------------------------
 without() {

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# README.md's C examples, as printed: the program of "Using the library" is saved as app.c and
+# built and run with each `cc` line of the block after it that needs no install (in a directory
+# where include/ and build/ are the tree's, so the line runs verbatim), and must print what the
+# README says it prints; it also builds warning-free as strict C11. The fragments of the next
+# block must compile as a function body given their variables. (The Python blocks are run by
+# python/tests/test_package.py.)
+# Usage: tests/readme_test.sh BUILD_DIR
+set -u
+build=${1:?usage: readme_test.sh BUILD_DIR}
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "$build" && pwd)
+. "$root/tests/lib.sh"
+cc=${CC:-cc}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ln -s "$root/include" "$tmp/include"
+ln -s "$build" "$tmp/build"
+
+# The fenced blocks after "## Using the library", in order, each as one file: 1.c, 2.sh, 3.txt, ...
+awk -v dir="$tmp" '
+    /^## Using the library/ { on = 1; next }
+    on && /^## / { exit }
+    on && !inblock && /^```/ { n++; ext = $0; sub(/^```/, "", ext); if (ext == "") ext = "txt"
+                               file = dir "/" n "." ext; inblock = 1; printf "" > file; next }
+    on && inblock && /^```$/ { inblock = 0; close(file); next }
+    on && inblock { print > file }' "$root/README.md"
+
+if [ ! -f "$tmp/1.c" ] || [ ! -f "$tmp/2.sh" ] || [ ! -f "$tmp/3.txt" ] || [ ! -f "$tmp/4.c" ]; then
+    fail "readme: 'Using the library' does not start with a C program, its build lines, its output and a C block"
+    finish readme_test
+    exit 1
+fi
+cp "$tmp/1.c" "$tmp/app.c"
+
+check "readme: the example is warning-free C11 (-pedantic -Wall -Wextra -Werror)" -- \
+    "$cc" -std=c11 -pedantic -Wall -Wextra -Werror -I "$root/include" -c "$tmp/app.c" -o "$tmp/strict.o"
+
+lines=0
+while IFS= read -r line; do
+    cmd=${line%%#*}
+    case $cmd in cc\ *) ;; *) continue ;; esac
+    case $cmd in *pkg-config*) continue ;; esac # the install test builds through pkg-config
+    lines=$((lines + 1))
+    rm -f "$tmp/app"
+    if out=$(cd "$tmp" && CC="$cc" sh -c "$cmd" 2>&1) && [ "$out" = "$(cat "$tmp/3.txt")" ]; then
+        ok "readme: '${cmd%"${cmd##*[! ]}"}' prints what the README shows"
+    else
+        fail "readme: '${cmd%"${cmd##*[! ]}"}'"
+        printf '%s\n' "$out" | head -n 20 | sed 's/^/        /'
+    fi
+done <"$tmp/2.sh"
+[ "$lines" -gt 0 ] || fail "readme: no cc line without pkg-config after the example"
+
+# The fragments: compiled inside a function that declares what they use.
+{
+    echo '#include <csum.h>'
+    echo 'void fragments(void *app_buf, const void *rx_payload, void *dst, const void *src,'
+    echo '               void *flat, const struct iovec *iov, size_t iovcnt, size_t len);'
+    echo 'void fragments(void *app_buf, const void *rx_payload, void *dst, const void *src,'
+    echo '               void *flat, const struct iovec *iov, size_t iovcnt, size_t len)'
+    echo '{'
+    cat "$tmp/4.c"
+    echo '    (void)s; (void)r; (void)t; (void)u;'
+    echo '}'
+} >"$tmp/fragments.c"
+check "readme: the copy and iovec fragments compile as a function body" -- \
+    "$cc" -std=c11 -pedantic -Wall -Wextra -Werror -I "$root/include" -c "$tmp/fragments.c" -o "$tmp/fragments.o"
+finish readme_test

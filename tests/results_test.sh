@@ -16,6 +16,38 @@ trap 'rm -rf "$tmp"' EXIT
 
 check "results: README's Results section = what docs/results/ gives" -- python3 scripts/results.py check
 
+# The headline's cells are the committed reports' own: each machine's csum_partial ticks, ratios
+# and % of roofline equal its report.md summary (the README rounded a summary figure rounded
+# once already: 59.46 % became 59.5, then 60, where the report says 59).
+check "results: README's headline cells = each committed report.md's summary" -- \
+    env PYTHONDONTWRITEBYTECODE=1 python3 - <<'PY'
+import glob, json, re, sys
+sys.path.insert(0, "scripts")
+import results
+ROW = r"\| \d+ (B|KiB|MiB) \| (latency|throughput) \|"
+def table(text):
+    head = [l for l in text.splitlines() if l.startswith("| length | mode |")][0]
+    return ([c.strip() for c in head.strip("|").split("|")],
+            [[c.strip() for c in l.strip("|").split("|")] for l in text.splitlines() if re.match(ROW, l)])
+readme = open("README.md").read()
+cols, rows = table(readme[readme.index("<!-- results:begin"):readme.index("<!-- results:end -->")])
+bad = []
+for d in sorted(glob.glob("docs/results/*/")):
+    doc = json.load(open(d + "results.json"))
+    report = open(d + "report.md").read()
+    rcols, rrows = table(report.split("## Summary")[1].split("Targets at a glance")[0])
+    at = cols.index("%s: csum_partial" % results.machine_name(doc["machine"]))
+    against = doc["summary"]["against"]
+    for rr in rrows:
+        rm = next(r for r in rows if r[:2] == rr[:2])
+        want = [rr[rcols.index("csum_partial")]] + [rr[rcols.index(o) + 1] for o in against] \
+            + [rr[rcols.index("% of roofline")]]
+        want = ["–" if w == "" or w.startswith("refused") else w for w in want]
+        if rm[at:at + len(want)] != want:
+            bad.append("%s %s %s: README %s, report %s" % (d, rr[0], rr[1], rm[at:at + len(want)], want))
+assert rows and not bad, "\n".join(bad) or "no headline rows"
+PY
+
 # Tamper with the generated section: change one figure in each of its tables (machines,
 # headline, h40), or add a line if it has none; each README must be refused.
 python3 - README.md "$tmp" <<'PY'

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # csum(1) keeps up with the tool: every command that `csum --help` lists, every option that
-# `csum --help` and `csum COMMAND --help` print, every table of the lab and which of them take
+# `csum --help`, `csum COMMAND --help` and `csum COMMAND SUBCOMMAND --help` print, every table of the lab and which of them take
 # -l and -a, and every environment variable the library, the tool or the lab reads is in the
 # manual; the manual carries the tool's version and formats without a groff warning.
 # Usage: tests/man_test.sh BUILD_DIR
@@ -23,7 +23,10 @@ commands=$("$csum" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { on =
 for cmd in $commands; do
     documented "^\.SS csum $cmd\b" || missing+=("section for 'csum $cmd'")
     # Options: -x or --long-name at the start of a help line or after a space, comma, | or [.
-    for opt in $( { "$csum" --help; "$csum" "$cmd" --help; } |
+    # A command with subcommands (csum pcap verify|fix) has their options in their own --help.
+    subs=$("$csum" "$cmd" --help | sed -nE "s/^(Usage:)? +csum $cmd ([a-z]+) .*/\2/p" | sort -u)
+    for opt in $( { "$csum" --help; "$csum" "$cmd" --help
+                    for sub in $subs; do "$csum" "$cmd" "$sub" --help; done; } |
                  grep -oE '(^|[ ,|[])--?[A-Za-z][A-Za-z0-9-]*' | sed 's/^[ ,|[]//' | sort -u); do
         documented_option "$opt" || missing+=("option $opt (csum $cmd)")
     done

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # README.md's C examples, as printed: the program of "Using the library" is saved as app.c and
-# built and run with each `cc` line of the block after it that needs no install (in a directory
-# where include/ and build/ are the tree's, so the line runs verbatim), and must print what the
-# README says it prints; it also builds warning-free as strict C11. The fragments of the next
+# built and run with each `cc` line of the block after it that needs no install, and of the
+# "Without installing" block (in a directory where include/ and build/ are the tree's, so the
+# lines run verbatim), and must print what the README says it prints; it also builds warning-free as strict C11. The fragments of the next
 # block must compile as a function body given their variables. (The Python blocks are run by
 # python/tests/test_package.py.)
 # Usage: tests/readme_test.sh BUILD_DIR
@@ -51,6 +51,23 @@ while IFS= read -r line; do
     fi
 done <"$tmp/2.sh"
 [ "$lines" -gt 0 ] || fail "readme: no cc line without pkg-config after the example"
+
+# Install's "Without installing" builds the same app.c, static and shared, from the tree.
+lines=0
+while IFS= read -r line; do
+    cmd=${line%%#*}
+    cmd=${cmd%"${cmd##*[! ]}"}
+    lines=$((lines + 1))
+    rm -f "$tmp/app"
+    if out=$(cd "$tmp" && sh -c "$cmd && ./app" 2>&1) && [ "$out" = "$(cat "$tmp/3.txt")" ]; then
+        ok "readme: '$cmd', then ./app, prints what the README shows"
+    else
+        fail "readme: '$cmd', then ./app"
+        printf '%s\n' "$out" | head -n 20 | sed 's/^/        /'
+    fi
+done < <(awk '/^\*\*Without installing\.\*\*/ { on = 1 } on && /^```sh/ { inblock = 1; next }
+              inblock && /^```/ { exit } inblock && /^cc / { print }' "$root/README.md")
+[ "$lines" -gt 0 ] || fail "readme: no cc line under 'Without installing'"
 
 # The fragments: compiled inside a function that declares what they use.
 {

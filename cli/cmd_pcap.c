@@ -95,8 +95,8 @@ static void print_verify_help(void)
     printf("A progress line is shown on a terminal for captures above 1 GB. A capture that\n"
            "ends inside its last record, as an interrupted one does, is not malformed: a\n"
            "warning names the byte offset, and the packets before it count as usual.\n"
-           "Exit status: 0 every checkable checksum is good, 1 some are bad (or --strict\n"
-           "found something unchecked, or the capture cut short), 2 the file is unreadable or\n"
+           "Exit status: 0 every checkable checksum is good, 1 some are bad (or, with\n"
+           "--strict, something unchecked or a capture cut short), 2 the file is unreadable or\n"
            "malformed (the message names the byte offset, after the verdicts for every\n"
            "complete packet before it), or bad usage.\n");
 }

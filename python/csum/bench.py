@@ -294,15 +294,28 @@ def targets(result: Dict[str, Any]) -> List[str]:
 MARK_BEGIN, MARK_END = "<!-- csum.bench:begin -->", "<!-- csum.bench:end -->"
 
 
-def update_readme(path: str, text: str) -> None:
-    with open(path, encoding="utf-8") as f:
-        doc = f.read()
+def readme_block(text: str, raw: str) -> str:
+    """The README's block: the report, and where its raw results are (relative to the README),
+    so that every figure in it can be traced to a committed file and made again from it."""
+    return (f"{MARK_BEGIN}\n<!-- written by `python -m csum.bench --update-readme`; do not edit -->\n"
+            f"{text}\n\nRaw results: [`{raw}`]({raw}) "
+            f"(`python -m csum.bench --from-json {raw}` reports them again).\n")
+
+
+def readme_block_in(doc: str, path: str) -> Tuple[int, int]:
     start, end = doc.find(MARK_BEGIN), doc.find(MARK_END)
     if start < 0 or end < start:
         raise SystemExit(f"{path}: no {MARK_BEGIN} ... {MARK_END} block")
-    generated = f"{MARK_BEGIN}\n<!-- written by `python -m csum.bench --update-readme`; do not edit -->\n{text}\n"
+    return start, end
+
+
+def update_readme(path: str, text: str, raw_file: str) -> None:
+    with open(path, encoding="utf-8") as f:
+        doc = f.read()
+    start, end = readme_block_in(doc, path)
+    raw = os.path.relpath(raw_file, os.path.dirname(os.path.abspath(path)))
     with open(path, "w", encoding="utf-8") as f:
-        f.write(doc[:start] + generated + doc[end:])
+        f.write(doc[:start] + readme_block(text, raw) + doc[end:])
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -315,8 +328,13 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="measure nothing: report the results saved by an earlier --json")
     ap.add_argument("--update-readme", metavar="FILE",
                     help=f"replace the text between {MARK_BEGIN} and {MARK_END} in FILE with "
-                         "the report (how the README's table is made)")
+                         "the report (how the README's table is made), with a link to the raw "
+                         "results: needs --json or --from-json")
     args = ap.parse_args(argv)
+    raw_file = args.from_json or args.json
+    if args.update_readme and not raw_file:
+        ap.error("--update-readme needs --json FILE (or --from-json FILE): a README figure must "
+                 "come from raw results that are kept (commit them under docs/results/)")
     repeat, min_run = (3, 0.02) if args.quick else (9, 0.2)
     packets = args.packets or (2000 if args.quick else 100_000)
     scapy_repeat = 1 if args.quick else 3
@@ -331,11 +349,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         result["gil"] = bench_gil(repeat, min_run)
     text = report(result)
     print(text)
-    if args.update_readme:
-        update_readme(args.update_readme, text)
     if args.json and not args.from_json:
+        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
         with open(args.json, "w") as f:
             json.dump(result, f, indent=1)
+    if args.update_readme:
+        update_readme(args.update_readme, text, raw_file)
     return 0
 
 

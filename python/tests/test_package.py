@@ -3,6 +3,7 @@ csum.bench (imported on first use), and every Python block of README.md and pyth
 run as written. Each runs in a fresh interpreter: the other test modules import the
 submodules, which would hide a missing one here."""
 import gzip
+import json
 import re
 import struct
 import subprocess
@@ -113,3 +114,17 @@ def test_readme_python_blocks_run_as_written(readme, tmp_path):
     (tmp_path / "big.bin").write_bytes(bytes(range(256)) * 4096)
     for code in blocks:
         run_python(code, cwd=tmp_path)
+
+
+def test_readme_benchmark_block_is_its_raw_results_reported():
+    """The README's `python -m csum.bench` block is what --from-json makes of the raw results
+    it links to, committed under docs/results/: no figure in it is typed by hand, and none is
+    left from another run."""
+    pytest.importorskip("scapy")
+    from csum import bench
+    doc = (ROOT / "README.md").read_text(encoding="utf-8")
+    start, end = bench.readme_block_in(doc, "README.md")
+    m = re.search(r"^Raw results: \[`([^`]+)`\]", doc[start:end], re.M)
+    assert m, "the README's benchmark block names no raw results"
+    result = json.loads((ROOT / m.group(1)).read_text())
+    assert doc[start:end] == bench.readme_block(bench.report(result), m.group(1))

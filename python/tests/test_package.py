@@ -126,5 +126,7 @@ def test_readme_benchmark_block_is_its_raw_results_reported():
     start, end = bench.readme_block_in(doc, "README.md")
     m = re.search(r"^Raw results: \[`([^`]+)`\]", doc[start:end], re.M)
     assert m, "the README's benchmark block names no raw results"
+    if not (ROOT / "docs" / "results").is_dir():
+        pytest.skip("no docs/results/ here (an sdist leaves the raw results out)")
     result = json.loads((ROOT / m.group(1)).read_text())
     assert doc[start:end] == bench.readme_block(bench.report(result), m.group(1))

@@ -64,6 +64,10 @@ void unmap_large(unsigned char *p, size_t len);
     65535, 65536, 65537, 131073, 131076, 262145, 1048063, 1048064, 1048065, 1048069, 1048128, \
         1048129, 2096129, 2097151, 2097152, 2097153, 4194303, 4194304, 4194305
 
+/* A mkstemp() template "DIR/STEM-XXXXXX" in buf: DIR is $TMPDIR when set and short enough to
+ * leave room for STEM, else /tmp (a build sandbox may have no /tmp, only $TMPDIR). */
+char *test_temp_template(char *buf, size_t size, const char *stem);
+
 /* Bytes of memory the kernel says are available, or 0 if unknown. */
 unsigned long long mem_available(void);
 

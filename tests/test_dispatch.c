@@ -453,7 +453,8 @@ void test_dispatch_sources(struct test_ctx *t)
     expect_file(t, "XDG_CONFIG_HOME=", "HOME=home/u", "(none)\n");
     expect_file(t, "XDG_CONFIG_HOME=", "HOME=.", "(none)\n");
 
-    char defaults[256], single[160], env[300], file_env[300], path[] = "/tmp/csum-test-plan-XXXXXX";
+    char defaults[256], single[160], env[300], file_env[300], path[128];
+    test_temp_template(path, sizeof path, "csum-test-plan");
     csum_impl_select("auto");
     csum_dispatch_describe(defaults, sizeof defaults);
     snprintf(single, sizeof single, "generic@0");
@@ -540,7 +541,8 @@ void test_dispatch_sources(struct test_ctx *t)
                   "(/dev/null ignored: not a regular file)");
     if (truncate(path, 64 << 20) == 0) /* sparse: no disk, but 64 MiB of line to read */
         expect_reason(t, file_env, NULL, "ignored: larger than 65536 bytes)");
-    char fifo[] = "/tmp/csum-test-fifo-XXXXXX";
+    char fifo[128];
+    test_temp_template(fifo, sizeof fifo, "csum-test-fifo");
     int fifo_dir = mkstemp(fifo);
     if (fifo_dir >= 0) {
         close(fifo_dir);

@@ -107,6 +107,15 @@ void unmap_large(unsigned char *p, size_t len)
         munmap(p, len);
 }
 
+char *test_temp_template(char *buf, size_t size, const char *stem)
+{
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir || strlen(dir) + strlen(stem) + sizeof "/-XXXXXX" > size / 2)
+        dir = "/tmp"; /* half the buffer at most: callers put the path in longer texts */
+    snprintf(buf, size, "%s/%s-XXXXXX", dir, stem);
+    return buf;
+}
+
 unsigned long long mem_available(void)
 {
     FILE *f = fopen("/proc/meminfo", "r");

@@ -53,7 +53,11 @@ static void cut_bytes(const char *dir, FILE *manifest, const char *name, const v
 static size_t small_capture(unsigned char *out, enum format format, int big, size_t *marks,
                             int *n_marks)
 {
-    char path[] = "/tmp/csum-pcapgen-XXXXXX";
+    /* A scratch file in $TMPDIR (a build sandbox may have no /tmp), or /tmp. */
+    const char *tmpdir = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/csum-pcapgen-XXXXXX",
+             tmpdir && *tmpdir && strlen(tmpdir) < sizeof path - 32 ? tmpdir : "/tmp");
     int fd = mkstemp(path);
     if (fd < 0) {
         perror("mkstemp");

@@ -132,8 +132,10 @@ enum {
      * default it is bad (RFC 8200 section 8.1), as in Wireshark. */
     CSUM_PCAP_IPV6_UDP_ZERO = 1u << 2,
     /* Fixing also keeps a frame's FCS right: an Ethernet or 802.11 frame check sequence (the
-     * CRC-32 of IEEE 802.3 clause 3.2.9) captured whole and right before its checksums were
-     * fixed is computed again over the fixed frame. One that was wrong (or cut) is left as it
+     * CRC-32 of IEEE 802.3 clause 3.2.9), known from the capture's FCS length or, for an
+     * 802.11 frame behind a radiotap or PPI header, from that header's flags, captured whole
+     * and right before its checksums were fixed is computed again over the fixed frame (the
+     * 802.11 frame only, not the radio header). One that was wrong (or cut) is left as it
      * was. By default the FCS bytes are left alone, and a fix makes a right one wrong. */
     CSUM_PCAP_FIX_FCS = 1u << 3,
 };

@@ -45,6 +45,11 @@ struct dissect {
     int undissected;                     /* a link type this library does not dissect was met
                                             (also inside PKTAP or PPI): */
     uint32_t undissected_linktype;       /* that one */
+    /* The CRC-32 frame check sequence the frame ends with, when known (the capture's FCS
+     * length, or a radio header's flags: radiotap, PPI): the 4 bytes at fcs_at, over
+     * [fcs_from, fcs_at); what CSUM_PCAP_FIX_FCS keeps right. fcs_at is 0 when there is none
+     * (or it was not captured whole). */
+    size_t fcs_from, fcs_at;
 };
 
 /* A layer of the packet. 12 bytes, so that it travels in registers from dissector to

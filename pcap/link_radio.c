@@ -7,7 +7,12 @@
  *    32-bit word, in the writer's byte order;
  *  - AVS (wlan-ng's capture header): a big-endian version 0x8021100x and header length;
  *  - PPI (CACE Technologies' Per-Packet Information): version, flags, little-endian length
- *    and the link type of what follows.
+ *    and the link type of what follows, then fields (type, length, data; padded to 4 bytes
+ *    when the header's flags say so): the 802.11-Common field's Flags (after its 8-byte TSF
+ *    timer) say whether the frame ends with its FCS.
+ * The FCS of such a frame is left out of the 802.11 frame dissected (or it would end the
+ * payload of an IP layer that takes its length from the frame), and noted for `fix`, which
+ * keeps a right one right (walk.c).
  */
 #include "dissect.h"
 #include "bytes.h"
@@ -17,7 +22,24 @@ enum {
     RADIOTAP_F_FCS = 0x10,
     FCS_LEN = 4,
     PRISM_HEADER = 144,
+    PPI_F_ALIGNED = 0x01,                      /* in the header's flags: fields 4-byte aligned */
+    PPI_80211_COMMON = 2, PPI_80211_COMMON_LEN = 20,
+    PPI_80211_F_FCS = 0x0001,                  /* in its Flags: the frame includes the FCS */
+    PPI_DLT_IEEE802_11 = 105,                  /* the link type of what follows */
 };
+
+/* The 802.11 frame in *inner ends with a CRC-32 FCS: leave it out of the span, and note it
+ * for `fix` when it was captured whole. */
+static void wlan_fcs(struct dissect *d, struct span *inner)
+{
+    if (inner->end - inner->off < FCS_LEN)
+        return;
+    inner->end -= FCS_LEN;
+    if (have(d, inner->end, FCS_LEN)) {
+        d->fcs_from = inner->off;
+        d->fcs_at = inner->end;
+    }
+}
 
 static int is_avs(const unsigned char *h)
 {
@@ -45,8 +67,8 @@ void dissect_radiotap(struct dissect *d, struct span s)
     if (present & RADIOTAP_FLAGS) {
         if (present & RADIOTAP_TSFT)
             at = ((at + 7) & ~(size_t)7) + 8;
-        if (at < len && (h[at] & RADIOTAP_F_FCS) && inner.end - inner.off >= FCS_LEN)
-            inner.end -= FCS_LEN;
+        if (at < len && (h[at] & RADIOTAP_F_FCS))
+            wlan_fcs(d, &inner);
     }
     dissect_wlan(d, inner);
 }
@@ -77,12 +99,34 @@ void dissect_prism(struct dissect *d, struct span s)
         dissect_wlan(d, inner);
 }
 
+/* Whether the PPI header h[0..len) has an 802.11-Common field saying the frame has its FCS. */
+static int ppi_says_fcs(const unsigned char *h, size_t len)
+{
+    size_t at = 8;
+    while (at + 4 <= len) {
+        const size_t type = le16(h + at), n = le16(h + at + 2);
+        if (n > len - at - 4)
+            return 0;
+        if (type == PPI_80211_COMMON && n >= PPI_80211_COMMON_LEN)
+            return (le16(h + at + 4 + 8) & PPI_80211_F_FCS) != 0;
+        at += 4 + n;
+        if (h[1] & PPI_F_ALIGNED)
+            at = (at + 3) & ~(size_t)3;
+    }
+    return 0;
+}
+
 void dissect_ppi(struct dissect *d, struct span s)
 {
     struct span inner;
     if (!span_need(d, &s, 8) || d->data[s.off] != 0)
         return;
-    const size_t len = le16(d->data + s.off + 2);
-    if (len >= 8 && span_need(d, &s, len) && span_enter(d, &s, len, &inner))
-        dissect_linktype(d, le32(d->data + s.off + 4), inner);
+    const unsigned char *h = d->data + s.off;
+    const size_t len = le16(h + 2);
+    const uint32_t linktype = le32(h + 4);
+    if (len < 8 || !span_need(d, &s, len) || !span_enter(d, &s, len, &inner))
+        return;
+    if (linktype == PPI_DLT_IEEE802_11 && ppi_says_fcs(h, len))
+        wlan_fcs(d, &inner);
+    dissect_linktype(d, linktype, inner);
 }

@@ -20,6 +20,8 @@ struct walk {
     const struct capture_packet *pkt; /* the packet being dissected */
     int found;                        /* checksums found in it */
     int changed;                      /* checksums rewritten in it */
+    const struct dissect *d;          /* its dissection */
+    int keep_fcs;                     /* its FCS was right before the first fix: recompute */
 };
 
 enum { FCS_ON_ETHERNET = 1, FCS_ON_IEEE802_11 = 105, FCS_CRC32 = 4 }; /* link types, FCS length */
@@ -45,15 +47,24 @@ static uint32_t fcs_crc32(const unsigned char *p, size_t n)
     return ~crc;
 }
 
-/* Whether the packet ends with a whole CRC-32 FCS (Ethernet, 802.11), sent least significant
- * byte first, that is right: the one CSUM_PCAP_FIX_FCS keeps right. */
-static int fcs_right(const struct capture_packet *pkt)
+/* Where the packet's capture-level FCS is (the capture's FCS length on an Ethernet or 802.11
+ * link type), into d->fcs_from and d->fcs_at; a radio header may say so too (link_radio.c). */
+static void capture_fcs(struct dissect *d, const struct capture_packet *pkt)
 {
     if (pkt->fcs_len != FCS_CRC32 || pkt->caplen < FCS_CRC32 || pkt->wirelen > pkt->caplen ||
         (pkt->linktype != FCS_ON_ETHERNET && pkt->linktype != FCS_ON_IEEE802_11))
+        return;
+    d->fcs_from = 0;
+    d->fcs_at = pkt->caplen - FCS_CRC32;
+}
+
+/* Whether the packet has a whole CRC-32 FCS (Ethernet, 802.11), sent least significant byte
+ * first, that is right: the one CSUM_PCAP_FIX_FCS keeps right. */
+static int fcs_right(const struct dissect *d)
+{
+    if (d->fcs_at == 0 || d->fcs_from > d->fcs_at || !have(d, d->fcs_at, FCS_CRC32))
         return 0;
-    const size_t n = pkt->caplen - FCS_CRC32;
-    return fcs_crc32(pkt->data, n) == le32(pkt->data + n);
+    return fcs_crc32(d->data + d->fcs_from, d->fcs_at - d->fcs_from) == le32(d->data + d->fcs_at);
 }
 
 static void on_check(void *arg, const struct dissect_check *c)
@@ -80,6 +91,10 @@ static void on_check(void *arg, const struct dissect_check *c)
     const int fix = c->verdict == CSUM_PCAP_BAD ||
                     (c->verdict == CSUM_PCAP_OFFLOAD && (w->opt->flags & CSUM_PCAP_FIX_OFFLOAD));
     if (w->fixing && fix) {
+        /* The FCS as captured is judged before the first byte it covers changes (the
+         * dissector has found it by then: radio headers come first). */
+        if (w->changed == 0)
+            w->keep_fcs = (w->opt->flags & CSUM_PCAP_FIX_FCS) && fcs_right(w->d);
         unsigned char *field = w->pkt->data + c->field;
         field[0] = (unsigned char)(c->computed >> 8);
         field[1] = (unsigned char)c->computed;
@@ -104,7 +119,7 @@ static void on_packet(void *arg, const struct capture_packet *pkt)
 {
     struct walk *w = arg;
     w->pkt = pkt;
-    w->found = w->changed = 0;
+    w->found = w->changed = w->keep_fcs = 0;
     w->summary.packets++;
     if (pkt->linktype == CAPTURE_NOT_A_PACKET) {
         w->summary.non_packets++;
@@ -121,13 +136,14 @@ static void on_packet(void *arg, const struct capture_packet *pkt)
     if (wire >= pkt->fcs_len)
         wire -= pkt->fcs_len;
     const struct span s = { .off = 0, .end = (uint32_t)wire };
-    const int keep_fcs = w->fixing && (w->opt->flags & CSUM_PCAP_FIX_FCS) && fcs_right(pkt);
+    capture_fcs(&d, pkt);
+    w->d = &d;
     dissect_linktype(&d, pkt->linktype, s);
-    if (keep_fcs && w->changed) {
-        const size_t n = pkt->caplen - FCS_CRC32;
-        const uint32_t crc = fcs_crc32(pkt->data, n);
+    w->d = NULL;
+    if (w->keep_fcs && w->changed) {
+        const uint32_t crc = fcs_crc32(pkt->data + d.fcs_from, d.fcs_at - d.fcs_from);
         for (int i = 0; i < FCS_CRC32; i++)
-            pkt->data[n + (size_t)i] = (unsigned char)(crc >> (8 * i));
+            pkt->data[d.fcs_at + (size_t)i] = (unsigned char)(crc >> (8 * i));
     }
     if (d.undissected) /* by the link type not dissected: the one inside PKTAP or PPI */
         count_undissected(&w->summary, d.undissected_linktype);

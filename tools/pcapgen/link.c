@@ -160,8 +160,21 @@ static size_t wlan_frame(unsigned char *p, enum link link, const struct datagram
     return len;
 }
 
+/* The frame check sequence of IEEE 802.3 clause 3.2.9, also 802.11's: CRC-32, reflected
+ * polynomial 0xedb88320, all ones in and out; bit by bit, apart from the library's. */
+static uint32_t crc32_ieee(const unsigned char *p, size_t n)
+{
+    uint32_t crc = 0xffffffffu;
+    for (size_t i = 0; i < n; i++) {
+        crc ^= p[i];
+        for (int b = 0; b < 8; b++)
+            crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
+    }
+    return ~crc;
+}
+
 /* The radio header of `link` in front of an 802.11 frame; its length. *fcs: the frame is
- * to end with an FCS (radiotap says so now and then). */
+ * to end with an FCS (radiotap's Flags or PPI's 802.11-Common field say so now and then). */
 static size_t radio_header(unsigned char *p, enum link link, uint64_t *rng, int *fcs)
 {
     switch (link) {
@@ -184,9 +197,20 @@ static size_t radio_header(unsigned char *p, enum link link, uint64_t *rng, int 
         be32put(p, 0x80211001);
         be32put(p + 4, 64);
         return 64;
-    default: /* PPI: version 0, flags 0, length 8, DLT 105 (802.11) */
-        memcpy(p, "\x00\x00\x08\x00\x69\x00\x00\x00", 8);
-        return 8;
+    default: /* PPI: version 0, flags 0, length 8 or 32, DLT 105 (802.11) */
+        if (rnd(rng) % 3 == 0) {
+            memcpy(p, "\x00\x00\x08\x00\x69\x00\x00\x00", 8);
+            return 8;
+        }
+        *fcs = rnd(rng) & 1;
+        memcpy(p, "\x00\x00\x20\x00\x69\x00\x00\x00", 8);
+        memcpy(p + 8, "\x02\x00\x14\x00", 4);  /* 802.11-Common, 20 bytes: */
+        fill(p + 12, 8, rnd(rng));             /* TSF timer */
+        p[20] = *fcs ? 0x01 : 0x00;            /* Flags: FCS present */
+        p[21] = 0;
+        memcpy(p + 22, "\x6c\x00\x85\x09\xc0\x00\x00\x00\xc4\xa0", 10); /* rate 54 Mb/s,
+                                                 2437 MHz, OFDM; hopset, pattern, signal, noise */
+        return 32;
     }
 }
 
@@ -340,8 +364,11 @@ void build_link(enum link link, enum l2encap l2, const struct datagram *dg, int 
         size_t at;
         len = radio + wlan_frame(p + radio, LINK_WLAN, dg, 1, rng, &at);
         fr->ip_off = radio + at;
-        if (fcs) {
-            fill(p + len, 4, rnd(rng));
+        if (fcs) { /* right but one in four times (over the 802.11 frame only) */
+            const uint32_t crc = crc32_ieee(p + radio, len - radio);
+            const uint32_t v = rnd(rng) % 4 ? crc : crc ^ (1u + (uint32_t)(rnd(rng) % 0xfffffffeu));
+            for (int i = 0; i < 4; i++)
+                p[len + (size_t)i] = (unsigned char)(v >> (8 * i));
             len += 4;
         }
         fr->wirelen = fr->caplen = len;

@@ -20,8 +20,8 @@
  * (integrity only), IPv4/IPv6 in IPv4/IPv6, GRE (v0 and PPTP's v1; ERSPAN I/II/III), VXLAN,
  * VXLAN-GPE, Geneve, and the packets quoted in ICMP and ICMPv6 errors.
  *
- * Checksums: IPv4 header, TCP, UDP, ICMP, ICMPv6, IGMP, PIM, VRRP, OSPF, RSVP, DCCP, GRE's
- * optional checksum and that of the extension structure after an ICMP/ICMPv6 error's quote
+ * Checksums: IPv4 header, TCP, UDP, ICMP, ICMPv6, IGMP, PIM, VRRP, OSPF, RSVP, DCCP, UDP-Lite,
+ * GRE's optional checksum and that of the extension structure after an ICMP/ICMPv6 error's quote
  * (RFC 4884), each with the depth of its IP layer: level 0 is the frame's outer IP layer,
  * level 1 and more an IP layer inside a tunnel or quoted in an ICMP error.
  */
@@ -51,6 +51,8 @@ enum csum_pcap_layer {
     CSUM_PCAP_OSPF,       /* OSPFv2 over IPv4 (RFC 2328), OSPFv3 over IPv6 (RFC 5340) */
     CSUM_PCAP_RSVP,       /* RSVP (RFC 2205), over IPv4 and IPv6 */
     CSUM_PCAP_DCCP,       /* DCCP (RFC 4340), over its Checksum Coverage */
+    CSUM_PCAP_UDPLITE,    /* UDP-Lite (RFC 3828), over its Checksum Coverage; a stored 0 is
+                             bad (never valid) */
     CSUM_PCAP_LAYER_COUNT
 };
 
@@ -218,7 +220,7 @@ int csum_pcap_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options *o,
                      struct csum_pcap_summary *summary, struct csum_pcap_error *err);
 
 /* "ipv4", "tcp", "udp", "icmp", "icmpv6", "gre", "icmp-ext", "igmp", "pim", "vrrp",
- * "ospf", "rsvp", "dccp". */
+ * "ospf", "rsvp", "dccp", "udplite". */
 const char *csum_pcap_layer_name(enum csum_pcap_layer layer);
 
 /* "good", "bad", "offload", "not_checkable", "no_checksum". */

@@ -1,8 +1,8 @@
 /*
  * The checksummed transports and what they carry: TCP (RFC 9293), UDP (RFC 768) and the
  * tunnels found by UDP port, ICMP (RFC 792) with the packet quoted in its errors and their
- * extension structure (RFC 4884), ICMPv6 (RFC 4443), IGMP, PIM, VRRP, OSPF, RSVP and DCCP,
- * and the IP-level encapsulations (IP in IP, GRE).
+ * extension structure (RFC 4884), ICMPv6 (RFC 4443), IGMP, PIM, VRRP, OSPF, RSVP, DCCP and
+ * UDP-Lite (RFC 3828), and the IP-level encapsulations (IP in IP, GRE).
  *
  * A checksum is checkable when every byte it covers was captured and the lengths that
  * delimit it are consistent; otherwise it is reported as not checkable with the reason,
@@ -140,8 +140,14 @@ static void check_cover(struct dissect *d, const struct ip_info *ip, uint8_t pro
      * RSVP, RFC 2205 section 3.1.1), a computed 0 is sent as all ones, the other
      * ones'-complement zero: storing 0 would turn the checksum off. */
     if ((k->layer == CSUM_PCAP_UDP || k->layer == CSUM_PCAP_ICMP_EXT ||
-         k->layer == CSUM_PCAP_RSVP) && value == 0)
+         k->layer == CSUM_PCAP_RSVP || k->layer == CSUM_PCAP_UDPLITE) && value == 0)
         value = 0xffff;
+    /* UDP-Lite sends a computed 0 as all ones too, but a stored 0 is never valid there (RFC 3828
+     * section 3.1: "not permitted"), even where it verifies: bad (tshark 4.0: illegal). */
+    if (k->layer == CSUM_PCAP_UDPLITE && stored == 0) {
+        v = CSUM_PCAP_BAD;
+        note = "0 is not permitted in UDP-Lite (RFC 3828 section 3.1)";
+    }
     if (k->layer == CSUM_PCAP_UDP && stored == 0)
         v = udp_zero_is_none(d, ip) ? CSUM_PCAP_NO_CHECKSUM : CSUM_PCAP_BAD;
     if (v == CSUM_PCAP_BAD && stored != 0 &&
@@ -496,6 +502,34 @@ static void dccp(struct dissect *d, const struct ip_info *ip, struct span s)
         check_cover(d, ip, IPPROTO_DCCP_, &k, s.off, &c);
 }
 
+/*
+ * UDP-Lite (RFC 3828 section 3.1): the UDP header with Checksum Coverage in place of the length;
+ * the checksum covers the pseudo-header, IPv4's or IPv6's, whose length is the IP payload's
+ * (section 3.2: there is no UDP length), and the datagram's first Checksum Coverage bytes (0:
+ * all of it). A coverage of 1 to 7 (less than the header) or past the datagram's end makes a
+ * datagram to be discarded: not checkable (no checksum is defined for it), as tshark 4.0 leaves
+ * it unverified. No offload placeholder is looked for: the Linux stack computes UDP-Lite's
+ * checksum itself. Nothing is looked into beyond it (no tunnel is defined over UDP-Lite).
+ */
+static void udplite(struct dissect *d, const struct ip_info *ip, struct span s)
+{
+    static const struct kind k = { CSUM_PCAP_UDPLITE, 6, 8, 1 };
+    const size_t len = s.end - s.off;
+    struct cover c = { len, len, len, 0 };
+    if (!ip->problem && len >= k.min_len && have(d, s.off, k.min_len)) {
+        const size_t coverage = be16(d->data + s.off + 4);
+        if ((coverage && coverage < k.min_len) || coverage > len) {
+            dissect_not_checkable(d, ip->level, ip->via, k.layer,
+                                  "UDP-Lite checksum coverage below its header or past its end");
+            return;
+        }
+        if (coverage)
+            c.len = c.hole = coverage;
+    }
+    if (checkable_length(d, ip, &k, s.off, c.len))
+        check_cover(d, ip, IPPROTO_UDPLITE_, &k, s.off, &c);
+}
+
 void dissect_transport(struct dissect *d, const struct ip_info *ip, uint8_t proto, struct span s)
 {
     static const struct kind tcp = { CSUM_PCAP_TCP, 16, 20, 1 };
@@ -531,6 +565,9 @@ void dissect_transport(struct dissect *d, const struct ip_info *ip, uint8_t prot
         break;
     case IPPROTO_DCCP_:
         dccp(d, ip, s);
+        break;
+    case IPPROTO_UDPLITE_:
+        udplite(d, ip, s);
         break;
     case IPPROTO_IPIP_:
     case IPPROTO_IPV6_:

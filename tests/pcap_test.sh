@@ -142,7 +142,7 @@ for v in ("good", "bad", "offload", "not_checkable"):
     n = sum(1 for r in want if r[3] == v)
     assert s[v] == n, "summary %s %d, expected %d" % (v, s[v], n)
     layers = ("ipv4", "tcp", "udp", "icmp", "icmpv6", "gre", "icmp-ext", "igmp", "pim", "vrrp",
-              "ospf", "rsvp", "dccp")
+              "ospf", "rsvp", "dccp", "udplite")
     assert s[v] == sum(s[l][v] for l in layers), v
     assert s["inner"][v] == sum(1 for r in want if r[3] == v and r[1] == "inner"), v
 assert doc["file"].endswith(sys.argv[3]) and doc["packets"] > 0 and "error" not in doc
@@ -1002,7 +1002,8 @@ tshark_text() { # tshark_text FILE [tshark options]: "FRAME_LAYER STATUSES", as 
 tshark_seq() { # tshark_seq FILE [tshark options]
     local f=$1; shift
     { tshark -n -r "$f" -o ip.check_checksum:TRUE -o tcp.check_checksum:TRUE \
-        -o udp.check_checksum:TRUE -o dccp.check_checksum:TRUE -o ip.defragment:FALSE \
+        -o udp.check_checksum:TRUE -o dccp.check_checksum:TRUE -o udplite.check_checksum:TRUE \
+        -o ip.defragment:FALSE \
         -o ipv6.defragment:FALSE "$@" -T fields -E occurrence=a -E aggregator=, -e frame.number -e ip.checksum.status \
         -e tcp.checksum.status -e udp.checksum.status -e icmp.checksum.status \
         -e icmpv6.checksum.status -e gre.checksum.status -e icmp.ext.checksum.status \
@@ -1015,11 +1016,12 @@ tshark_seq() { # tshark_seq FILE [tshark options]
               if (s != "") print $1 "_" L[i - 1], s } }'
       tshark_text "$f" "$@"; } | sort
 }
-our_seq() { # from `csum pcap verify --all` on standard input
+our_seq() { # from `csum pcap verify --all` on standard input (tshark shows UDP-Lite's
+    # checksum status as UDP's: udp.checksum.status)
     normalize | awk '
-        { key = $1 "_" $3; level = $2 == "inner"; v = $4
+        { key = $1 "_" ($3 == "udplite" ? "udp" : $3); level = $2 == "inner"; v = $4
           c = v == "good" ? "G" : v == "bad" || v == "offload" ? "B" : v == "none" ? "N" : ""
-          if (v == "bad" && $3 == "udp" && $5 == "0x0000") c = "Z"
+          if (v == "bad" && ($3 == "udp" || $3 == "udplite") && $5 == "0x0000") c = "Z"
           if (c != "") { seq[key, level] = seq[key, level] c; keys[key] = 1 } }
         END { for (k in keys) print k, seq[k, 0] seq[k, 1] }' | sort
 }

@@ -854,6 +854,39 @@ static void dccp_file(const char *dir, FILE *manifest, uint64_t seed)
     cf_close(&cf, manifest, NULL);
 }
 
+/* UDP-Lite (RFC 3828) over IPv4 and IPv6: a checksum over the whole datagram (Checksum
+ * Coverage 0, or its length), the header alone (8) or part of the payload, right and wrong,
+ * one that computes to 0 (sent as all ones), a stored 0, never valid (section 3.1: tshark 4.0
+ * calls it illegal), and datagrams to be discarded (section 3.1: a coverage of 1 to 7, or past
+ * the end), not checkable (unverified for tshark). */
+static void udplite_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    cf_open(&cf, dir, "udplite.pcap", FMT_PCAP, 0, 0, 1, 1);
+    for (int i = 0; i < 48; i++) {
+        const size_t payload = rnd(&rng) % 300;
+        const int kind = i / 2 % 4;
+        const uint16_t coverage = (uint16_t)(kind == 0 ? 0 : kind == 1 ? 8
+                                             : kind == 2 ? 8 + payload : 8 + rnd(&rng) % (payload + 1));
+        struct ip_spec ip = { .ipv = i % 2 ? 6 : 4, .proto = 136, .payload = payload,
+                              .coverage = coverage, .corrupt_l4 = i >= 24 && i < 40,
+                              .udp_zero = i >= 40 && i < 44, .corrupt_ip = i % 7 == 3,
+                              .l4_sum_zero = i >= 44 && payload >= 2, .ip_option_words = i % 5 == 1 };
+        if (ip.l4_sum_zero)
+            ip.coverage = 0;
+        add_one(&cf, &ip, 0, &rng);
+    }
+    for (int i = 0; i < 8; i++) { /* to be discarded: coverage 1..7 or past the end */
+        const size_t payload = 4 + rnd(&rng) % 40;
+        const uint16_t coverage = (uint16_t)(i < 4 ? 1 + 2 * (size_t)i : 8 + payload + 1 + (size_t)i);
+        struct ip_spec ip = { .ipv = i % 2 ? 6 : 4, .proto = 136, .payload = payload,
+                              .coverage = coverage, .corrupt_l4 = i % 4 >= 2 };
+        add_one(&cf, &ip, 0, &rng);
+    }
+    cf_close(&cf, manifest, NULL);
+}
+
 /* Where tshark 4.0 differs on DCCP: a Checksum Coverage past the packet's end makes a packet
  * to be ignored (RFC 4340 section 9.2), not checkable, where tshark checks the whole packet;
  * so does a Data Offset shorter than the generic header (section 5.1), which tshark checks. */
@@ -992,6 +1025,7 @@ int write_corpus(const char *dir)
     dccp_file(dir, manifest, seed++);
     dccp_unlike_tshark_file(dir, manifest, seed++);
     truncated_tunnel_file(dir, manifest, seed++);
+    udplite_file(dir, manifest, seed++);
     malformed_files(dir, manifest);
     return fclose(manifest) == 0 ? 0 : 2;
 }

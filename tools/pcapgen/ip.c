@@ -123,6 +123,7 @@ static const char *layer_of(uint8_t proto)
     case 89: return "ospf";
     case 46: return "rsvp";
     case 33: return "dccp";
+    case 136: return "udplite";
     default: return "icmpv6";
     }
 }
@@ -130,12 +131,13 @@ static const char *layer_of(uint8_t proto)
 static int checksummed(uint8_t proto)
 {
     return proto == 6 || proto == 17 || proto == 1 || proto == 58 || proto == 2 || proto == 103 ||
-           proto == 112 || proto == 89 || proto == 46 || proto == 33;
+           proto == 112 || proto == 89 || proto == 46 || proto == 33 || proto == 136;
 }
 
 static size_t checksum_field(uint8_t proto)
 {
-    return proto == 6 ? 16 : proto == 17 || proto == 112 || proto == 33 ? 6 : proto == 89 ? 12 : 2;
+    return proto == 6 ? 16 : proto == 17 || proto == 112 || proto == 33 || proto == 136 ? 6
+           : proto == 89 ? 12 : 2;
 }
 
 /* RSVP objects (RFC 2205 section 3.1.2) filling the n bytes at p (random, a multiple of 4): a
@@ -243,9 +245,11 @@ static size_t build_segment(const struct ip_spec *s, uint64_t *rng, unsigned cha
         memset(seg + 20, 1, hlen - 20); /* NOP options */
         break;
     case 17:
+    case 136: /* UDP-Lite (RFC 3828 section 3.1): the length field is the Checksum Coverage */
         hlen = 8;
         be16put(seg, (uint16_t)(40000 + rnd(rng) % 1000));
         be16put(seg + 2, s->dport ? s->dport : (uint16_t)(50000 + rnd(rng) % 1000));
+        be16put(seg + 4, s->coverage);
         be16put(seg + 6, 0);
         break;
     case 1:
@@ -577,7 +581,13 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
                               ? (size_t)seg[4] * 4 + ((size_t)s->cscov - 1) * 4 : seglen;
     if (s->proto == 33 && dccp_cover < seglen)
         covered = dccp_cover;
-    const size_t pseudo_len = s->proto == 33 ? seglen : covered;
+    /* UDP-Lite's: the Checksum Coverage's first bytes (0: all), the pseudo-header giving the IP
+     * payload's length (RFC 3828 section 3.1); 1..7 or past the end: to be discarded. */
+    const int udplite_bad_cover = s->proto == 136 && s->coverage &&
+                                  (s->coverage < 8 || s->coverage > seglen);
+    if (s->proto == 136 && s->coverage && !udplite_bad_cover)
+        covered = s->coverage;
+    const size_t pseudo_len = s->proto == 33 || s->proto == 136 ? seglen : covered;
     /* ICMPv6 is checked over IPv6 only, IGMP over IPv4 only (IPv6 has MLD, in ICMPv6); OSPF's
      * version follows the IP version's. */
     const int has_l4 = checksummed(s->proto) && !(s->proto == 58 && s->ipv == 4) &&
@@ -595,12 +605,13 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
             be16put(seg + at, (uint16_t)w);
             l4 = transport_checksum(s, src, final_dst, seg, covered, pseudo_len);
         }
-        if ((s->proto == 17 || s->proto == 46) && l4 == 0)
-            l4 = 0xffff; /* UDP and RSVP send a computed 0 as all ones: 0 is none */
+        if ((s->proto == 17 || s->proto == 46 || s->proto == 136) && l4 == 0)
+            l4 = 0xffff; /* UDP, RSVP and UDP-Lite send a computed 0 as all ones */
         uint16_t stored = l4;
         enum expect_verdict v = EXPECT_GOOD;
         const int offloadable = s->proto == 6 || s->proto == 17;
-        if (s->udp_zero && (s->proto == 17 || s->proto == 89 || s->proto == 46)) {
+        if (s->udp_zero && (s->proto == 17 || s->proto == 89 || s->proto == 46 ||
+                            s->proto == 136)) {
             stored = 0;
             v = EXPECT_BAD;
         } else if (s->corrupt_l4) {
@@ -630,6 +641,10 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
         if (s->proto == 89 && (s->ipv == 4 ? s->auth == 2 : s->auth != 0))
             v = EXPECT_NONE;
         if (s->proto == 89 && s->ipv == 4 && s->auth > 2) /* reserved: not known */
+            v = EXPECT_NOT_CHECKABLE;
+        if (s->proto == 136 && stored == 0) /* never valid (RFC 3828 section 3.1) */
+            v = EXPECT_BAD;
+        if (udplite_bad_cover) /* to be discarded (RFC 3828 section 3.1) */
             v = EXPECT_NOT_CHECKABLE;
         /* to be ignored (RFC 4340 sections 9.2, 5.1) */
         if (s->proto == 33 && (dccp_cover > seglen || seg[4] < (s->short_seq ? 3 : 4)))

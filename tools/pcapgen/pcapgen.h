@@ -120,8 +120,8 @@ enum offload {
 struct ip_spec {
     int ipv;              /* 4 or 6 */
     uint8_t proto;        /* 6 TCP, 17 UDP, 1 ICMP, 58 ICMPv6, 2 IGMP, 103 PIM, 112 VRRP,
-                           * 89 OSPF (version 2 over IPv4, 3 over IPv6), 46 RSVP, 33 DCCP
-                           * (checksummed); 4, 41, 47 carried */
+                           * 89 OSPF (version 2 over IPv4, 3 over IPv6), 46 RSVP, 33 DCCP,
+                           * 136 UDP-Lite (checksummed); 4, 41, 47 carried */
     size_t payload;       /* transport payload bytes (random), when nothing is carried */
     const unsigned char *carry; /* bytes carried after the transport header instead (a tunnel) */
     size_t carry_len;
@@ -133,6 +133,8 @@ struct ip_spec {
     uint8_t cscov;        /* DCCP's Checksum Coverage (0: all; beyond the packet: the packet is
                            * to be ignored, not checkable) */
     int short_seq;        /* DCCP Data, Ack, DataAck: 24-bit sequence numbers (X = 0) */
+    uint16_t coverage;    /* UDP-Lite's Checksum Coverage as stored (0: the whole datagram;
+                           * 1..7 or past its end: to be discarded, not checkable) */
     uint8_t auth;         /* OSPFv2: the AuType (0 none, 1 a simple password, 2 cryptographic:
                            * no checksum); OSPFv3: 1 sets a Hello's or Database Description's
                            * AT-bit and writes an authentication trailer's header in
@@ -148,7 +150,7 @@ struct ip_spec {
     int fragments;        /* 0, or split the datagram into this many IP fragments (2..) */
     int corrupt_ip;       /* store a wrong IPv4 header checksum (in every fragment) */
     int corrupt_l4;       /* store a wrong transport checksum */
-    int udp_zero;         /* store 0 as the UDP (OSPF, RSVP) checksum */
+    int udp_zero;         /* store 0 as the UDP (OSPF, RSVP, UDP-Lite) checksum */
     size_t udp_trailer;   /* the payload's last bytes follow the UDP datagram (the OSPF
                            * packet, the RSVP message): a length below the IP payload's, which
                            * the checksum does not cover. OSPF: a digest or authentication

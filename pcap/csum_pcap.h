@@ -21,7 +21,7 @@
  * VXLAN-GPE, Geneve, and the packets quoted in ICMP and ICMPv6 errors.
  *
  * Checksums: IPv4 header, TCP, UDP, ICMP, ICMPv6, IGMP, PIM, VRRP, OSPF, RSVP, DCCP, UDP-Lite,
- * GRE's optional checksum and that of the extension structure after an ICMP/ICMPv6 error's quote
+ * the IPv6 Mobility Header, GRE's optional checksum and that of the extension structure after an ICMP/ICMPv6 error's quote
  * (RFC 4884), each with the depth of its IP layer: level 0 is the frame's outer IP layer,
  * level 1 and more an IP layer inside a tunnel or quoted in an ICMP error.
  */
@@ -53,6 +53,7 @@ enum csum_pcap_layer {
     CSUM_PCAP_DCCP,       /* DCCP (RFC 4340), over its Checksum Coverage */
     CSUM_PCAP_UDPLITE,    /* UDP-Lite (RFC 3828), over its Checksum Coverage; a stored 0 is
                              bad (never valid) */
+    CSUM_PCAP_MH,         /* the IPv6 Mobility Header (RFC 6275 section 6.1.1) */
     CSUM_PCAP_LAYER_COUNT
 };
 
@@ -220,7 +221,7 @@ int csum_pcap_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options *o,
                      struct csum_pcap_summary *summary, struct csum_pcap_error *err);
 
 /* "ipv4", "tcp", "udp", "icmp", "icmpv6", "gre", "icmp-ext", "igmp", "pim", "vrrp",
- * "ospf", "rsvp", "dccp", "udplite". */
+ * "ospf", "rsvp", "dccp", "udplite", "mh". */
 const char *csum_pcap_layer_name(enum csum_pcap_layer layer);
 
 /* "good", "bad", "offload", "not_checkable", "no_checksum". */

@@ -25,6 +25,7 @@ enum {
     IPPROTO_OSPF_ = 89,
     IPPROTO_PIM_ = 103,
     IPPROTO_VRRP_ = 112,
+    IPPROTO_MH_ = 135,                 /* the IPv6 Mobility Header */
     IPPROTO_UDPLITE_ = 136,
     IPPROTO_SHIM6_ = 140,
 };

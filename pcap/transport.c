@@ -2,7 +2,7 @@
  * The checksummed transports and what they carry: TCP (RFC 9293), UDP (RFC 768) and the
  * tunnels found by UDP port, ICMP (RFC 792) with the packet quoted in its errors and their
  * extension structure (RFC 4884), ICMPv6 (RFC 4443), IGMP, PIM, VRRP, OSPF, RSVP, DCCP and
- * UDP-Lite (RFC 3828), and the IP-level encapsulations (IP in IP, GRE).
+ * UDP-Lite (RFC 3828), the IPv6 Mobility Header (RFC 6275), and the IP-level encapsulations (IP in IP, GRE).
  *
  * A checksum is checkable when every byte it covers was captured and the lengths that
  * delimit it are consistent; otherwise it is reported as not checkable with the reason,
@@ -530,6 +530,29 @@ static void udplite(struct dissect *d, const struct ip_info *ip, struct span s)
         check_cover(d, ip, IPPROTO_UDPLITE_, &k, s.off, &c);
 }
 
+/*
+ * The IPv6 Mobility Header (RFC 6275 section 6.1.1): its checksum covers the IPv6 pseudo-header,
+ * whose length is the message's, and the whole message from its Payload Proto field, whose
+ * length is (Header Len + 1) * 8 octets. A Header Len past the IPv6 payload leaves it not
+ * checkable.
+ */
+static void mobility_header(struct dissect *d, const struct ip_info *ip, struct span s)
+{
+    static const struct kind k = { CSUM_PCAP_MH, 4, 8, 1 };
+    const size_t len = s.end - s.off;
+    size_t message = len;
+    if (!ip->problem && len >= 2 && have(d, s.off, 2)) {
+        message = ((size_t)d->data[s.off + 1] + 1) * 8;
+        if (message > len) {
+            dissect_not_checkable(d, ip->level, ip->via, k.layer,
+                                  "Mobility Header length past the IPv6 payload");
+            return;
+        }
+    }
+    if (checkable_length(d, ip, &k, s.off, message))
+        check(d, ip, IPPROTO_MH_, &k, s.off, message);
+}
+
 void dissect_transport(struct dissect *d, const struct ip_info *ip, uint8_t proto, struct span s)
 {
     static const struct kind tcp = { CSUM_PCAP_TCP, 16, 20, 1 };
@@ -568,6 +591,10 @@ void dissect_transport(struct dissect *d, const struct ip_info *ip, uint8_t prot
         break;
     case IPPROTO_UDPLITE_:
         udplite(d, ip, s);
+        break;
+    case IPPROTO_MH_: /* IPv6's (RFC 6275) */
+        if (ip->version == 6)
+            mobility_header(d, ip, s);
         break;
     case IPPROTO_IPIP_:
     case IPPROTO_IPV6_:

@@ -142,7 +142,7 @@ for v in ("good", "bad", "offload", "not_checkable"):
     n = sum(1 for r in want if r[3] == v)
     assert s[v] == n, "summary %s %d, expected %d" % (v, s[v], n)
     layers = ("ipv4", "tcp", "udp", "icmp", "icmpv6", "gre", "icmp-ext", "igmp", "pim", "vrrp",
-              "ospf", "rsvp", "dccp", "udplite")
+              "ospf", "rsvp", "dccp", "udplite", "mh")
     assert s[v] == sum(s[l][v] for l in layers), v
     assert s["inner"][v] == sum(1 for r in want if r[3] == v and r[1] == "inner"), v
 assert doc["file"].endswith(sys.argv[3]) and doc["packets"] > 0 and "error" not in doc
@@ -696,7 +696,8 @@ else
     skip "the 802.11 FCS after fix, checked by tshark (tshark not found)"
 fi
 
-# OSPF, RSVP and DCCP: the verdicts of every capture of them, before and after fix, against this
+# OSPF, RSVP, DCCP and the IPv6 Mobility Header (which tshark 4.0 does not verify): the verdicts
+# of every capture of them, before and after fix, against this
 # test's own reading of the RFCs, in Python (tshark's rules differ where the -unlike-tshark
 # captures say). Ethernet frames of one IP layer.
 if command -v python3 >/dev/null 2>&1; then
@@ -745,7 +746,15 @@ def dccp(v6, pseudo, p):
         return "not_checkable"
     return "good" if ones(pseudo(len(p)) + p[:n]) == 0xffff else "bad"
 
-PROTOCOLS = {89: ("ospf", ospf), 46: ("rsvp", rsvp), 33: ("dccp", dccp)}
+def mh(v6, pseudo, p):
+    """RFC 6275 6.1.1: the IPv6 pseudo-header of the message's length and the whole message,
+    (Header Len + 1) * 8 bytes; one past the payload cannot be checked."""
+    n = (p[1] + 1) * 8
+    if n > len(p):
+        return "not_checkable"
+    return "good" if ones(pseudo(n) + p[:n]) == 0xffff else "bad"
+
+PROTOCOLS = {89: ("ospf", ospf), 46: ("rsvp", rsvp), 33: ("dccp", dccp), 135: ("mh", mh)}
 
 def verdicts(path):
     data = open(path, "rb").read()
@@ -781,14 +790,14 @@ got = {(c["frame"], c["layer"]): c["verdict"] for c in doc["checks"] if c["layer
 assert want, "nothing to check in " + path
 assert got == want, sorted(set(got.items()) ^ set(want.items()))[:4]
 PY
-    for f in $(awk '$1 == "capture" && $2 ~ /^(ospf|rsvp|dccp)/ { print $2 }' "$C/MANIFEST"); do
+    for f in $(awk '$1 == "capture" && $2 ~ /^(ospf|rsvp|dccp|mh)/ { print $2 }' "$C/MANIFEST"); do
         for g in "$C/$f" "$TMP/fixed-$f"; do
             python3 "$TMP/rfc_verdicts.py" "$CSUM" "$g" >"$TMP/pyout" 2>&1
             check $? "verdicts of ${g#"$TMP"/} as computed from the RFCs: $(tail -1 "$TMP/pyout")"
         done
     done
 else
-    skip "OSPF, RSVP and DCCP verdicts against the RFCs (python3 not found)"
+    skip "OSPF, RSVP, DCCP and Mobility Header verdicts against the RFCs (python3 not found)"
 fi
 
 # An IPv6 fragment after the first: what follows its Fragment header is the middle of the

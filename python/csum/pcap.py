@@ -122,7 +122,8 @@ class Check(NamedTuple):
     layer: str
     """``"ipv4"`` (the header checksum), ``"tcp"``, ``"udp"``, ``"icmp"``, ``"icmpv6"``,
     ``"gre"``, ``"icmp-ext"`` (an ICMP/ICMPv6 error's RFC 4884 extension structure),
-    ``"igmp"``, ``"pim"``, ``"vrrp"``, ``"ospf"``, ``"rsvp"``, ``"dccp"``, ``"udplite"``."""
+    ``"igmp"``, ``"pim"``, ``"vrrp"``, ``"ospf"``, ``"rsvp"``, ``"dccp"``, ``"udplite"``,
+    ``"mh"`` (the IPv6 Mobility Header)."""
     depth: str
     """``"outer"``: in the frame's first IP layer; ``"inner"``: in an IP layer inside a
     tunnel, or quoted in an ICMP error."""
@@ -285,7 +286,7 @@ def verify(source: Source, *, checks: str = "problems", strict: bool = False,
            rfc1624: bool = False, ipv6_udp_zero: bool = False, vxlan_ports: Ports = (),
            geneve_ports: Ports = ()) -> VerifyResult:
     """Check every IPv4 header, TCP, UDP, UDP-Lite, DCCP, ICMP, ICMPv6, IGMP, PIM, VRRP, OSPF,
-    RSVP, GRE and ICMP extension checksum in a capture, as ``csum pcap verify --json`` does.
+    RSVP, IPv6 Mobility Header, GRE and ICMP extension checksum in a capture, as ``csum pcap verify --json`` does.
 
     ``source``: a path, a bytes-like object holding the capture, or a binary file object
     (read to its end; a non-blocking one is waited for, as the module's documentation says).

@@ -887,6 +887,28 @@ static void udplite_file(const char *dir, FILE *manifest, uint64_t seed)
     cf_close(&cf, manifest, NULL);
 }
 
+/* The IPv6 Mobility Header (RFC 6275 section 6.1.1): messages of 8 to 72 bytes (Binding
+ * Refresh Request, Home Test Init, Binding Update, Binding Acknowledgement...), right and
+ * wrong, and a Header Len past the IPv6 payload (not checkable). tshark 4.0 shows the checksum
+ * without checking it. */
+static void mh_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    struct capture_file cf;
+    uint64_t rng = seed;
+    const char *name = "mh.pcap";
+    cf_open(&cf, dir, name, FMT_PCAP, 0, 0, 1, 1);
+    for (int i = 0; i < 36; i++) {
+        struct ip_spec ip = { .ipv = 6, .proto = 135, .icmp_type = (uint8_t)(i % 8),
+                              .payload = 2 + 8 * (size_t)(rnd(&rng) % 9),
+                              .corrupt_l4 = i % 3 == 2 };
+        if (i >= 32)
+            ip.mh_header_len = (uint8_t)(ip.payload / 8 + 1 + (size_t)i % 3);
+        add_one(&cf, &ip, 0, &rng);
+    }
+    cf_close(&cf, manifest, NULL);
+    tshark_gap(manifest, name, "tshark 4.0 does not verify Mobility Header checksums");
+}
+
 /* Where tshark 4.0 differs on DCCP: a Checksum Coverage past the packet's end makes a packet
  * to be ignored (RFC 4340 section 9.2), not checkable, where tshark checks the whole packet;
  * so does a Data Offset shorter than the generic header (section 5.1), which tshark checks. */
@@ -1026,6 +1048,7 @@ int write_corpus(const char *dir)
     dccp_unlike_tshark_file(dir, manifest, seed++);
     truncated_tunnel_file(dir, manifest, seed++);
     udplite_file(dir, manifest, seed++);
+    mh_file(dir, manifest, seed++);
     malformed_files(dir, manifest);
     return fclose(manifest) == 0 ? 0 : 2;
 }

@@ -124,6 +124,7 @@ static const char *layer_of(uint8_t proto)
     case 46: return "rsvp";
     case 33: return "dccp";
     case 136: return "udplite";
+    case 135: return "mh";
     default: return "icmpv6";
     }
 }
@@ -131,13 +132,14 @@ static const char *layer_of(uint8_t proto)
 static int checksummed(uint8_t proto)
 {
     return proto == 6 || proto == 17 || proto == 1 || proto == 58 || proto == 2 || proto == 103 ||
-           proto == 112 || proto == 89 || proto == 46 || proto == 33 || proto == 136;
+           proto == 112 || proto == 89 || proto == 46 || proto == 33 || proto == 136 ||
+           proto == 135;
 }
 
 static size_t checksum_field(uint8_t proto)
 {
     return proto == 6 ? 16 : proto == 17 || proto == 112 || proto == 33 || proto == 136 ? 6
-           : proto == 89 ? 12 : 2;
+           : proto == 89 ? 12 : proto == 135 ? 4 : 2;
 }
 
 /* RSVP objects (RFC 2205 section 3.1.2) filling the n bytes at p (random, a multiple of 4): a
@@ -318,6 +320,15 @@ static size_t build_segment(const struct ip_spec *s, uint64_t *rng, unsigned cha
         seg[4] = (unsigned char)(s->tcp_offset ? s->tcp_offset : (int)(hlen / 4));
         break;
     }
+    case 135: /* the Mobility Header (RFC 6275 section 6.1.1): Payload Proto 59 (none), Header
+               * Len (set below), MH Type (icmp_type), reserved, checksum; the message data is the
+               * payload */
+        hlen = 6;
+        seg[0] = 59;
+        seg[2] = s->icmp_type;
+        seg[3] = 0;
+        be16put(seg + 4, 0);
+        break;
     case 46: /* RSVP's common header (RFC 2205 section 3.1.1): version 1, no flags, the message
               * type (icmp_type; a Path by default), checksum, send TTL, reserved, length (set
               * below); the objects are the payload */
@@ -342,6 +353,8 @@ static size_t build_segment(const struct ip_spec *s, uint64_t *rng, unsigned cha
     const size_t len = hlen + body;
     if (s->proto == 17) /* a UDP jumbogram says 0 (RFC 2675 section 4) */
         be16put(seg + 4, len > 0xffff ? 0 : (uint16_t)(len - s->udp_trailer));
+    if (s->proto == 135) /* in 8-octet units, not counting the first 8 */
+        seg[1] = s->mh_header_len ? s->mh_header_len : (unsigned char)((len + 7) / 8 - 1);
     if (s->proto == 89) {
         be16put(seg + 2, (uint16_t)(len - s->udp_trailer));
         ospf_body(seg, hlen, len, s);
@@ -644,6 +657,8 @@ int build_ip(const struct ip_spec *s, unsigned level, enum via via, uint64_t *rn
             v = EXPECT_NOT_CHECKABLE;
         if (s->proto == 136 && stored == 0) /* never valid (RFC 3828 section 3.1) */
             v = EXPECT_BAD;
+        if (s->proto == 135 && ((size_t)seg[1] + 1) * 8 > seglen) /* past the payload */
+            v = EXPECT_NOT_CHECKABLE;
         if (udplite_bad_cover) /* to be discarded (RFC 3828 section 3.1) */
             v = EXPECT_NOT_CHECKABLE;
         /* to be ignored (RFC 4340 sections 9.2, 5.1) */

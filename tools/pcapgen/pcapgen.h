@@ -121,7 +121,7 @@ struct ip_spec {
     int ipv;              /* 4 or 6 */
     uint8_t proto;        /* 6 TCP, 17 UDP, 1 ICMP, 58 ICMPv6, 2 IGMP, 103 PIM, 112 VRRP,
                            * 89 OSPF (version 2 over IPv4, 3 over IPv6), 46 RSVP, 33 DCCP,
-                           * 136 UDP-Lite (checksummed); 4, 41, 47 carried */
+                           * 136 UDP-Lite, 135 the IPv6 Mobility Header (checksummed); 4, 41, 47 carried */
     size_t payload;       /* transport payload bytes (random), when nothing is carried */
     const unsigned char *carry; /* bytes carried after the transport header instead (a tunnel) */
     size_t carry_len;
@@ -133,6 +133,8 @@ struct ip_spec {
     uint8_t cscov;        /* DCCP's Checksum Coverage (0: all; beyond the packet: the packet is
                            * to be ignored, not checkable) */
     int short_seq;        /* DCCP Data, Ack, DataAck: 24-bit sequence numbers (X = 0) */
+    uint8_t mh_header_len;/* MH: not 0, the Header Len stored (past the payload: not
+                           * checkable); 0: the message's (its payload a multiple of 8) */
     uint16_t coverage;    /* UDP-Lite's Checksum Coverage as stored (0: the whole datagram;
                            * 1..7 or past its end: to be discarded, not checkable) */
     uint8_t auth;         /* OSPFv2: the AuType (0 none, 1 a simple password, 2 cryptographic:

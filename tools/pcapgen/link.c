@@ -161,7 +161,9 @@ static size_t wlan_frame(unsigned char *p, enum link link, const struct datagram
 }
 
 /* The frame check sequence of IEEE 802.3 clause 3.2.9, also 802.11's: CRC-32, reflected
- * polynomial 0xedb88320, all ones in and out; bit by bit, apart from the library's. */
+ * polynomial 0xedb88320, all ones in and out; bit by bit. Deliberately not the library's
+ * (pcap/walk.c, by nibbles): the captures are the test's expected values, and a bug shared by
+ * writer and reader would agree with itself (tshark checks both, tests/pcap_test.sh). */
 static uint32_t crc32_ieee(const unsigned char *p, size_t n)
 {
     uint32_t crc = 0xffffffffu;

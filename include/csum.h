@@ -15,8 +15,9 @@
  * but they are always congruent modulo 0xffff, so csum_fold() agrees and every value composes
  * with csum_add()/csum_block_add(). The result never depends on the address of the buffer.
  *
- * Language: this header is C99 and C++11 (or later) clean, -pedantic included (tested by
- * tests/header_test.sh); only the optional constant-length inline path uses GNU C (gcc, clang).
+ * Language: this header is C99 and C++11 (or later) clean, -pedantic and -Wshadow included
+ * (tested by tests/header_test.sh); only the optional constant-length inline path uses GNU C
+ * (gcc, clang).
  * Link with -lcsum (pkg-config csum; CMake: find_package(csum), target csum::csum).
  */
 #ifndef CSUM_H
@@ -420,7 +421,10 @@ CSUM_API size_t csum_copy_nontemporal_threshold(void);
  * taking their address). The csum_inline_* functions below are the single definition of this
  * arithmetic, inline: csum_inline_fold, csum_inline_add, csum_inline_sub,
  * csum_inline_block_add and (gcc, clang) csum_inline_partial, which is inline for constant
- * header-sized lengths.
+ * header-sized lengths. Their parameters and locals are named csum_*_, in the library's own
+ * namespace: a parameter named `sum` or `len` would shadow an includer's global variable of that
+ * name declared before the header (-Wshadow; an error under -Werror), and an includer's macro
+ * of that name would rewrite it.
  *
  * In C, macros named like the exported functions (csum_fold, csum_add, csum_sub,
  * csum_block_add, csum_partial) make direct calls use them. Define CSUM_NO_INLINE before
@@ -432,31 +436,32 @@ CSUM_API size_t csum_copy_nontemporal_threshold(void);
  * (DPDK's checksum helpers, for one, are static inline functions). There the plain names call
  * the exported functions, and the csum_inline_* functions are the inline code.
  */
-static inline csum_sum16 csum_inline_fold(csum_wsum sum)
+static inline csum_sum16 csum_inline_fold(csum_wsum csum_sum_)
 {
     /* Two steps: the first may carry out of bit 15, the second cannot. */
-    sum = (sum & 0xffff) + (sum >> 16);
-    sum = (sum & 0xffff) + (sum >> 16);
-    return CSUM_CAST_(csum_sum16, ~sum);
+    csum_sum_ = (csum_sum_ & 0xffff) + (csum_sum_ >> 16);
+    csum_sum_ = (csum_sum_ & 0xffff) + (csum_sum_ >> 16);
+    return CSUM_CAST_(csum_sum16, ~csum_sum_);
 }
 
-static inline csum_wsum csum_inline_add(csum_wsum a, csum_wsum b)
+static inline csum_wsum csum_inline_add(csum_wsum csum_a_, csum_wsum csum_b_)
 {
-    csum_wsum r = a + b;
-    return r + (r < b); /* end-around carry */
+    csum_wsum csum_r_ = csum_a_ + csum_b_;
+    return csum_r_ + (csum_r_ < csum_b_); /* end-around carry */
 }
 
-static inline csum_wsum csum_inline_sub(csum_wsum a, csum_wsum b)
+static inline csum_wsum csum_inline_sub(csum_wsum csum_a_, csum_wsum csum_b_)
 {
-    return csum_inline_add(a, ~b); /* adding the complement subtracts */
+    return csum_inline_add(csum_a_, ~csum_b_); /* adding the complement subtracts */
 }
 
-static inline csum_wsum csum_inline_block_add(csum_wsum sum, csum_wsum block, size_t offset)
+static inline csum_wsum csum_inline_block_add(csum_wsum csum_sum_, csum_wsum csum_block_,
+                                               size_t csum_offset_)
 {
     /* Rotating a 32-bit sum by 8 bits swaps the bytes of every 16-bit word modulo 0xffff. */
-    if (offset & 1)
-        block = (block >> 8) | (block << 24);
-    return csum_inline_add(sum, block);
+    if (csum_offset_ & 1)
+        csum_block_ = (csum_block_ >> 8) | (csum_block_ << 24);
+    return csum_inline_add(csum_sum_, csum_block_);
 }
 
 #if !defined(CSUM_NO_INLINE) && (!defined(__cplusplus) || defined(CSUM_INLINE_MACROS))
@@ -487,52 +492,54 @@ static inline csum_wsum csum_inline_block_add(csum_wsum sum, csum_wsum block, si
     ((len) == 2 || (len) == 4 || (len) == 8 || (len) == 12 || (len) == 14 || (len) == 16 || \
      (len) == 20 || (len) == 40)
 
-static inline __attribute__((always_inline)) uint64_t csum_inline_word32(const unsigned char *p)
+static inline __attribute__((always_inline)) uint64_t
+csum_inline_word32(const unsigned char *csum_p_)
 {
-    uint32_t v;
-    __builtin_memcpy(&v, p, sizeof v);
-    return v;
+    uint32_t csum_v_;
+    __builtin_memcpy(&csum_v_, csum_p_, sizeof csum_v_);
+    return csum_v_;
 }
 
 static inline __attribute__((always_inline)) csum_wsum
-csum_inline_partial(const void *buf, size_t len, csum_wsum sum)
+csum_inline_partial(const void *csum_buf_, size_t csum_len_, csum_wsum csum_sum_)
 {
-    if (__builtin_constant_p(len) && CSUM_INLINE_LEN_OK(len)) {
-        const unsigned char *p = CSUM_CAST_(const unsigned char *, buf);
+    if (__builtin_constant_p(csum_len_) && CSUM_INLINE_LEN_OK(csum_len_)) {
+        const unsigned char *csum_p_ = CSUM_CAST_(const unsigned char *, csum_buf_);
         /* Straight-line: with a constant len every condition below is decided at compile
          * time, and a load is only evaluated when it lies inside the buffer. Two
-         * accumulators halve the dependency chain; `sum` joins last, so a caller chaining
+         * accumulators halve the dependency chain; the sum joins last, so a caller chaining
          * sums waits for one add, not for the loads. */
-        uint64_t even = 0, odd = 0, acc;
-        even += len >= 4 ? csum_inline_word32(p + 0) : 0;
-        odd += len >= 8 ? csum_inline_word32(p + 4) : 0;
-        even += len >= 12 ? csum_inline_word32(p + 8) : 0;
-        odd += len >= 16 ? csum_inline_word32(p + 12) : 0;
-        even += len >= 20 ? csum_inline_word32(p + 16) : 0;
-        odd += len >= 24 ? csum_inline_word32(p + 20) : 0;
-        even += len >= 28 ? csum_inline_word32(p + 24) : 0;
-        odd += len >= 32 ? csum_inline_word32(p + 28) : 0;
-        even += len >= 36 ? csum_inline_word32(p + 32) : 0;
-        odd += len >= 40 ? csum_inline_word32(p + 36) : 0;
-        if (len & 2) {
-            uint16_t w;
-            __builtin_memcpy(&w, p + (len & ~CSUM_CAST_(size_t, 3)), sizeof w);
-            odd += w;
+        uint64_t csum_even_ = 0, csum_odd_ = 0, csum_acc_;
+        csum_even_ += csum_len_ >= 4 ? csum_inline_word32(csum_p_ + 0) : 0;
+        csum_odd_ += csum_len_ >= 8 ? csum_inline_word32(csum_p_ + 4) : 0;
+        csum_even_ += csum_len_ >= 12 ? csum_inline_word32(csum_p_ + 8) : 0;
+        csum_odd_ += csum_len_ >= 16 ? csum_inline_word32(csum_p_ + 12) : 0;
+        csum_even_ += csum_len_ >= 20 ? csum_inline_word32(csum_p_ + 16) : 0;
+        csum_odd_ += csum_len_ >= 24 ? csum_inline_word32(csum_p_ + 20) : 0;
+        csum_even_ += csum_len_ >= 28 ? csum_inline_word32(csum_p_ + 24) : 0;
+        csum_odd_ += csum_len_ >= 32 ? csum_inline_word32(csum_p_ + 28) : 0;
+        csum_even_ += csum_len_ >= 36 ? csum_inline_word32(csum_p_ + 32) : 0;
+        csum_odd_ += csum_len_ >= 40 ? csum_inline_word32(csum_p_ + 36) : 0;
+        if (csum_len_ & 2) {
+            uint16_t csum_w_;
+            __builtin_memcpy(&csum_w_, csum_p_ + (csum_len_ & ~CSUM_CAST_(size_t, 3)),
+                             sizeof csum_w_);
+            csum_odd_ += csum_w_;
         }
-        acc = even + odd;
+        csum_acc_ = csum_even_ + csum_odd_;
 #if defined(__clang__)
         /* An empty asm (no instruction, any target): keeps clang from reassociating the
-         * additions into one chain that starts at `sum` (measured 8 ticks instead of 3 for
+         * additions into one chain that starts at the sum (measured 8 ticks instead of 3 for
          * chained 40-byte sums). gcc keeps the order by itself, and is slower with it. */
-        __asm__("" : "+r"(acc));
+        __asm__("" : "+r"(csum_acc_));
 #endif
-        acc += sum;
-        /* acc < 2^37: two folds of the 32-bit halves leave at most 32 bits. */
-        acc = (acc & 0xffffffffu) + (acc >> 32);
-        acc = (acc & 0xffffffffu) + (acc >> 32);
-        return CSUM_CAST_(csum_wsum, acc);
+        csum_acc_ += csum_sum_;
+        /* csum_acc_ < 2^37: two folds of the 32-bit halves leave at most 32 bits. */
+        csum_acc_ = (csum_acc_ & 0xffffffffu) + (csum_acc_ >> 32);
+        csum_acc_ = (csum_acc_ & 0xffffffffu) + (csum_acc_ >> 32);
+        return CSUM_CAST_(csum_wsum, csum_acc_);
     }
-    return (csum_partial)(buf, len, sum);
+    return (csum_partial)(csum_buf_, csum_len_, csum_sum_);
 }
 
 #ifdef CSUM_INLINE_MACROS_

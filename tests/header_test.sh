@@ -5,7 +5,9 @@
 # inline fast paths and without (CSUM_NO_INLINE), and in C++ with them as macros too
 # (CSUM_INLINE_MACROS); link (C: libcsum.a, C++: libcsum.so); and pass its checks.
 # tests/consumer/member_names.cpp, C++ with members and namespace functions named like csum.h's
-# functions, must build and pass too. The CSUM_NO_INLINE build must also call every function
+# functions, must build and pass too, and so must tests/consumer/shadow_names.c, C and C++ with
+# globals (or functions) named like the parameters of inline code, declared before the header
+# (-Wshadow, and clang's -Wshadow-all, which every clang build here adds). The CSUM_NO_INLINE build must also call every function
 # libcsum.so exports: a function added to the API fails here until the consumer calls it.
 # Usage: tests/header_test.sh BUILD_DIR
 set -u
@@ -24,22 +26,26 @@ warnings=(-Werror -Wall -Wextra -pedantic -Wconversion -Wsign-conversion -Wshado
 c_warnings=(-Wstrict-prototypes -Wmissing-prototypes -Wold-style-definition -Wnested-externs)
 # C++ projects often forbid C casts: the header's inline code and macros must not bring any.
 cxx_warnings=(-Wold-style-cast)
+# clang's every kind of shadowing (fields, uncaptured locals too); gcc has no such option.
+clang_warnings=(-Wshadow-all)
 
-# build_and_run SOURCE LANGUAGE COMPILER STD LIBRARY EXE [-DCSUM_NO_INLINE|-DCSUM_INLINE_MACROS]
+# build_and_run SOURCE LANGUAGE COMPILER STD LIBRARY EXE [-DCSUM_NO_INLINE|-DCSUM_INLINE_MACROS|...]
 build_and_run() {
     local source=$1 lang=$2 cc=$3 std=$4 lib=$5 exe=$6 extra=()
     [ "$lang" = c ] && extra=("${c_warnings[@]}")
     [ "$lang" = c++ ] && extra=("${cxx_warnings[@]}")
+    case $(basename "$cc") in clang*) extra+=("${clang_warnings[@]}") ;; esac
     "$cc" -x "$lang" -std="$std" -O2 "${warnings[@]}" "${extra[@]}" ${7:-} \
         -I"$root/include" -I"$build/include" "$source" -x none "$lib" -Wl,-rpath,"$build" -o "$exe" &&
         "$exe"
 }
 
-try() { # try SOURCE LANGUAGE COMPILER STD LIBRARY [-DCSUM_NO_INLINE|-DCSUM_INLINE_MACROS]
+try() { # try SOURCE LANGUAGE COMPILER STD LIBRARY [-DCSUM_NO_INLINE|-DCSUM_INLINE_MACROS|...]
     local suffix=
     case ${6:-} in
         -DCSUM_NO_INLINE) suffix=-noinline ;;
         -DCSUM_INLINE_MACROS) suffix=-macros ;;
+        -DSHADOW_FUNCTIONS) suffix=-functions ;;
     esac
     local exe="$tmp/$(basename "${1%.*}")-$3-$4$suffix"
     check "header: $(basename "$1"), $3 -std=$4 ${6:-(default)}, $(basename "$5")" -- \
@@ -53,6 +59,9 @@ for cc in gcc clang; do
     for std in c99 c11; do
         try "$consumer" c "$cc" "$std" "$build/libcsum.a"
         try "$consumer" c "$cc" "$std" "$build/libcsum.a" -DCSUM_NO_INLINE
+        # globals and functions named like inline code's parameters, declared before csum.h
+        try "$root/tests/consumer/shadow_names.c" c "$cc" "$std" "$build/libcsum.a"
+        try "$root/tests/consumer/shadow_names.c" c "$cc" "$std" "$build/libcsum.a" -DSHADOW_FUNCTIONS
     done
 done
 # The C++ standards to compile as: C++11 and C++17, and the newer ones the compiler takes
@@ -80,6 +89,9 @@ for cxx in g++ clang++; do
         # C++ code with members and namespace functions named like csum.h's functions
         try "$root/tests/consumer/member_names.cpp" c++ "$cxx" "$std" "$build/libcsum.so"
         try "$root/tests/consumer/member_names.cpp" c++ "$cxx" "$std" "$build/libcsum.so" -DCSUM_NO_INLINE
+        try "$root/tests/consumer/shadow_names.c" c++ "$cxx" "$std" "$build/libcsum.so"
+        try "$root/tests/consumer/shadow_names.c" c++ "$cxx" "$std" "$build/libcsum.so" -DCSUM_INLINE_MACROS
+        try "$root/tests/consumer/shadow_names.c" c++ "$cxx" "$std" "$build/libcsum.so" -DSHADOW_FUNCTIONS
     done
 done
 [ "$compilers" -ge 2 ] || fail "header: fewer than two of gcc, clang, g++, clang++ found"

@@ -130,6 +130,22 @@ CSUM_API csum_wsum csum_sub(csum_wsum a, csum_wsum b);
  */
 CSUM_API csum_wsum csum_block_add(csum_wsum sum, csum_wsum block, size_t offset);
 
+/**
+ * The inverse of csum_block_add(): remove from `sum` the sum `block` of a block that starts at
+ * byte `offset` of the message, as csum_block_add(sum, ~block, offset) does (Linux's
+ * csum_block_sub). `block` and `offset` are what csum_block_add() was given, or would have
+ * been: trimming the last n bytes of a message of len bytes is
+ * csum_block_sub(sum, csum_partial(msg + len - n, n, 0), len - n).
+ *
+ * The result is congruent modulo 0xffff to the sum of what is left, so it folds and composes
+ * as that sum does, but for the case every ones'-complement subtraction has (csum_sub() too):
+ * when what is left sums to exactly 0 (a zero seed, and only zero bytes or none: the block was
+ * the whole message, say), the result is a nonzero multiple of 0xffff (negative zero), which
+ * csum_fold() makes 0x0000 where the fold of that 0 is 0xffff. Once a nonzero sum (a
+ * pseudo-header's, say) is added to it, it folds as that sum alone does.
+ */
+CSUM_API csum_wsum csum_block_sub(csum_wsum sum, csum_wsum block, size_t offset);
+
 /*
  * Protocol helpers (Linux's ip_fast_csum, csum_tcpudp_*, csum_ipv6_magic, csum_replace*).
  * Addresses and stored checksum fields are passed as they sit in the packet (network order,
@@ -420,15 +436,15 @@ CSUM_API size_t csum_copy_nontemporal_threshold(void);
  * Inline fast paths. The functions above are all exported (for FFI and dlsym users, and for
  * taking their address). The csum_inline_* functions below are the single definition of this
  * arithmetic, inline: csum_inline_fold, csum_inline_add, csum_inline_sub,
- * csum_inline_block_add and (gcc, clang) csum_inline_partial, which is inline for constant
- * header-sized lengths. Their parameters and locals are named csum_*_, in the library's own
- * namespace: a parameter named `sum` or `len` would shadow an includer's global variable of that
- * name declared before the header (-Wshadow; an error under -Werror), and an includer's macro
- * of that name would rewrite it.
+ * csum_inline_block_add, csum_inline_block_sub and (gcc, clang) csum_inline_partial, which is
+ * inline for constant header-sized lengths. Their parameters and locals are named csum_*_, in
+ * the library's own namespace: a parameter named `sum` or `len` would shadow an includer's
+ * global variable of that name declared before the header (-Wshadow; an error under -Werror),
+ * and an includer's macro of that name would rewrite it.
  *
  * In C, macros named like the exported functions (csum_fold, csum_add, csum_sub,
- * csum_block_add, csum_partial) make direct calls use them. Define CSUM_NO_INLINE before
- * including this header to always call the exported functions.
+ * csum_block_add, csum_block_sub, csum_partial) make direct calls use them. Define
+ * CSUM_NO_INLINE before including this header to always call the exported functions.
  *
  * In C++ there are no such macros unless CSUM_INLINE_MACROS is defined before including this
  * header: a function-like macro would rewrite every member or namespace function of the same
@@ -464,12 +480,21 @@ static inline csum_wsum csum_inline_block_add(csum_wsum csum_sum_, csum_wsum csu
     return csum_inline_add(csum_sum_, csum_block_);
 }
 
+static inline csum_wsum csum_inline_block_sub(csum_wsum csum_sum_, csum_wsum csum_block_,
+                                               size_t csum_offset_)
+{
+    /* The complement of a rotated sum is the rotated complement, so subtracting at an offset
+     * is adding the complement there. */
+    return csum_inline_block_add(csum_sum_, ~csum_block_, csum_offset_);
+}
+
 #if !defined(CSUM_NO_INLINE) && (!defined(__cplusplus) || defined(CSUM_INLINE_MACROS))
 #  define CSUM_INLINE_MACROS_ 1 /* the macros below are defined */
 #define csum_fold(sum)                   csum_inline_fold(sum)
 #define csum_add(a, b)                   csum_inline_add((a), (b))
 #define csum_sub(a, b)                   csum_inline_sub((a), (b))
 #define csum_block_add(sum, block, off)  csum_inline_block_add((sum), (block), (off))
+#define csum_block_sub(sum, block, off)  csum_inline_block_sub((sum), (block), (off))
 #endif
 
 #if !defined(CSUM_NO_INLINE) && defined(__GNUC__)

@@ -23,3 +23,8 @@ csum_wsum csum_block_add(csum_wsum sum, csum_wsum block, size_t offset)
 {
     return csum_inline_block_add(sum, block, offset);
 }
+
+csum_wsum csum_block_sub(csum_wsum sum, csum_wsum block, size_t offset)
+{
+    return csum_inline_block_sub(sum, block, offset);
+}

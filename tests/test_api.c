@@ -73,8 +73,17 @@ void test_api_arithmetic(struct test_ctx *t)
         uint32_t want = ref_add(a, (off & 1) ? ror8(b) : b);
         CHECK(t, csum_block_add(a, b, off) == want && (csum_block_add)(a, b, off) == want,
               "csum_block_add(0x%08x, 0x%08x, %zu)", (unsigned)a, (unsigned)b, off);
+        uint32_t want_sub = ref_add(a, ~((off & 1) ? ror8(b) : b));
+        CHECK(t, csum_block_sub(a, b, off) == want_sub && (csum_block_sub)(a, b, off) == want_sub,
+              "csum_block_sub(0x%08x, 0x%08x, %zu)", (unsigned)a, (unsigned)b, off);
+        CHECK(t, csum_fold(csum_block_sub(csum_block_add(a, b, off), b, off)) == csum_fold(a) ||
+                     a == 0,
+              "csum_block_sub undoes csum_block_add for 0x%08x, 0x%08x, %zu", (unsigned)a,
+              (unsigned)b, off);
     }
     CHECK(t, csum_block_add(0, 0x1234, SIZE_MAX) == ror8(0x1234), "odd offset SIZE_MAX");
+    CHECK(t, csum_block_sub(0, 0x1234, SIZE_MAX) == ~ror8(0x1234),
+          "csum_block_sub, odd offset SIZE_MAX");
 }
 
 /* ---- the table ----------------------------------------------------------------------- */

@@ -7,6 +7,82 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * csum_block_sub(sum of p[0, len) seeded with `seed`, sum of the piece p[from, to), from)
+ * against the oracle's sum of the rest: p with the piece zeroed, since a zero byte adds
+ * nothing wherever it is. `scratch` holds len bytes. Returns the oracle's value. When the
+ * rest sums to exactly 0 (seed 0, zero bytes only), which the oracle folds to 0xffff,
+ * subtraction leaves negative zero, which folds to 0x0000: csum.h documents that difference.
+ */
+static uint16_t check_block_sub(struct test_ctx *t, const unsigned char *p, size_t len,
+                                size_t from, size_t to, csum_wsum seed, unsigned char *scratch,
+                                const char *what)
+{
+    csum_partial_fn f = t->impl->partial;
+    const csum_wsum whole = f(p, len, seed), piece = f(p + from, to - from, 0);
+    memcpy(scratch, p, len);
+    memset(scratch + from, 0, to - from);
+    const uint16_t rest = oracle_checksum(scratch, len, seed);
+    const uint16_t want = rest == 0xffff ? 0x0000 : rest;
+    const csum_wsum got = csum_block_sub(whole, piece, from);
+    CHECK(t, (csum_block_sub)(whole, piece, from) == got,
+          "%s: %s: exported csum_block_sub 0x%08x, inline 0x%08x", t->impl->name, what,
+          (unsigned)(csum_block_sub)(whole, piece, from), (unsigned)got);
+    CHECK(t, csum16_network_value(csum_fold(got)) == want,
+          "%s: %s: csum_block_sub of [%zu, %zu) from %zu bytes, seed 0x%08x: folds to 0x%04x, "
+          "the rest's oracle 0x%04x", t->impl->name, what, from, to, len, (unsigned)seed,
+          csum16_network_value(csum_fold(got)), rest);
+    return rest;
+}
+
+/* Removing a piece's sum with csum_block_sub leaves the sum of the rest: random pieces at odd
+ * and even offsets under seeds 0, ~0 and random, then the two ends of ones'-complement zero. */
+static void block_sub_pieces(struct test_ctx *t, const unsigned char *p, size_t len)
+{
+    static const csum_wsum seeds[] = { 0, 0xffffffffu, 0x89abcdefu };
+    unsigned char *scratch = alloc_aligned(len);
+    unsigned char *edge = alloc_aligned(len);
+    uint64_t rng = 0x5b;
+    for (int round = 0; round < (t->quick ? 300 : 2000); round++) {
+        size_t from = (size_t)(testdata_next(&rng) % (len + 1));
+        size_t to = from + (size_t)(testdata_next(&rng) % (len - from + 1));
+        csum_wsum seed = round % 3 < 2 ? seeds[round % 3] : (csum_wsum)testdata_next(&rng);
+        check_block_sub(t, p, len, from, to, seed, scratch, "random piece");
+    }
+
+    /* Zero bytes around the piece: the rest is +0 under seed 0 (0xffff by the oracle), -0
+     * under seed ~0 (0x0000). 0xff bytes around a piece with even ends: a nonzero multiple of
+     * 0xffff (0x0000). The piece itself from the data, or of the same bytes as the rest; at
+     * odd and even offsets; empty, and the whole message. */
+    static const size_t froms[] = { 0, 1, 2, 7, 64, 65 };
+    static const size_t lens[] = { 0, 1, 2, 9, 40, 333 };
+    size_t plus_zero = 0, minus_zero = 0;
+    for (int fill = 0; fill < 2; fill++) {
+        for (int piece_of_data = 0; piece_of_data < 2; piece_of_data++) {
+            for (size_t i = 0; i < sizeof froms / sizeof froms[0]; i++) {
+                for (size_t j = 0; j <= sizeof lens / sizeof lens[0]; j++) {
+                    size_t from = j < sizeof lens / sizeof lens[0] ? froms[i] : 0;
+                    size_t to = j < sizeof lens / sizeof lens[0] ? from + lens[j] : len;
+                    memset(edge, fill ? 0xff : 0x00, len);
+                    if (piece_of_data)
+                        memcpy(edge + from, p + from, to - from);
+                    for (size_t k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
+                        uint16_t rest = check_block_sub(t, edge, len, from, to, seeds[k],
+                                                        scratch, "edge");
+                        plus_zero += rest == 0xffff;
+                        minus_zero += rest == 0x0000;
+                    }
+                }
+            }
+        }
+    }
+    CHECK(t, plus_zero > 0 && minus_zero > 0,
+          "%s: the edge cases left +0 %zu times and -0 %zu times", t->impl->name, plus_zero,
+          minus_zero);
+    free(scratch);
+    free(edge);
+}
+
 void test_composition(struct test_ctx *t)
 {
     const size_t len = t->quick ? 600 : 1600;
@@ -50,6 +126,7 @@ void test_composition(struct test_ctx *t)
         }
         check_value(t, s, want, len, 5, init, "random chunks");
     }
+    block_sub_pieces(t, p, len);
     free(buf);
 }
 

@@ -28,7 +28,7 @@ struct test_def {
 };
 
 static const struct test_def tests[] = {
-    { "api-arithmetic", 0, test_api_arithmetic, "csum_fold/add/sub/block_add, inline = exported" },
+    { "api-arithmetic", 0, test_api_arithmetic, "csum_fold/add/sub/block_add/block_sub, inline = exported" },
     { "api-table", 0, test_api_table, "table queries, csum_impl_select, NULL handling" },
     { "api-selection", 0, test_api_selection_env, "CSUM_IMPL, CSUM_CPU_DISABLE, racing first use" },
     { "dispatch-plans", 0, test_dispatch_plans, "csum_dispatch_set/describe, ranges route correctly" },
@@ -45,7 +45,7 @@ static const struct test_def tests[] = {
     { "guard-pages", 1, test_guard_pages, "buffers flush against PROT_NONE pages" },
     { "large", 1, test_large, "64 MiB of 0xff and of random bytes" },
     { "huge", 1, test_huge, "4 GiB + 13 bytes (32-bit overflow)" },
-    { "composition", 1, test_composition, "split at every point, csum_block_add, streaming" },
+    { "composition", 1, test_composition, "split at every point, csum_block_add and _sub, streaming" },
     { "address-independence", 1, test_address_independence, "same bytes at 64 addresses" },
     { "public-entry", 1, test_public_entry, "csum_partial through dispatch after select, guard pages" },
     { "oracle-selfchecks", 0, test_oracle_selfchecks, "csum verify's copy and batch checks refuse wrong ones" },

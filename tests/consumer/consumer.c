@@ -49,11 +49,14 @@ int main(void)
     csum_wsum whole = csum_partial(rfc, runtime_len, 0);
     csum_wsum head = csum_partial(rfc, 3, 0), tail = csum_partial(rfc + 3, 5, 0);
     check(csum_fold(csum_block_add(head, tail, 3)) == csum_fold(whole), "csum_block_add");
+    check(csum_fold(csum_block_sub(whole, tail, 3)) == csum_fold(head), "csum_block_sub");
     check(csum_fold(csum_sub(csum_add(whole, 0x1234), 0x1234)) == csum_fold(whole),
           "csum_add then csum_sub");
     /* The same through the exported functions (parentheses defeat the inline macros). */
     check((csum_fold)((csum_block_add)(head, tail, 3)) == (csum_fold)(whole),
           "exported csum_block_add, csum_fold");
+    check((csum_fold)((csum_block_sub)(whole, tail, 3)) == (csum_fold)(head),
+          "exported csum_block_sub");
     check((csum_fold)((csum_sub)((csum_add)(whole, 0x1234), 0x1234)) == (csum_fold)(whole),
           "exported csum_add, csum_sub");
     check(stored_value((csum_fold)((csum_partial)(rfc, 8, 0))) == 0x220d, "exported csum_partial");

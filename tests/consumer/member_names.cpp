@@ -1,6 +1,7 @@
 /*
  * C++ code of its own with functions named like csum.h's: class members and a namespace's
- * functions called csum_fold, csum_add, csum_sub, csum_block_add and csum_partial. Including
+ * functions called csum_fold, csum_add, csum_sub, csum_block_add, csum_block_sub and
+ * csum_partial. Including
  * csum.h must leave them alone (in C they would be its inline macros), and the inline paths
  * must still be there under their own names, csum_inline_*. tests/header_test.sh compiles it
  * with each C++ compiler and standard (-pedantic, many warnings, errors) and runs it.
@@ -26,6 +27,10 @@ public:
     {
         return s + block * static_cast<unsigned>(offset);
     }
+    unsigned csum_block_sub(unsigned s, unsigned block, size_t offset) const
+    {
+        return s - block * static_cast<unsigned>(offset);
+    }
     unsigned csum_partial(const void *, size_t len, unsigned s) const
     {
         return s + static_cast<unsigned>(len);
@@ -46,7 +51,8 @@ int main()
 {
     const Counter c;
     check(c.csum_add(1, 2) == 3 && c.csum_sub(5, 2) == 3 && c.csum_fold(0x12345) == 0x2345 &&
-              c.csum_block_add(1, 2, 3) == 7 && c.csum_partial(nullptr, 4, 1) == 5,
+              c.csum_block_add(1, 2, 3) == 7 && c.csum_block_sub(7, 2, 3) == 1 &&
+              c.csum_partial(nullptr, 4, 1) == 5,
           "member functions named like csum.h's");
     check(app::csum_fold(3) == -3 && app::csum_partial("abc") == 3,
           "namespace functions named like csum.h's");
@@ -60,6 +66,8 @@ int main()
     check(csum_inline_sub(whole, 0x1234) == csum_sub(whole, 0x1234), "csum_inline_sub");
     check(csum_inline_fold(csum_inline_block_add(head, tail, 3)) == csum_fold(whole),
           "csum_inline_block_add");
+    check(csum_inline_fold(csum_inline_block_sub(whole, tail, 3)) == csum_fold(head),
+          "csum_inline_block_sub");
 #if defined(__GNUC__) && !defined(CSUM_NO_INLINE)
     check(csum_fold(csum_inline_partial(rfc, 8, 0)) == csum_fold(whole), "csum_inline_partial");
 #endif

@@ -50,10 +50,13 @@ int main(void)
     expect(stored[0] == 0x22 && stored[1] == 0x0d, "csum_inline_fold: RFC 1071 example");
     expect(csum_inline_fold(csum_inline_block_add(head, tail, 3)) == check_field,
            "csum_inline_block_add");
+    expect(csum_inline_fold(csum_inline_block_sub(whole, tail, 3)) == csum_inline_fold(head),
+           "csum_inline_block_sub");
     expect(csum_inline_fold(csum_inline_sub(csum_inline_add(whole, 0x1234), 0x1234)) ==
                check_field, "csum_inline_add, csum_inline_sub");
     /* The plain names: the inline macros in C, the exported functions in C++. */
     expect(csum_fold(csum_block_add(head, tail, 3)) == check_field, "csum_block_add");
+    expect(csum_fold(csum_block_sub(whole, tail, 3)) == csum_fold(head), "csum_block_sub");
     expect(csum_fold(csum_sub(csum_add(whole, 0x1234), 0x1234)) == check_field,
            "csum_add, csum_sub");
 #if defined(__GNUC__) && !defined(CSUM_NO_INLINE)

@@ -12,8 +12,12 @@
  * byte-swap it. To print it the way Wireshark does, read the two stored bytes big-endian.
  *
  * Different implementations may return different 32-bit csum_wsum values for the same bytes,
- * but they are always congruent modulo 0xffff, so csum_fold() agrees and every value composes
- * with csum_add()/csum_block_add(). The result never depends on the address of the buffer.
+ * but they are always congruent modulo 0xffff, and 0 only when the initial sum and every byte
+ * are 0, so csum_fold() agrees and every value composes with csum_add()/csum_block_add().
+ * Congruence alone would not do: 0 and the nonzero multiples of 0xffff (ones'-complement
+ * negative zero) are congruent, but csum_fold() makes 0xffff of 0 and 0x0000 of the others.
+ * Subtraction (csum_sub(), csum_block_sub()) can give negative zero where the sum of what is
+ * left is 0. The result never depends on the address of the buffer.
  *
  * Language: this header is C99 and C++11 (or later) clean, -pedantic and -Wshadow included
  * (tested by tests/header_test.sh); only the optional constant-length inline path uses GNU C
@@ -119,7 +123,12 @@ CSUM_API csum_sum16 csum_fold(csum_wsum sum);
 /** Ones'-complement addition of two sums (end-around carry). */
 CSUM_API csum_wsum csum_add(csum_wsum a, csum_wsum b);
 
-/** Ones'-complement subtraction: removes `b`'s contribution from `a`. */
+/**
+ * Ones'-complement subtraction: removes `b`'s contribution from `a`. When `a` and `b` are equal
+ * modulo 0xffff the result is negative zero, a nonzero multiple of 0xffff (0xffffffff when they
+ * are equal), which csum_fold() makes 0x0000, not the 0xffff of csum_fold(0); the exception is
+ * csum_sub(0, 0xffffffff), which is 0.
+ */
 CSUM_API csum_wsum csum_sub(csum_wsum a, csum_wsum b);
 
 /**

@@ -52,6 +52,10 @@ void test_api_arithmetic(struct test_ctx *t)
     }
     CHECK(t, csum_add(0xffffffffu, 1) == 1, "csum_add end-around carry");
     CHECK(t, csum_add(0xffffffffu, 0xffffffffu) == 0xffffffffu, "csum_add of two negative zeros");
+    /* Zero less negative zero is the one subtraction that gives 0; 0 less 0 is negative zero. */
+    CHECK(t, csum_sub(0, 0xffffffffu) == 0 && csum_fold(csum_sub(0, 0xffffffffu)) == 0xffff,
+          "csum_sub(0, 0xffffffff)");
+    CHECK(t, csum_sub(0, 0) == 0xffffffffu && csum_fold(csum_sub(0, 0)) == 0, "csum_sub(0, 0)");
 
     uint64_t rng = 42;
     for (int i = 0; i < 1000000; i++) {
@@ -67,6 +71,11 @@ void test_api_arithmetic(struct test_ctx *t)
               "csum_add(0x%08x, 0x%08x)", (unsigned)a, (unsigned)b);
         CHECK(t, csum_sub(a, b) == ref_add(a, ~b) && (csum_sub)(a, b) == ref_add(a, ~b),
               "csum_sub(0x%08x, 0x%08x)", (unsigned)a, (unsigned)b);
+        /* A sum less itself is negative zero, which folds to 0x0000 (csum.h). */
+        CHECK(t, csum_sub(a, a) == 0xffffffffu && (csum_sub)(a, a) == 0xffffffffu &&
+                     csum_fold(csum_sub(a, a)) == 0,
+              "csum_sub(0x%08x, itself) = 0x%08x, want negative zero", (unsigned)a,
+              (unsigned)csum_sub(a, a));
         /* Subtracting what was added gives back the same checksum. */
         CHECK(t, csum_fold(csum_sub(csum_add(a, b), b)) == csum_fold(a) || a == 0,
               "csum_sub undoes csum_add for 0x%08x, 0x%08x", (unsigned)a, (unsigned)b);

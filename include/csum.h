@@ -184,9 +184,10 @@ CSUM_API csum_wsum csum_block_sub(csum_wsum sum, csum_wsum block, size_t offset)
  * @param iph  the header; ihl * 4 bytes are read, nothing else (any alignment).
  * @param ihl  header length in 32-bit words, the low nibble of the first byte: 5..15.
  * @return     the folded checksum; CSUM_IPV4_BAD_IHL (0xffff) without reading `iph` when
- *             `ihl` is outside 5..15 or `iph` is NULL (a caller bug, never a crash). A header
- *             of valid length can never give 0xffff: that would need every byte to be zero,
- *             and its first byte holds the version 4.
+ *             `ihl` is outside 5..15 or `iph` is NULL (a caller bug, never a crash). With a
+ *             valid `ihl`, 0xffff comes only from ihl * 4 zero bytes, never from an IPv4
+ *             header, whose first byte holds the version and the ihl (the function takes
+ *             `ihl` from the argument, not from that byte).
  */
 CSUM_API csum_sum16 csum_ipv4_header(const void *iph, unsigned ihl);
 

@@ -78,6 +78,18 @@ static void check_ipv4_header(struct test_ctx *t)
               "ihl %u: stored checksum does not verify", ihl);
     }
 
+    /* With a valid ihl, 0xffff comes from zero bytes only (csum.h): the ihl is the argument's,
+     * and the first byte holding it is enough for any other result. */
+    memset(buf, 0, sizeof buf);
+    for (unsigned ihl = 5; ihl <= 15; ihl++) {
+        buf[0] = 0;
+        CHECK(t, csum_ipv4_header(buf, ihl) == 0xffff, "ihl %u over zero bytes: 0x%04x", ihl,
+              csum_ipv4_header(buf, ihl));
+        buf[0] = (unsigned char)(0x40 | ihl);
+        CHECK(t, csum_ipv4_header(buf, ihl) != 0xffff, "ihl %u, first byte 0x%02x, zeros: 0xffff",
+              ihl, buf[0]);
+    }
+
     /* An ihl outside 5..15 gives 0xffff without reading the header: point it at a page that
      * cannot be read. */
     size_t page = (size_t)sysconf(_SC_PAGESIZE);

@@ -19,6 +19,12 @@
  * Subtraction (csum_sub(), csum_block_sub()) can give negative zero where the sum of what is
  * left is 0. The result never depends on the address of the buffer.
  *
+ * Pointers: where a function takes NULL, its comment says what it does with it (csum_partial,
+ * the copy, iovec and IPv4 header functions, the table lookups and selections). Every other
+ * pointer must be valid for what the comment says is read or written; it is not checked
+ * (csum_ipv6_magic's addresses, csum_replace*'s arguments, the buffer of
+ * csum_dispatch_describe and csum_dispatch_file when `size` > 0).
+ *
  * Language: this header is C99 and C++11 (or later) clean, -pedantic and -Wshadow included
  * (tested by tests/header_test.sh); only the optional constant-length inline path uses GNU C
  * (gcc, clang).
@@ -132,10 +138,10 @@ CSUM_API csum_wsum csum_add(csum_wsum a, csum_wsum b);
 CSUM_API csum_wsum csum_sub(csum_wsum a, csum_wsum b);
 
 /**
- * Add the sum of a block that was computed on its own (csum_partial(block, n, 0)) into the
- * sum of a whole message, given that the block starts at byte `offset` of that message.
- * A block at an odd offset has its bytes in the other half of each 16-bit word, so its sum
- * is byte-rotated before adding.
+ * Add `block`, the sum of a block of bytes computed on its own (csum_partial(bytes, n, 0)),
+ * into `sum`, the sum of a whole message, given that the block starts at byte `offset` of that
+ * message. A block at an odd offset has its bytes in the other half of each 16-bit word, so
+ * its sum is byte-rotated before adding; only the parity of `offset` matters.
  */
 CSUM_API csum_wsum csum_block_add(csum_wsum sum, csum_wsum block, size_t offset);
 
@@ -318,8 +324,8 @@ CSUM_API const struct csum_impl *csum_impl_active(void);
 /**
  * Make csum_partial() use the implementation called `name` for every length (a reference
  * implementation too: the caller asked for it by name); "auto" restores the automatic plan.
- * Returns 0 on success, -1 if the name is unknown, this CPU cannot run it, or there is no
- * memory for the plan (the active implementation is then unchanged). Safe to call from any
+ * Returns 0 on success, -1 if the name is unknown (or NULL), this CPU cannot run it, or there
+ * is no memory for the plan (the active implementation is then unchanged). Safe to call from any
  * thread at any time.
  */
 CSUM_API int csum_impl_select(const char *name);
@@ -348,7 +354,7 @@ CSUM_API size_t csum_dispatch_describe(char *buf, size_t size);
  * implementation as the range before it is merged into that one; spaces, tabs and newlines
  * around names, '@', numbers and commas are skipped, so " generic @ 0 , avx2 @ 64 " is
  * "generic@0,avx2@64"); every name must be supported by this CPU (reference implementations
- * are accepted). Returns 0, or -1 with the plan unchanged. Safe from any
+ * are accepted). Returns 0, or -1 with the plan unchanged (also for NULL). Safe from any
  * thread; each distinct plan costs a small allocation that is kept for the life of the process
  * (another thread may be using it).
  */
@@ -426,8 +432,8 @@ CSUM_API const struct csum_copy_impl *csum_copy_impl_active(size_t len);
  * Make csum_partial_copy() use the copy implementation `name` for every length, and
  * csum_iov_copy() for every segment of 64 bytes or more (shorter segments are always copied
  * inline, see csum_iov_copy()); "auto" restores the choice by CPU and length. Returns 0 on
- * success, -1 if the name is unknown, this CPU cannot run it, or there is no memory for the
- * plan (nothing changes then). Safe from any thread.
+ * success, -1 if the name is unknown (or NULL), this CPU cannot run it, or there is no memory
+ * for the plan (nothing changes then). Safe from any thread.
  */
 CSUM_API int csum_copy_impl_select(const char *name);
 

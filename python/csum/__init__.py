@@ -10,7 +10,7 @@ Two kinds of numbers:
   bytes are the bytes on the wire (``struct.pack("!H", c)`` writes it);
 - a **partial sum** is the ones'-complement sum of the data's big-endian 16-bit words,
   end-around carried into 16 bits, not complemented: pass it back as ``initial``, or to
-  :func:`add`, :func:`block_add`, :func:`fold` and the pseudo-header helpers.
+  :func:`add`, :func:`block_add`, :func:`block_sub`, :func:`fold` and the pseudo-header helpers.
 
 >>> import csum
 >>> hdr = bytes.fromhex('450000730000400040110000c0a80001c0a800c7')
@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, List, NamedTuple
 from ._csum import (
     add,
     block_add,
+    block_sub,
     checksum,
     dispatch,
     fold,
@@ -60,6 +61,7 @@ __all__ = [
     "active",
     "add",
     "block_add",
+    "block_sub",
     "checksum",
     "dispatch",
     "fold",

@@ -33,6 +33,9 @@ def sub(a: int, b: int) -> int:
 def block_add(sum: int, block: int, offset: int) -> int:
     """Add the partial sum of a block that starts at byte `offset` of the message summed in `sum`."""
 
+def block_sub(sum: int, block: int, offset: int) -> int:
+    """Remove the partial sum of a block that starts at byte `offset` of the message summed in `sum`."""
+
 def ipv4_header(hdr: ReadableBuffer) -> int:
     """Checksum of the IPv4 header at the start of `hdr` (IHL * 4 bytes): 0 when intact."""
 

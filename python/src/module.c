@@ -282,6 +282,27 @@ static PyObject *py_block_add(PyObject *self, PyObject *const *args, Py_ssize_t 
     return sum_result(csum_block_add((csum_wsum)v[0], (csum_wsum)v[1], (size_t)v[2]));
 }
 
+PyDoc_STRVAR(block_sub_doc,
+"block_sub($module, sum, block, offset)\n--\n\n"
+"Remove `block`, the partial sum of a piece summed on its own, from `sum`, the sum of a\n"
+"message in which the piece starts at byte `offset`: the inverse of block_add(). Where what\n"
+"is left sums to exactly 0 (only zero bytes, zero initial sum) the result is ones'-complement\n"
+"negative zero, which fold() makes 0x0000, not 0xffff.\n\n"
+">>> msg = b'hello, world'\n"
+">>> csum.block_sub(csum.partial(msg), csum.partial(msg[5:]), 5) == csum.partial(msg[:5])\n"
+"True");
+
+static PyObject *py_block_sub(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames)
+{
+    (void)self;
+    static const char *const names[] = { "sum", "block", "offset" };
+    unsigned long long v[3];
+    if (sums_args("block_sub", args, nargs, kwnames, names, 3, v) < 0)
+        return NULL;
+    return sum_result(csum_block_sub((csum_wsum)v[0], (csum_wsum)v[1], (size_t)v[2]));
+}
+
 /* ---- protocol helpers -------------------------------------------------------------------- */
 
 /* The IPv4 header at buf[0..len): its ihl, or -1 with ValueError. `index` >= 0: the header
@@ -784,6 +805,7 @@ static PyMethodDef methods[] = {
     FAST(add, add_doc),
     FAST(sub, sub_doc),
     FAST(block_add, block_add_doc),
+    FAST(block_sub, block_sub_doc),
     FAST(ipv4_header, ipv4_header_doc),
     FAST(ipv4_header_batch, ipv4_header_batch_doc),
     FAST(tcpudp_v4, tcpudp_v4_doc),

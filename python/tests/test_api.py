@@ -338,6 +338,8 @@ def test_partial_copy():
     (lambda: csum.fold(-1), ValueError, "sum"),
     (lambda: csum.fold("1"), TypeError, "int"),
     (lambda: csum.block_add(0, 0, -1), ValueError, "offset"),
+    (lambda: csum.block_sub(0, 0, -1), ValueError, "offset"),
+    (lambda: csum.block_sub(1 << 32, 0, 0), ValueError, "sum"),
     (lambda: csum.ipv4_header(b""), ValueError, "0 bytes"),
     (lambda: csum.ipv4_header(b"\x45" + bytes(18)), ValueError, "only 19 bytes"),
     (lambda: csum.ipv4_header(b"\x4f" + bytes(40)), ValueError, "IHL 15 \\(60 bytes\\)"),
@@ -358,7 +360,8 @@ def test_keyword_arguments_and_index_types():
 
 HDR = bytes.fromhex("450000730000400040110000c0a80001c0a800c7")
 SAMPLE_ARGS = {  # positional arguments for one call of each function
-    "add": (0xFFF0, 0x20), "block_add": (0x1234, 0x5678, 3), "checksum": (b"abc", 5),
+    "add": (0xFFF0, 0x20), "block_add": (0x1234, 0x5678, 3),
+    "block_sub": (0x1234, 0x5678, 3), "checksum": (b"abc", 5),
     "fold": (0xDDF2,), "ipv4_header": (HDR,), "ipv4_header_batch": (HDR * 2, [0, 20]),
     "ipv6": ("::1", "::2", 58, 8, 0x1234), "partial": (b"abc", 5),
     "partial_copy": (bytearray(4), b"abc", 5),

@@ -24,6 +24,22 @@ def test_split_anywhere_and_block_add(data, draw):
     assert csum.block_add(csum.partial(data[:cut]), csum.partial(data[cut:]), cut) == whole
 
 
+@given(data_st, st.data())
+def test_block_sub_removes_a_piece(data, draw):
+    """Taking a piece's sum out of the whole's leaves the sum of the bytes around it, the piece
+    zeroed (congruent modulo 0xffff: it folds alike unless what is left sums to exactly 0)."""
+    start = draw.draw(st.integers(0, len(data)))
+    end = draw.draw(st.integers(start, len(data)))
+    rest = data[:start] + bytes(end - start) + data[end:]
+    got = csum.block_sub(csum.partial(data), csum.partial(data[start:end]), start)
+    want = csum.partial(rest)
+    assert got % 0xFFFF == want % 0xFFFF
+    if any(rest):
+        assert csum.fold(got) == csum.fold(want)
+    else:  # ones'-complement negative zero: folds to 0x0000, where the zeros' own sum gives 0xffff
+        assert csum.fold(got) == 0x0000
+
+
 @given(st.lists(st.binary(max_size=300), max_size=8))
 def test_concatenation_by_offsets(pieces):
     total, offset = 0, 0

@@ -2,8 +2,8 @@
  * Runtime dispatch, one engine for the three dispatched operations: csum_partial (by length),
  * csum_partial_copy (by length) and csum_ipv4_header_batch (by number of headers).
  *
- * A plan (src/plan.h) maps size ranges to kernel entry points: e.g. x86-scalar below 128 bytes
- * (no vector set-up to pay for), avx512-vnni from 128 on. Plans are immutable once published
+ * A plan (src/plan.h) maps size ranges to kernel entry points: e.g. x86-scalar below 256 bytes
+ * (no vector set-up to pay for), avx512-vnni from 256 on. Plans are immutable once published
  * through one atomic pointer per operation, so a call is one load, at most three
  * well-predicted compares and a tail call: no lock, no reference counting. The hottest ranges
  * (the inline short path, csum_partial's last range, csum_partial_copy's main range) are also

@@ -767,12 +767,6 @@ void csum_ipv4_header_batch(const void *const *hdrs, size_t n, csum_sum16 *out)
         p->fn[3].batch(hdrs, n, out);
 }
 
-int csum_ipv4_batch_select(const char *name)
-{
-    return publish(CSUM_OP_IPV4_BATCH,
-                   plan_for_name(CSUM_OP_IPV4_BATCH, name, "csum_ipv4_batch_select"));
-}
-
 const char *csum_ipv4_batch_describe(char *buf, size_t size)
 {
     csum_plan_format(current(CSUM_OP_IPV4_BATCH), buf, size);

@@ -102,13 +102,11 @@ const char *csum_dispatch_default_at(size_t i, uint32_t *features, const char **
 /* Internal entry points of src/dispatch.c beside the public ones. */
 /* The copy function csum_partial_copy() would call now for `len` bytes (csum_iov_copy). */
 csum_partial_copy_fn csum_copy_fn_for(size_t len);
-/* csum_ipv4_header_batch's plan: one kernel's batch for every count ("auto" restores the
- * automatic plan; 0 or -1 as csum_impl_select), and the current plan as text in buf. */
-int csum_ipv4_batch_select(const char *name);
+/* csum_ipv4_header_batch's current plan as text in buf (returned). */
 const char *csum_ipv4_batch_describe(char *buf, size_t size);
 /* Where the batch's plan came from, as csum_dispatch_source() says it for csum_partial's:
  * "compiled-in defaults" (with "(CSUM_BATCH_IMPL ignored: why)" when that was set but not
- * usable), "CSUM_BATCH_IMPL" or "csum_ipv4_batch_select". For `csum impls`. */
+ * usable) or "CSUM_BATCH_IMPL". For `csum impls`. */
 const char *csum_ipv4_batch_source(void);
 /* The same for csum_partial_copy's plan ("compiled-in defaults" with the rows by length when
  * they were measured for this kind of CPU, "CSUM_COPY_IMPL", "csum_copy_impl_select"), and

@@ -22,6 +22,14 @@ int lab_tune_main(int argc, char **argv); /* csum tune (bench/tune.c) */
 int lab_tune_choose(const double *median, const double *spread, size_t n_rows, double one_cycle,
                     size_t *range_row, size_t *range_len);
 size_t lab_tune_ladder(const size_t **lengths); /* its ladder of lengths */
+/* csum tune's plan file (bench/tune_file.c). Whether --write can put a file at `path`, asked
+ * before any timing (0, or -1 with errno); the plan a program reading `file` runs, into `plan`,
+ * and where it comes from, into `source`; store `plan` at `path` (0, or -1 with a reason in
+ * *why); --reset (the exit status). */
+int lab_tune_plan_dir_writable(const char *path);
+void lab_tune_plan_in(const char *file, char *plan, size_t size, char *source, size_t source_size);
+int lab_tune_write_plan(const char *path, const char *plan, const char **why);
+int lab_tune_reset(void);
 
 /* Print to the visible output (stdout, or stderr under --json/--csv) and to the report. */
 void lab_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -146,9 +146,7 @@ static const struct csum_plan *single_plan(enum csum_op op, const struct csum_op
                                            const char *source)
 {
     struct csum_plan p;
-    csum_plan_init(&p, op);
-    csum_plan_add(&p, 0, e);
-    csum_plan_finish(&p);
+    csum_plan_single(&p, op, e);
     return keep(&p, source);
 }
 
@@ -392,9 +390,7 @@ static const struct csum_plan *build_auto_partial(void)
         /* Unreachable unless a compiled-in plan is wrong (the tests parse them all): generic
          * for every length. */
         supported_entry(CSUM_OP_PARTIAL, "generic", &e);
-        csum_plan_init(&p, CSUM_OP_PARTIAL);
-        csum_plan_add(&p, 0, &e);
-        csum_plan_finish(&p);
+        csum_plan_single(&p, CSUM_OP_PARTIAL, &e);
         note_ignored(notes, sizeof notes, plan_text, why);
     }
     snprintf(source, sizeof source, "compiled-in defaults%s%s%s", measured[0] ? ": " : "",
@@ -427,9 +423,7 @@ static const struct csum_plan *build_auto_copy(void)
     if (!by_length) {
         /* no rows measured here (a wrong one is unreachable: the tests parse them all) */
         first_product(CSUM_OP_COPY, normal_stores, &widest); /* generic runs anywhere */
-        csum_plan_init(&measured, CSUM_OP_COPY);
-        csum_plan_add(&measured, 0, &widest);
-        csum_plan_finish(&measured);
+        csum_plan_single(&measured, CSUM_OP_COPY, &widest);
     }
     const size_t streaming_from = csum_copy_nontemporal_threshold();
     size_t first = 0;
@@ -495,10 +489,8 @@ static const struct csum_plan *emergency_plan(enum csum_op op)
         return &plans[op];
     if (atomic_compare_exchange_strong(&state[op], &expected, BUILDING)) {
         struct csum_op_entry e;
-        csum_plan_init(&plans[op], op);
         supported_entry(op, "generic", &e);
-        csum_plan_add(&plans[op], 0, &e);
-        csum_plan_finish(&plans[op]);
+        csum_plan_single(&plans[op], op, &e);
         plans[op].source = "generic (out of memory)";
         atomic_store_explicit(&state[op], BUILT, memory_order_release);
     }

@@ -66,6 +66,9 @@ int csum_plan_add(struct csum_plan *p, size_t from, const struct csum_op_entry *
 /* Fill the unused ranges; call once all ranges are added (the plan must have one). */
 void csum_plan_finish(struct csum_plan *p);
 
+/* The finished plan for `op` that runs entry e for every size. */
+void csum_plan_single(struct csum_plan *p, enum csum_op op, const struct csum_op_entry *e);
+
 /*
  * Parse plan text for `op` into p (finished). Every name must be an entry of the operation
  * that this CPU supports; numbers are decimal, without overflow. Returns 0, or -1 with a reason

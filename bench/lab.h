@@ -358,7 +358,7 @@ void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clo
 void lab_write_summary_md(FILE *f);
 void lab_write_summary_json(FILE *f);
 
-/* The machine and method descriptions shared by the JSON and the report. */
+/* The machine and method descriptions shared by the JSON and the report (bench/machine.c). */
 struct lab_machine {
     char cpu[160], host[64], kernel[128], compiler[96], date[32];
     char vendor[32];

@@ -277,11 +277,6 @@ enum { LAB_GROUP_MAX = 8 };
 void lab_measure_group(const struct lab_options *o, const struct lab_clock *clk, int m,
                        const lab_body_fn body[], const void *const ctx[], struct lab_stats st[]);
 
-/* Per-operation timing of `n` single calls (rdtsc around each): a latency distribution. */
-struct lab_distribution {
-    double min, max, avg, p50, p99, p999; /* ns */
-};
-typedef void (*lab_single_fn)(const void *ctx, uint64_t i);
 /* The statistics of `n` per-operation batch times (sorts v). */
 void lab_stats_from_batches(double *v, int n, struct lab_stats *st);
 
@@ -290,10 +285,19 @@ void lab_stats_from_batches(double *v, int n, struct lab_stats *st);
  * percentile the lab reports comes from here. */
 double lab_quantile(const double *v, size_t n, double q);
 
+/* Per-operation timing of `n` single calls (rdtsc around each): a latency distribution. */
+struct lab_distribution {
+    double min, max, avg, p50, p99, p999; /* ns */
+};
+
 /* The distribution of `n` > 0 single-call times v (ns; sorts v). */
 void lab_distribution_from(double *v, size_t n, struct lab_distribution *d);
 
-/* 0, or -1 when the n times cannot be held (d is then left alone: no figure is made up). */
+/* Operation i of a prepared case, timed alone by lab_distribution. */
+typedef void (*lab_single_fn)(const void *ctx, uint64_t i);
+
+/* The distribution of `n` calls of `one`: 0, or -1 when the n times cannot be held (d is then
+ * left alone: no figure is made up). */
 int lab_distribution(const struct lab_clock *clk, lab_single_fn one, const void *ctx, uint64_t n,
                      struct lab_distribution *d);
 

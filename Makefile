@@ -39,9 +39,6 @@ test-asan: ## the suites labelled sanitize (unit, cli, pcap, fuzz-corpus) under 
 	$(MAKE) BUILD=build-asan BUILD_TYPE=Debug CMAKE_ARGS="-DCSUM_SANITIZE=ON $(CMAKE_ARGS)" build
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(CTEST) build-asan -L sanitize
 
-# Extra options for the lab, e.g. BENCH_ARGS="--quick" or BENCH_ARGS="lenalign -M x86-herbert".
-BENCH_ARGS ?=
-
 test-tsan: ## the tests of concurrent first use (plans, plan file, copies) under ThreadSanitizer
 	$(MAKE) BUILD=build-tsan BUILD_TYPE=RelWithDebInfo CMAKE_ARGS="-DCSUM_SANITIZE_THREAD=ON $(CMAKE_ARGS)" build
 	TSAN_OPTIONS=halt_on_error=1 build-tsan/csum-test -t api-selection -t dispatch-sources -t copy-api
@@ -54,6 +51,9 @@ test-arm64: ## cross-build for arm64 and run csum-test, the cli, the quick pcap 
 
 test-s390x: ## the same for big-endian s390x under qemu-s390x
 	tests/run_emulated.sh s390x
+
+# Extra options for the lab, e.g. BENCH_ARGS="--quick" or BENCH_ARGS="lenalign -M x86-herbert".
+BENCH_ARGS ?=
 
 bench: build ## the lab: every table, report + JSON + CSV + plots in a new bench-results/<time>-<host>-<kind>/
 	scripts/bench.sh "$(BUILD)" $(BENCH_ARGS)

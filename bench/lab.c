@@ -1,5 +1,6 @@
 /*
- * csum bench: option parsing, the table registry, and where output goes.
+ * csum bench: option parsing and what it refuses, the table registry, where output goes, and
+ * the run itself.
  */
 #define _GNU_SOURCE
 #include "lab.h"
@@ -458,15 +459,20 @@ static int refuse_twice(const char *name, const char *value)
     return 0;
 }
 
-int lab_main(int argc, char **argv)
-{
-    struct lab_options o;
-    memset(&o, 0, sizeof o);
-    o.cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
-    o.len = o.align = o.dst_align = o.count = -1;
-    int selected[N_TABLES] = { 0 }, any_selected = 0, list = 0, repeats = -1;
-    long v;
+/* What the command line asks for besides struct lab_options: the tables, --list, --repeats. */
+struct request {
+    int selected[N_TABLES], any_selected;
+    int list;
+    int repeats; /* -1: the default */
+};
 
+enum { GO_ON = -1 };
+
+/* The command line into o and r: GO_ON, or the exit status (0 after --help, 2 after saying
+ * what is wrong). */
+static int parse_args(int argc, char **argv, struct lab_options *o, struct request *r)
+{
+    long v;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -485,19 +491,19 @@ int lab_main(int argc, char **argv)
                 return 2;
             }
             if (!strcmp(a, "-l"))
-                o.len = v;
+                o->len = v;
             else if (!strcmp(a, "-a"))
-                o.align = v;
+                o->align = v;
             else if (!strcmp(a, "--dst-align"))
-                o.dst_align = v;
+                o->dst_align = v;
             else if (!strcmp(a, "-c"))
-                o.count = v;
+                o->count = v;
             else if (!strcmp(a, "--noise"))
-                o.noise_limit = (double)v / 100.0;
+                o->noise_limit = (double)v / 100.0;
             else if (!strcmp(a, "--repeats"))
-                repeats = (int)v;
+                r->repeats = (int)v;
             else
-                o.cpu = (int)v;
+                o->cpu = (int)v;
             i++;
         } else if (!strcmp(a, "-M") || !strcmp(a, "--baseline") || !strcmp(a, "--out")) {
             if (!val || !*val)
@@ -513,30 +519,30 @@ int lab_main(int argc, char **argv)
             if (refuse_twice(a, val) != 0)
                 return 2;
             if (!strcmp(a, "-M"))
-                o.only_impls = val;
+                o->only_impls = val;
             else if (!strcmp(a, "--baseline"))
-                o.baseline = val;
+                o->baseline = val;
             else
-                o.out_dir = val;
+                o->out_dir = val;
             i++;
         } else if (!strcmp(a, "-I")) {
-            o.interleave = 1;
+            o->interleave = 1;
         } else if (!strcmp(a, "--latency")) {
-            o.modes |= MODE_LATENCY;
+            o->modes |= MODE_LATENCY;
         } else if (!strcmp(a, "--throughput")) {
-            o.modes |= MODE_THROUGHPUT;
+            o->modes |= MODE_THROUGHPUT;
         } else if (!strcmp(a, "--zero-sum")) {
-            o.zero_sum = 1;
+            o->zero_sum = 1;
         } else if (!strcmp(a, "--busy")) {
-            o.busy = 1;
+            o->busy = 1;
         } else if (!strcmp(a, "--json")) {
-            o.json = 1;
+            o->json = 1;
         } else if (!strcmp(a, "--csv")) {
-            o.csv = 1;
+            o->csv = 1;
         } else if (!strcmp(a, "--quick")) {
-            o.quick = 1;
+            o->quick = 1;
         } else if (!strcmp(a, "--list")) {
-            list = 1;
+            r->list = 1;
         } else if (a[0] == '-') {
             return bad_usage("unknown option '%s'", a);
         } else {
@@ -545,72 +551,76 @@ int lab_main(int argc, char **argv)
                 t++;
             if (t == N_TABLES)
                 return bad_usage("unknown table '%s' (see 'csum bench --help')", a);
-            selected[t] = any_selected = 1;
+            r->selected[t] = r->any_selected = 1;
         }
     }
-    if (o.json && o.csv)
+    if (o->json && o->csv)
         return bad_usage("%s", "--json and --csv are exclusive (use --out DIR for both)");
     const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    if (o.cpu >= online) {
+    if (o->cpu >= online) {
         fprintf(stderr, "csum: bench: option --cpu takes a CPU number from 0 to %ld (online CPUs), "
-                        "not %d\nTry 'csum bench --help'.\n", online - 1, o.cpu);
+                        "not %d\nTry 'csum bench --help'.\n", online - 1, o->cpu);
         return 2;
     }
-    /* A table named on the command line must honour the options given, and every table that
-     * will run must have something to measure with -l / -a. */
-    if (refuse_ignored_options(&o, selected, any_selected) != 0)
+    return GO_ON;
+}
+
+/* A table named on the command line must honour the options given, and every table that will
+ * run must have something to measure with -l / -a, -c, and memory for what they lead to. 0, or
+ * 2 after saying why not. */
+static int refuse_cases(const struct lab_options *o, const struct request *r)
+{
+    if (refuse_ignored_options(o, r->selected, r->any_selected) != 0)
         return 2;
     for (size_t t = 0; t < N_TABLES; t++) {
-        if (any_selected && !selected[t])
+        if (r->any_selected && !r->selected[t])
             continue;
-        if (!strcmp(tables[t].name, "lenalign") && (o.len >= 0 || o.align >= 0) &&
-            table_lenalign_cases(o.len, o.align) == 0) {
+        if (!strcmp(tables[t].name, "lenalign") && (o->len >= 0 || o->align >= 0) &&
+            table_lenalign_cases(o->len, o->align) == 0) {
             /* The options given, each only if given (a value may be 0). */
             char given[64] = "";
-            if (o.len >= 0)
-                snprintf(given, sizeof given, " -l %ld", o.len);
-            if (o.align >= 0)
-                snprintf(given + strlen(given), sizeof given - strlen(given), " -a %ld", o.align);
+            if (o->len >= 0)
+                snprintf(given, sizeof given, " -l %ld", o->len);
+            if (o->align >= 0)
+                snprintf(given + strlen(given), sizeof given - strlen(given), " -a %ld", o->align);
             fprintf(stderr, "csum: bench: lenalign has no case with%s (its cases are fixed "
                             "Len/Aln pairs: see docs/METHOD.md; sizes takes any -l/-a)\n", given);
             return 2;
         }
         /* copy keeps the time of each of its -c single calls: memory that must be there. */
-        if (!strcmp(tables[t].name, "copy") && o.count > 0 &&
-            !can_allocate((size_t)o.count * sizeof(double))) {
+        if (!strcmp(tables[t].name, "copy") && o->count > 0 &&
+            !can_allocate((size_t)o->count * sizeof(double))) {
             fprintf(stderr, "csum: bench: -c %ld: copy cannot allocate the %zu bytes that the "
                             "times of %ld single calls take (name the other tables without copy "
-                            "for this count)\n", o.count, (size_t)o.count * sizeof(double), o.count);
+                            "for this count)\n", o->count, (size_t)o->count * sizeof(double), o->count);
             return 2;
         }
-        if (!strcmp(tables[t].name, "thrash") && o.count > 0 && o.count % LAB_THRASH_SCHEDULE) {
+        if (!strcmp(tables[t].name, "thrash") && o->count > 0 && o->count % LAB_THRASH_SCHEDULE) {
             fprintf(stderr, "csum: bench: thrash times whole passes over its %d-call schedule: "
                             "-c takes a multiple of %d there, not %ld (name the other tables "
                             "without thrash for another count)\n",
-                    LAB_THRASH_SCHEDULE, LAB_THRASH_SCHEDULE, o.count);
+                    LAB_THRASH_SCHEDULE, LAB_THRASH_SCHEDULE, o->count);
             return 2;
         }
     }
-    if (o.len >= 0) {
+    if (o->len >= 0) {
         /* The largest buffers -l leads to: sizes (>= 64 KiB), copy (source and destination). */
-        size_t need = 2 * ((size_t)o.len + 8192) + 65536;
+        size_t need = 2 * ((size_t)o->len + 8192) + 65536;
         if (!can_allocate(need)) {
             fprintf(stderr, "csum: bench: -l %ld: cannot allocate the %zu bytes it needs\n",
-                    o.len, need);
+                    o->len, need);
             return 2;
         }
     }
+    return 0;
+}
 
-    lab_registry_init();
-    lab_record_command(argc, argv);
-
-    /* Validate -M and --baseline names before spending any time. */
-    struct lab_options all = o;
-    all.only_impls = NULL;
-    all.baseline = NULL;
-    struct lab_subject *everything;
-    size_t n_everything = lab_subjects(&all, &everything);
-    for (const char *p = o.only_impls; p && *p;) {
+/* Every name -M and --baseline give is something to time, checked before spending any time.
+ * 0, or 2 after saying why not. */
+static int refuse_names(const struct lab_options *o, struct lab_subject *everything,
+                        size_t n_everything)
+{
+    for (const char *p = o->only_impls; p && *p;) {
         size_t k = strcspn(p, ",");
         char name[64];
         snprintf(name, sizeof name, "%.*s", (int)(k < 63 ? k : 63), p);
@@ -620,92 +630,59 @@ int lab_main(int argc, char **argv)
         int copy_only = 0; /* the copy table's rows: streaming ones, csum_partial_copy */
         for (size_t k = 0; lab_copy_subjects[k]; k++)
             copy_only |= !strcmp(name, lab_copy_subjects[k]->name);
-        if (!h40_only && !copy_only && !lab_subject_find(everything, n_everything, name)) {
-            free(everything);
+        if (!h40_only && !copy_only && !lab_subject_find(everything, n_everything, name))
             return bad_usage(csum_impl_find(name) || csum_copy_impl_find(name)
                                  ? "implementation '%s' is not supported by this CPU"
                                  : "unknown implementation '%s' (see 'csum bench --list')",
                              name);
-        }
         p += k + (p[k] == ',');
     }
-    if (o.baseline && !lab_subject_find(everything, n_everything, o.baseline)) {
-        free(everything);
-        return bad_usage("unknown baseline '%s' (see 'csum bench --list')", o.baseline);
-    }
+    if (o->baseline && !lab_subject_find(everything, n_everything, o->baseline))
+        return bad_usage("unknown baseline '%s' (see 'csum bench --list')", o->baseline);
+    return 0;
+}
 
-    if (list) {
-        printf("Tables:\n");
-        for (size_t i = 0; i < N_TABLES; i++)
-            printf("  %-9s %s\n", tables[i].name, tables[i].what);
-        printf("Subjects (this CPU):\n");
-        for (size_t i = 0; i < n_everything; i++)
-            printf("  %-14s %s%s\n", everything[i].name, everything[i].refused ? "REFUSED: " : "",
-                   everything[i].refused ? everything[i].why : everything[i].origin);
-        /* Every name -M takes is listed (its refusals point here): h40's own subjects too. */
-        printf("40-byte subjects (h40 only):\n");
-        for (size_t k = 0; lab_h40_kernels[k].name; k++)
-            printf("  %-19s van de Ven 2021's \"%s\" step, %s\n", lab_h40_kernels[k].name,
-                   lab_h40_kernels[k].step,
-                   lab_h40_kernels[k].zero_sum_only        ? "initial sum 0 (--zero-sum only)"
-                   : !strcmp(lab_h40_kernels[k].seed, "first") ? "initial sum first in the chain"
-                                                               : "initial sum in the final fold");
-        printf("  %-19s csum.h's constant-length inline path\n", "inline-40");
-        printf("Copy subjects (copy, memops):\n");
-        for (size_t i = 0; lab_copy_subjects[i]; i++)
-            printf("  %-17s %s\n", lab_copy_subjects[i]->name, lab_copy_subjects[i]->origin);
-        printf("Memory operations (memops):\n");
-        for (size_t i = 0; lab_memops[i] && lab_memops[i]->kind != MEMOP_CSUM_COPY; i++)
-            printf("  %s %-12s %s\n", lab_memops[i]->kind == MEMOP_ZERO ? "zero" : "copy",
-                   lab_memops[i]->name, lab_memops[i]->origin);
-        printf("iov subjects (iov):\n");
-        for (size_t i = 0; lab_iov_subjects[i]; i++)
-            printf("  %-17s %s\n", lab_iov_subjects[i]->name, lab_iov_subjects[i]->origin);
-        free(everything);
-        return 0;
-    }
-    free(everything);
+/* --list: the tables, and every name -M takes (its refusals point here). */
+static void print_list(const struct lab_subject *everything, size_t n_everything)
+{
+    printf("Tables:\n");
+    for (size_t i = 0; i < N_TABLES; i++)
+        printf("  %-9s %s\n", tables[i].name, tables[i].what);
+    printf("Subjects (this CPU):\n");
+    for (size_t i = 0; i < n_everything; i++)
+        printf("  %-14s %s%s\n", everything[i].name, everything[i].refused ? "REFUSED: " : "",
+               everything[i].refused ? everything[i].why : everything[i].origin);
+    /* Every name -M takes is listed (its refusals point here): h40's own subjects too. */
+    printf("40-byte subjects (h40 only):\n");
+    for (size_t k = 0; lab_h40_kernels[k].name; k++)
+        printf("  %-19s van de Ven 2021's \"%s\" step, %s\n", lab_h40_kernels[k].name,
+               lab_h40_kernels[k].step,
+               lab_h40_kernels[k].zero_sum_only        ? "initial sum 0 (--zero-sum only)"
+               : !strcmp(lab_h40_kernels[k].seed, "first") ? "initial sum first in the chain"
+                                                           : "initial sum in the final fold");
+    printf("  %-19s csum.h's constant-length inline path\n", "inline-40");
+    printf("Copy subjects (copy, memops):\n");
+    for (size_t i = 0; lab_copy_subjects[i]; i++)
+        printf("  %-17s %s\n", lab_copy_subjects[i]->name, lab_copy_subjects[i]->origin);
+    printf("Memory operations (memops):\n");
+    for (size_t i = 0; lab_memops[i] && lab_memops[i]->kind != MEMOP_CSUM_COPY; i++)
+        printf("  %s %-12s %s\n", lab_memops[i]->kind == MEMOP_ZERO ? "zero" : "copy",
+               lab_memops[i]->name, lab_memops[i]->origin);
+    printf("iov subjects (iov):\n");
+    for (size_t i = 0; lab_iov_subjects[i]; i++)
+        printf("  %-17s %s\n", lab_iov_subjects[i]->name, lab_iov_subjects[i]->origin);
+}
 
-    const int fixed_layout = fix_address_layout() == 0;
-    if (lab_pin_cpu(o.cpu) != 0) {
-        fprintf(stderr, "csum: bench: cannot pin to CPU %d: %s\n", o.cpu, strerror(errno));
-        return 2;
-    }
-    o.batches = o.quick ? 9 : 15;
-    o.batch_ms = 1.0;
-    o.repeats = repeats >= 0 ? repeats : o.quick ? 1 : 2;
-    if (o.noise_limit <= 0)
-        o.noise_limit = LAB_NOISE_LIMIT;
-    visible = (o.json || o.csv) ? stderr : stdout;
-    if (o.out_dir) {
-        if (mkdir(o.out_dir, 0777) != 0) {
-            if (errno == EEXIST)
-                fprintf(stderr, "csum: bench: %s already exists: an earlier run is never "
-                                "overwritten (choose a new directory)\n", o.out_dir);
-            else
-                fprintf(stderr, "csum: bench: cannot create %s: %s\n", o.out_dir, strerror(errno));
-            return 2;
-        }
-        capture = open_memstream(&captured, &captured_len);
-    }
-
-    struct lab_env env;
-    memset(&env, 0, sizeof env);
-    struct lab_clock clk;
-    lab_load_begin();
-    lab_clock_init(&clk, o.quick);
-    env.o = &o;
-    env.clk = &clk;
-    lab_machine_describe(&env.machine, &o);
-    env.n_subjects = lab_subjects(&o, &env.subjects);
-    lab_record_subjects(env.subjects, env.n_subjects);
-
+/* The run's first lines: machine, clock, counters, address layout, load, refused subjects. */
+static void print_run_header(const struct lab_env *env, int fixed_layout)
+{
+    const struct lab_clock *clk = env->clk;
     lab_out("csum lab: %s, pinned to CPU %d; %s at %.3f GHz, step %llu; core ~%.2f GHz (%s)\n",
-            env.machine.cpu, o.cpu, clk.tick_name, clk.ticks_per_ns, (unsigned long long)clk.granularity,
-            clk.ticks_per_ns * clk.cycles_per_tick,
-            clk.cycles_measured ? "perf_event" : "est. from a 1-cycle add chain");
+            env->machine.cpu, env->o->cpu, clk->tick_name, clk->ticks_per_ns,
+            (unsigned long long)clk->granularity, clk->ticks_per_ns * clk->cycles_per_tick,
+            clk->cycles_measured ? "perf_event" : "est. from a 1-cycle add chain");
     lab_out("counters: %s; address layout: %s\n",
-            clk.counters ? "perf_event (instructions, branch-misses)" : "n/a (perf_event unavailable here)",
+            clk->counters ? "perf_event (instructions, branch-misses)" : "n/a (perf_event unavailable here)",
             fixed_layout ? "fixed (ASLR off for the lab)" : "randomized (could not turn ASLR off)");
     if (!fixed_layout)
         lab_note("all", "ASLR could not be turned off: run-to-run differences may be larger");
@@ -715,42 +692,121 @@ int lab_main(int argc, char **argv)
     if (lab_load_now()->busy)
         lab_out("WARNING: other tasks are using this CPU: numbers will be slow and noisy "
                 "(docs/METHOD.md, \"On a busy machine\")\n");
-    for (size_t i = 0; i < env.n_subjects; i++)
-        if (env.subjects[i].refused) {
-            lab_out("REFUSED %s: %s; no numbers will be shown for it\n", env.subjects[i].name,
-                    env.subjects[i].why);
+    for (size_t i = 0; i < env->n_subjects; i++)
+        if (env->subjects[i].refused) {
+            lab_out("REFUSED %s: %s; no numbers will be shown for it\n", env->subjects[i].name,
+                    env->subjects[i].why);
             /* Our rows are listed only when the CPU runs them: refused means wrong sums. */
-            lab_wrong_sum("all", env.subjects[i].peer, "%s refused: %s", env.subjects[i].name,
-                          env.subjects[i].why);
+            lab_wrong_sum("all", env->subjects[i].peer, "%s refused: %s", env->subjects[i].name,
+                          env->subjects[i].why);
         }
+}
+
+/* JSON or CSV on stdout, and the files of --out. The run's exit status: 1 when a table failed
+ * or a file could not be written. */
+static int write_outputs(const struct lab_options *o, const struct lab_clock *clk)
+{
+    int status = lab_failed();
+    if (o->json)
+        lab_write_json(stdout, o, clk);
+    if (o->csv)
+        lab_write_csv(stdout, o, clk);
+    if (o->out_dir) {
+        struct writer_args w = { o, clk };
+        if (write_file(o->out_dir, "results.json", write_json_cb, &w) ||
+            write_file(o->out_dir, "results.csv", write_csv_cb, &w) ||
+            write_file(o->out_dir, "report.md", write_report_cb, &w))
+            status = 1;
+        else
+            fprintf(stderr, "csum: bench: wrote %s/report.md, results.json, results.csv\n", o->out_dir);
+    }
+    return status;
+}
+
+/* Pin, calibrate, run the tables asked for and write what they found: the exit status. */
+static int run(struct lab_options *o, const struct request *r)
+{
+    const int fixed_layout = fix_address_layout() == 0;
+    if (lab_pin_cpu(o->cpu) != 0) {
+        fprintf(stderr, "csum: bench: cannot pin to CPU %d: %s\n", o->cpu, strerror(errno));
+        return 2;
+    }
+    o->batches = o->quick ? 9 : 15;
+    o->batch_ms = 1.0;
+    o->repeats = r->repeats >= 0 ? r->repeats : o->quick ? 1 : 2;
+    if (o->noise_limit <= 0)
+        o->noise_limit = LAB_NOISE_LIMIT;
+    visible = (o->json || o->csv) ? stderr : stdout;
+    if (o->out_dir) {
+        if (mkdir(o->out_dir, 0777) != 0) {
+            if (errno == EEXIST)
+                fprintf(stderr, "csum: bench: %s already exists: an earlier run is never "
+                                "overwritten (choose a new directory)\n", o->out_dir);
+            else
+                fprintf(stderr, "csum: bench: cannot create %s: %s\n", o->out_dir, strerror(errno));
+            return 2;
+        }
+        capture = open_memstream(&captured, &captured_len);
+    }
+
+    struct lab_env env;
+    memset(&env, 0, sizeof env);
+    struct lab_clock clk;
+    lab_load_begin();
+    lab_clock_init(&clk, o->quick);
+    env.o = o;
+    env.clk = &clk;
+    lab_machine_describe(&env.machine, o);
+    env.n_subjects = lab_subjects(o, &env.subjects);
+    lab_record_subjects(env.subjects, env.n_subjects);
+    print_run_header(&env, fixed_layout);
 
     lab_flush_notes();
     for (size_t t = 0; t < N_TABLES; t++)
-        if (!any_selected || selected[t]) {
+        if (!r->any_selected || r->selected[t]) {
             tables[t].run(&env);
             lab_flush_notes();
         }
 
+    char load[256];
     lab_load_describe(lab_load_now(), load, sizeof load);
     lab_out("\nload over the run: %s\n", load);
     if (lab_load_now()->busy)
         lab_note("all", "the machine was busy during this run (%s): repeat it on an idle machine "
                         "before trusting small differences", load);
     lab_flush_notes();
-    int status = lab_failed();
-    if (o.json)
-        lab_write_json(stdout, &o, &clk);
-    if (o.csv)
-        lab_write_csv(stdout, &o, &clk);
-    if (o.out_dir) {
-        struct writer_args w = { &o, &clk };
-        if (write_file(o.out_dir, "results.json", write_json_cb, &w) ||
-            write_file(o.out_dir, "results.csv", write_csv_cb, &w) ||
-            write_file(o.out_dir, "report.md", write_report_cb, &w))
-            status = 1;
-        else
-            fprintf(stderr, "csum: bench: wrote %s/report.md, results.json, results.csv\n", o.out_dir);
-    }
+    const int status = write_outputs(o, &clk);
     free(env.subjects);
     return status;
+}
+
+int lab_main(int argc, char **argv)
+{
+    struct lab_options o;
+    memset(&o, 0, sizeof o);
+    o.cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
+    o.len = o.align = o.dst_align = o.count = -1;
+    struct request r = { .repeats = -1 };
+    int status = parse_args(argc, argv, &o, &r);
+    if (status != GO_ON)
+        return status;
+    if (refuse_cases(&o, &r) != 0)
+        return 2;
+
+    lab_registry_init();
+    lab_record_command(argc, argv);
+
+    /* The names are checked against every subject, whatever -M and --baseline leave. */
+    struct lab_options all = o;
+    all.only_impls = NULL;
+    all.baseline = NULL;
+    struct lab_subject *everything;
+    size_t n_everything = lab_subjects(&all, &everything);
+    status = refuse_names(&o, everything, n_everything);
+    if (status == 0 && r.list)
+        print_list(everything, n_everything);
+    free(everything);
+    if (status != 0 || r.list)
+        return status;
+    return run(&o, &r);
 }

@@ -22,6 +22,14 @@ int lab_tune_main(int argc, char **argv); /* csum tune (bench/tune.c) */
 int lab_tune_choose(const double *median, const double *spread, size_t n_rows, double one_cycle,
                     size_t *range_row, size_t *range_len);
 size_t lab_tune_ladder(const size_t **lengths); /* its ladder of lengths */
+/* csum tune's plan file (bench/tune_file.c). Whether --write can put a file at `path`, asked
+ * before any timing (0, or -1 with errno); the plan a program reading `file` runs, into `plan`,
+ * and where it comes from, into `source`; store `plan` at `path` (0, or -1 with a reason in
+ * *why); --reset (the exit status). */
+int lab_tune_plan_dir_writable(const char *path);
+void lab_tune_plan_in(const char *file, char *plan, size_t size, char *source, size_t source_size);
+int lab_tune_write_plan(const char *path, const char *plan, const char **why);
+int lab_tune_reset(void);
 
 /* Print to the visible output (stdout, or stderr under --json/--csv) and to the report. */
 void lab_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -269,11 +277,6 @@ enum { LAB_GROUP_MAX = 8 };
 void lab_measure_group(const struct lab_options *o, const struct lab_clock *clk, int m,
                        const lab_body_fn body[], const void *const ctx[], struct lab_stats st[]);
 
-/* Per-operation timing of `n` single calls (rdtsc around each): a latency distribution. */
-struct lab_distribution {
-    double min, max, avg, p50, p99, p999; /* ns */
-};
-typedef void (*lab_single_fn)(const void *ctx, uint64_t i);
 /* The statistics of `n` per-operation batch times (sorts v). */
 void lab_stats_from_batches(double *v, int n, struct lab_stats *st);
 
@@ -282,10 +285,19 @@ void lab_stats_from_batches(double *v, int n, struct lab_stats *st);
  * percentile the lab reports comes from here. */
 double lab_quantile(const double *v, size_t n, double q);
 
+/* Per-operation timing of `n` single calls (rdtsc around each): a latency distribution. */
+struct lab_distribution {
+    double min, max, avg, p50, p99, p999; /* ns */
+};
+
 /* The distribution of `n` > 0 single-call times v (ns; sorts v). */
 void lab_distribution_from(double *v, size_t n, struct lab_distribution *d);
 
-/* 0, or -1 when the n times cannot be held (d is then left alone: no figure is made up). */
+/* Operation i of a prepared case, timed alone by lab_distribution. */
+typedef void (*lab_single_fn)(const void *ctx, uint64_t i);
+
+/* The distribution of `n` calls of `one`: 0, or -1 when the n times cannot be held (d is then
+ * left alone: no figure is made up). */
 int lab_distribution(const struct lab_clock *clk, lab_single_fn one, const void *ctx, uint64_t n,
                      struct lab_distribution *d);
 
@@ -350,7 +362,7 @@ void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clo
 void lab_write_summary_md(FILE *f);
 void lab_write_summary_json(FILE *f);
 
-/* The machine and method descriptions shared by the JSON and the report. */
+/* The machine and method descriptions shared by the JSON and the report (bench/machine.c). */
 struct lab_machine {
     char cpu[160], host[64], kernel[128], compiler[96], date[32];
     char vendor[32];

@@ -1,8 +1,9 @@
 /*
  * batch: IPv4 header checksums, many at once. csum_ipv4_header_batch (SIMD across headers
- * where the CPU has it) against a loop of csum_ipv4_header, for n headers that each sit in
- * their own packet buffer (2 KiB apart, at the usual 14-byte Ethernet offset), all 20 bytes
- * or mixed lengths (ihl 5..15). Ticks per header; the batch is checked against the loop first.
+ * where the CPU has it) against a loop of csum_ipv4_header, for n headers in two layouts: each
+ * in its own packet buffer (DPDK's mbuf stride, 2176 bytes, after 128 bytes of headroom and a
+ * 14-byte Ethernet header), and packed in 64-byte slots; all 20 bytes or mixed lengths (ihl
+ * 5..15). Ticks per header; the batch is checked against the loop first.
  */
 #include "lab.h"
 

@@ -60,6 +60,71 @@ static const unsigned char *place(const unsigned char *base, const struct lenali
     return base + 4096 + r->align;
 }
 
+/* One row in one mode: every subject, the two the % column compares timed together; one line
+ * of the table. */
+static void lenalign_row(const struct lab_env *env, enum lab_mode mode,
+                         const struct lenalign_row *row, const unsigned char *p,
+                         const struct lab_subject *new_s, const struct lab_subject *old_s)
+{
+    char label[24];
+    snprintf(label, sizeof label, "%zu/%zu", row->len, row->align);
+    lab_out("%-9s", label);
+    struct lab_expect expect;
+    lab_expect_case(p, row->len, &expect);
+    const char *variant = row->straddle ? "page-straddle" : "";
+    /* The two the % column compares are timed together, their batches interleaved
+     * (lab_measure_group), so that it is not a comparison of two moments of a shared machine;
+     * every other subject alone. Their stats are copied out at once: later results may move
+     * the ones recorded. */
+    const int paired = new_s && old_s && !new_s->refused && !old_s->refused;
+    struct lab_stats pair[2];
+    int pair_ok[2] = { 0, 0 };
+    if (paired) {
+        const struct lab_subject *const both[2] = { new_s, old_s };
+        struct lab_result *res[2];
+        lab_time_csum_group(env, both, 2, "lenalign", variant, mode, p, row->len, 0x5a5a,
+                            &expect, res);
+        for (int j = 0; j < 2; j++)
+            if ((pair_ok[j] = res[j] != NULL))
+                pair[j] = res[j]->st;
+    }
+    double new_ns = -1, old_ns = -1;
+    for (size_t i = 0; i < env->n_subjects; i++) {
+        const struct lab_subject *s = &env->subjects[i];
+        if (s->refused)
+            continue;
+        struct lab_stats st;
+        const int j = s == new_s ? 0 : s == old_s ? 1 : -1;
+        if (paired && j >= 0) {
+            if (!pair_ok[j]) {
+                lab_out(" %13s", "refused");
+                continue;
+            }
+            st = pair[j];
+        } else {
+            struct lab_result *res = lab_time_csum(env, s, "lenalign", variant, mode, p,
+                                                   row->len, 0x5a5a, &expect);
+            if (!res) {
+                lab_out(" %13s", "refused");
+                continue;
+            }
+            st = res->st;
+        }
+        char cell[32];
+        snprintf(cell, sizeof cell, "%.1f/%.0f%s", st.ns_median, st.ticks_median,
+                 st.noisy ? "*" : "");
+        lab_out(" %13s", cell);
+        if (s == new_s)
+            new_ns = st.ns_median;
+        if (s == old_s)
+            old_ns = st.ns_median;
+    }
+    if (new_ns > 0 && old_ns > 0)
+        lab_out(" %7.0f%%  %s\n", 100.0 * (old_ns - new_ns) / old_ns, row->what);
+    else
+        lab_out(" %8s  %s\n", "-", row->what);
+}
+
 void table_lenalign(const struct lab_env *env)
 {
     const struct lab_options *o = env->o;
@@ -117,65 +182,7 @@ void table_lenalign(const struct lab_env *env)
         for (size_t r = 0; r < N_ROWS; r++) {
             if (!row_selected(&rows[r], o->len, o->align))
                 continue;
-            const unsigned char *p = place(base, &rows[r]);
-            char label[24];
-            snprintf(label, sizeof label, "%zu/%zu", rows[r].len, rows[r].align);
-            lab_out("%-9s", label);
-            struct lab_expect expect;
-            lab_expect_case(p, rows[r].len, &expect);
-            const char *variant = rows[r].straddle ? "page-straddle" : "";
-            /* The two the % column compares are timed together, their batches interleaved
-             * (lab_measure_group), so that it is not a comparison of two moments of a shared
-             * machine; every other subject alone. Their stats are copied out at once: later
-             * results may move the ones recorded. */
-            const int paired = new_s && old_s && !new_s->refused && !old_s->refused;
-            struct lab_stats pair[2];
-            int pair_ok[2] = { 0, 0 };
-            if (paired) {
-                const struct lab_subject *const both[2] = { new_s, old_s };
-                struct lab_result *res[2];
-                lab_time_csum_group(env, both, 2, "lenalign", variant, (enum lab_mode)mode, p,
-                                    rows[r].len, 0x5a5a, &expect, res);
-                for (int j = 0; j < 2; j++)
-                    if ((pair_ok[j] = res[j] != NULL))
-                        pair[j] = res[j]->st;
-            }
-            double new_ns = -1, old_ns = -1;
-            for (size_t i = 0; i < env->n_subjects; i++) {
-                const struct lab_subject *s = &env->subjects[i];
-                if (s->refused)
-                    continue;
-                struct lab_stats st;
-                const int j = s == new_s ? 0 : s == old_s ? 1 : -1;
-                if (paired && j >= 0) {
-                    if (!pair_ok[j]) {
-                        lab_out(" %13s", "refused");
-                        continue;
-                    }
-                    st = pair[j];
-                } else {
-                    struct lab_result *res = lab_time_csum(env, s, "lenalign", variant,
-                                                           (enum lab_mode)mode, p, rows[r].len,
-                                                           0x5a5a, &expect);
-                    if (!res) {
-                        lab_out(" %13s", "refused");
-                        continue;
-                    }
-                    st = res->st;
-                }
-                char cell[32];
-                snprintf(cell, sizeof cell, "%.1f/%.0f%s", st.ns_median, st.ticks_median,
-                         st.noisy ? "*" : "");
-                lab_out(" %13s", cell);
-                if (s == new_s)
-                    new_ns = st.ns_median;
-                if (s == old_s)
-                    old_ns = st.ns_median;
-            }
-            if (new_ns > 0 && old_ns > 0)
-                lab_out(" %7.0f%%  %s\n", 100.0 * (old_ns - new_ns) / old_ns, rows[r].what);
-            else
-                lab_out(" %8s  %s\n", "-", rows[r].what);
+            lenalign_row(env, (enum lab_mode)mode, &rows[r], place(base, &rows[r]), new_s, old_s);
         }
     }
     lab_buffer_free(base, 65536 + 3 * 4096);

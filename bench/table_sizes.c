@@ -90,6 +90,78 @@ static void explain_above_roofline(const struct lab_env *env, const struct lab_r
                  roof->ticks_p10, roof->ticks_p90);
 }
 
+/* One case in one mode: every subject, then the roofline from LAB_ROOFLINE_MIN_LEN bytes
+ * (measured before and after the subjects, best batch kept) and csum_partial's share of it;
+ * one line of the table. */
+static void size_row(const struct lab_env *env, enum lab_mode mode, const struct size_case *c,
+                     const unsigned char *p, size_t align, csum_partial_fn roof_fn)
+{
+    const size_t len = c->len;
+    struct lab_expect expect;
+    lab_expect_case(p, len, &expect);
+    char label[24];
+    if (c->level[0])
+        snprintf(label, sizeof label, "%zuK %s", len >> 10, c->level);
+    else
+        snprintf(label, sizeof label, "%zu", len);
+    lab_out("%-11s", label);
+
+    const int with_roof = len >= LAB_ROOFLINE_MIN_LEN;
+    struct lab_csum_case rc = { roof_fn, p, len, 0 };
+    struct lab_stats rst;
+    memset(&rst, 0, sizeof rst);
+    if (with_roof)
+        measure_roofline(env, mode, &rc, &rst);
+    size_t first = lab_result_count();
+
+    for (size_t i = 0; i < env->n_subjects; i++) {
+        const struct lab_subject *s = &env->subjects[i];
+        if (s->refused)
+            continue;
+        struct lab_result *r = lab_time_csum(env, s, "sizes", c->level, mode, p, len, 0x5a5a,
+                                             &expect);
+        if (!r) {
+            lab_out(" %12s", "refused");
+            continue;
+        }
+        lab_out(" %11.1f%s", r->st.ticks_median, r->st.noisy ? "*" : " ");
+    }
+    size_t last = lab_result_count();
+    if (!with_roof) {
+        lab_out(" %12s %8s %6s\n", "-", "", "");
+        return;
+    }
+    measure_roofline(env, mode, &rc, &rst);
+    /* Anyone above the limit? Measure the roofline once more before saying so. */
+    int above = 0;
+    for (size_t i = first; i < last; i++)
+        above |= lab_result_get(i)->st.ticks_median < rst.ticks_min;
+    if (above)
+        measure_roofline(env, mode, &rc, &rst);
+    struct lab_result *rr = lab_result_add("sizes", "roofline", c->level, mode, len, align, &rst);
+    if (rr) { /* a limit: its speed is its best batch's */
+        rr->roofline_pct = 100;
+        rr->bytes_per_tick = (double)len / rst.ticks_min;
+        rr->gbps = (double)len / rst.ns_min;
+    }
+    double public_bpt = -1, public_pct = -1;
+    for (size_t i = first; i < last; i++) {
+        struct lab_result *r = lab_result_get(i);
+        r->roofline_pct = 100.0 * rst.ticks_min / r->st.ticks_median;
+        if (r->roofline_pct > 100.0)
+            explain_above_roofline(env, r, &rst);
+        if (!strcmp(r->impl, "csum_partial")) {
+            public_bpt = r->bytes_per_tick;
+            public_pct = r->roofline_pct;
+        }
+    }
+    lab_out(" %11.1f%s", rst.ticks_min, rst.noisy ? "*" : " ");
+    if (public_pct >= 0)
+        lab_out(" %8.2f %5.0f%%\n", public_bpt, public_pct);
+    else
+        lab_out(" %8s %6s\n", "-", "-");
+}
+
 void table_sizes(const struct lab_env *env)
 {
     const struct lab_options *o = env->o;
@@ -97,8 +169,7 @@ void table_sizes(const struct lab_env *env)
     const size_t n_cases = build_cases(env, cases);
     const size_t align = o->align >= 0 ? (size_t)o->align : 0;
     const char *roof_name;
-    struct lab_subject roof = { .name = "roofline", .origin = "loads only" };
-    roof.fn = lab_roofline(&roof_name);
+    const csum_partial_fn roof_fn = lab_roofline(&roof_name);
     if (o->quick)
         lab_note("sizes", "--quick: fewer lengths, no DRAM-sized case");
 
@@ -130,73 +201,7 @@ void table_sizes(const struct lab_env *env)
                     return;
                 }
             }
-            const unsigned char *p = buf + align;
-            struct lab_expect expect;
-            lab_expect_case(p, len, &expect);
-            char label[24];
-            if (cases[k].level[0])
-                snprintf(label, sizeof label, "%zuK %s", len >> 10, cases[k].level);
-            else
-                snprintf(label, sizeof label, "%zu", len);
-            lab_out("%-11s", label);
-
-            /* The roofline, from LAB_ROOFLINE_MIN_LEN bytes: measured before and after the
-             * subjects, best batch kept. */
-            const int with_roof = len >= LAB_ROOFLINE_MIN_LEN;
-            struct lab_csum_case rc = { roof.fn, p, len, 0 };
-            struct lab_stats rst;
-            memset(&rst, 0, sizeof rst);
-            if (with_roof)
-                measure_roofline(env, (enum lab_mode)mode, &rc, &rst);
-            size_t first = lab_result_count();
-
-            for (size_t i = 0; i < env->n_subjects; i++) {
-                const struct lab_subject *s = &env->subjects[i];
-                if (s->refused)
-                    continue;
-                struct lab_result *r = lab_time_csum(env, s, "sizes", cases[k].level,
-                                                     (enum lab_mode)mode, p, len, 0x5a5a, &expect);
-                if (!r) {
-                    lab_out(" %12s", "refused");
-                    continue;
-                }
-                lab_out(" %11.1f%s", r->st.ticks_median, r->st.noisy ? "*" : " ");
-            }
-            size_t last = lab_result_count();
-            if (!with_roof) {
-                lab_out(" %12s %8s %6s\n", "-", "", "");
-                continue;
-            }
-            measure_roofline(env, (enum lab_mode)mode, &rc, &rst);
-            /* Anyone above the limit? Measure the roofline once more before saying so. */
-            int above = 0;
-            for (size_t i = first; i < last; i++)
-                above |= lab_result_get(i)->st.ticks_median < rst.ticks_min;
-            if (above)
-                measure_roofline(env, (enum lab_mode)mode, &rc, &rst);
-            struct lab_result *rr = lab_result_add("sizes", "roofline", cases[k].level,
-                                                   (enum lab_mode)mode, len, align, &rst);
-            if (rr) { /* a limit: its speed is its best batch's */
-                rr->roofline_pct = 100;
-                rr->bytes_per_tick = (double)len / rst.ticks_min;
-                rr->gbps = (double)len / rst.ns_min;
-            }
-            double public_bpt = -1, public_pct = -1;
-            for (size_t i = first; i < last; i++) {
-                struct lab_result *r = lab_result_get(i);
-                r->roofline_pct = 100.0 * rst.ticks_min / r->st.ticks_median;
-                if (r->roofline_pct > 100.0)
-                    explain_above_roofline(env, r, &rst);
-                if (!strcmp(r->impl, "csum_partial")) {
-                    public_bpt = r->bytes_per_tick;
-                    public_pct = r->roofline_pct;
-                }
-            }
-            lab_out(" %11.1f%s", rst.ticks_min, rst.noisy ? "*" : " ");
-            if (public_pct >= 0)
-                lab_out(" %8.2f %5.0f%%\n", public_bpt, public_pct);
-            else
-                lab_out(" %8s %6s\n", "-", "-");
+            size_row(env, (enum lab_mode)mode, &cases[k], buf + align, align, roof_fn);
             if (len > ((size_t)64 << 20)) { /* do not keep DRAM-sized memory around */
                 lab_buffer_free(buf, buf_len);
                 buf = NULL;

@@ -14,30 +14,26 @@
  *    noise.
  * 3. Verify. The chosen plan is set and the public csum_partial is timed under it and under
  *    the plan in force before (for `--write FILE`, the plan a program reading FILE runs:
- *    plan_in), interleaved, at least three times, at every ladder length (those
+ *    lab_tune_plan_in), interleaved, at least three times, at every ladder length (those
  *    --quick skipped in step 1 too) and at 256 KiB and 1 MiB beyond it (a plan covers every
  *    length), in both modes. If the new plan is slower anywhere by more than the noise (and
  *    3 %, and one core cycle), `--write` refuses (exit 1) unless `--force`; it never makes
  *    things worse silently.
  *
  * `--write` stores the plan in the file the library reads at startup (csum_dispatch_file()),
- * replaced at once (write_plan_file);
- * `--reset` removes that file, so the compiled-in plan applies again; only a file that
- * `--write` made (plan_file_check), never whatever else CSUM_DISPATCH_FILE may name.
+ * replaced at once; `--reset` removes that file, so the compiled-in plan applies again; only a
+ * file that `--write` made, never whatever else CSUM_DISPATCH_FILE may name. The plan file is
+ * bench/tune_file.c's.
  */
 #define _GNU_SOURCE
 #include "lab.h"
-#include "file_io.h" /* the atomic replacement `csum pcap fix` uses */
 #include "cpu_features.h"
 #include "plan.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 /* A cut at a ladder point leaves the lengths below it, down to the point before, to the row
@@ -94,99 +90,6 @@ static void usage(FILE *f)
                "  --cpu N         pin to CPU N (default: the last online CPU)\n");
 }
 
-/* mkdir -p of the directory part of `path`. */
-static void make_parent_dirs(const char *path)
-{
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    for (char *s = dir + 1; *s; s++)
-        if (*s == '/') {
-            *s = '\0';
-            mkdir(dir, 0777);
-            *s = '/';
-        }
-}
-
-/*
- * Store `text` as the file `path` at once (file_io.c: a temporary file in the same directory,
- * on disk before it is renamed over `path`), so that a program starting meanwhile reads the old
- * plan or the new one, never a part of one, a write that fails leaves the old plan as it was,
- * and two tunes writing at once leave one whole plan. The file keeps its permissions. A
- * symbolic link of ours is followed (the file it names is replaced, the link stays, as for
- * `csum pcap fix`); another user's is refused, as the kernel refuses to follow one in /tmp.
- * 0, or -1 with a reason in `why` (an errno text, or this function's own).
- */
-static int write_plan_file(const char *path, const char *text, const char **why)
-{
-    struct stat st;
-    *why = NULL;
-    char *target = NULL;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-        if (st.st_uid != geteuid()) {
-            *why = "it is a symbolic link owned by another user";
-            return -1;
-        }
-        if (!(target = realpath(path, NULL))) {
-            *why = strerror(errno);
-            return -1;
-        }
-        path = target;
-    }
-    mode_t mode;
-    if (stat(path, &st) == 0) {
-        mode = st.st_mode & 07777;
-    } else {
-        mode_t mask = umask(0);
-        umask(mask);
-        mode = 0666 & ~mask;
-    }
-    char *tmp;
-    int fd = file_temp_open(path, &tmp), rc = fd < 0 ? -1 : 0;
-    for (size_t done = 0, len = strlen(text); rc == 0 && done < len;) {
-        ssize_t n = write(fd, text + done, len - done);
-        if (n > 0)
-            done += (size_t)n;
-        else if (n == 0 || errno != EINTR)
-            rc = -1, errno = n == 0 ? EIO : errno; /* 0: no progress, and errno not set */
-    }
-    if (fd >= 0) {
-        if (rc == 0)
-            rc = file_temp_commit(fd, tmp, path, mode);
-        else
-            file_temp_abort(fd, tmp);
-    }
-    if (rc != 0)
-        *why = strerror(errno);
-    free(target);
-    return rc;
-}
-
-/*
- * Whether --write can put a file where `path` is, asked before the minutes of timing rather
- * than found after them (a plan directory that cannot be created or written, an unwritable
- * HOME). The directory is made as --write makes it; a symbolic link is left to
- * write_plan_file, which follows it. 0, or -1 with errno.
- */
-static int plan_dir_writable(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-        return 0;
-    make_parent_dirs(path);
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else
-        slash[slash == dir] = '\0'; /* "/plan": the root */
-    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-        errno = ENOTDIR;
-        return -1;
-    }
-    return access(dir, W_OK | X_OK);
-}
-
 /* -M: every name a product row this CPU runs (tune chooses among those only). 0, or -1 with
  * a message. */
 static int check_names(const char *list)
@@ -209,77 +112,6 @@ static int check_names(const char *list)
         }
         p += k + (p[k] == ',');
     }
-    return 0;
-}
-
-/*
- * Whether `path` is a plan file `--write` wrote: a regular file (or a symbolic link to one) of
- * at most CSUM_PLAN_FILE_MAX bytes that starts with CSUM_PLAN_FILE_HEADER. Anything but a
- * regular file is refused unopened (opening a device may do something; a FIFO would wait for a
- * writer). 0 with its identity in *st; -1 with *why NULL when there is no file (or a symbolic
- * link to none); -1 with a reason in *why (an errno text, or this function's own) otherwise.
- */
-static int plan_file_check(const char *path, struct stat *st, const char **why)
-{
-    *why = NULL;
-    if (stat(path, st) != 0) {
-        *why = errno == ENOENT ? NULL : strerror(errno);
-        return -1;
-    }
-    char head[sizeof CSUM_PLAN_FILE_HEADER - 1];
-    size_t got = 0;
-    ssize_t r = 0;
-    int fd = S_ISREG(st->st_mode) ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) : -1;
-    if (!S_ISREG(st->st_mode))
-        *why = "it is not a regular file";
-    else if (fd < 0 || fstat(fd, st) != 0)
-        *why = strerror(errno);
-    else if (!S_ISREG(st->st_mode)) /* replaced since stat */
-        *why = "it is not a regular file";
-    else if (st->st_size > CSUM_PLAN_FILE_MAX)
-        *why = "it is larger than a plan file";
-    else {
-        while (got < sizeof head &&
-               ((r = read(fd, head + got, sizeof head - got)) > 0 || (r < 0 && errno == EINTR)))
-            got += r > 0 ? (size_t)r : 0;
-        if (r < 0)
-            *why = strerror(errno);
-        else if (got < sizeof head || memcmp(head, CSUM_PLAN_FILE_HEADER, sizeof head) != 0)
-            *why = "it does not start with \"" CSUM_PLAN_FILE_HEADER "\"";
-    }
-    if (fd >= 0)
-        close(fd);
-    return *why ? -1 : 0;
-}
-
-static int reset(void)
-{
-    char path[4096];
-    size_t n = csum_dispatch_file(path, sizeof path);
-    if (n == 0 || n >= sizeof path) {
-        printf("no plan file is read (CSUM_DISPATCH_FILE is empty, or no absolute HOME): nothing to reset\n");
-        return 0;
-    }
-    struct stat st;
-    const char *why;
-    if (plan_file_check(path, &st, &why) != 0) {
-        if (why == NULL) {
-            printf("no plan file at %s: csum_partial already uses the compiled-in plan\n", path);
-            return 0;
-        }
-        fprintf(stderr, "csum: tune: not removing %s: %s (--reset removes only a plan file that "
-                        "'csum tune --write' wrote)\n", path, why);
-        return 1;
-    }
-    if (!file_same(&st, path)) { /* replaced since it was checked */
-        fprintf(stderr, "csum: tune: not removing %s: it changed while it was checked\n", path);
-        return 1;
-    }
-    if (unlink(path) != 0) {
-        fprintf(stderr, "csum: tune: cannot remove %s: %s\n", path, strerror(errno));
-        return 1;
-    }
-    printf("removed %s: programs started from now on use the compiled-in plan\n", path);
     return 0;
 }
 
@@ -496,29 +328,6 @@ size_t lab_tune_ladder(const size_t **lengths)
 }
 
 /*
- * The plan that `--write FILE` replaces when FILE is not the plan file this process read (a
- * file for CSUM_DISPATCH_FILE in a service's environment, say): what a program reading FILE
- * runs, FILE's plan when it holds one for this CPU, else the compiled-in plan. The new plan is
- * checked against that one; this process's own plan (from another file, or the compiled-in
- * one when FILE holds a plan) would be the wrong bar, lower or higher.
- */
-static void plan_in(const char *file, char *plan, size_t size, char *source, size_t source_size)
-{
-    char why[160] = "", measured[160];
-    struct csum_plan p;
-    if (csum_plan_file_read(file, plan, size, why, sizeof why) == 0 &&
-        csum_plan_parse(&p, CSUM_OP_PARTIAL, plan, 1, why, sizeof why) == 0) {
-        snprintf(source, source_size, "%s", file);
-        return;
-    }
-    snprintf(plan, size, "%s", csum_dispatch_default_plan(measured, sizeof measured));
-    snprintf(source, source_size, "compiled-in defaults, as %s %s", file,
-             why[0] ? "is ignored: " : "does not exist yet");
-    if (why[0])
-        snprintf(source + strlen(source), source_size - strlen(source), "%s", why);
-}
-
-/*
  * --write stores a plan for every program, and is refused when it is slower than the plan in
  * force: a check that means something only if this process has the plan and the CPU features
  * those programs have. Under CSUM_DISPATCH the plan in force is the variable's, not the one the
@@ -554,20 +363,20 @@ static int refuse_write_here(const char *write_to)
     return 0;
 }
 
-int lab_tune_main(int argc, char **argv)
+enum { GO_ON = -1 };
+
+/* The command line into o, *write_to (path holds the plan file's name when --write names
+ * none) and *force: GO_ON, or the exit status (0 after --help, --reset's, 2 after saying what
+ * is wrong). */
+static int parse_args(int argc, char **argv, struct lab_options *o, const char **write_to,
+                      int *force, char *path, size_t path_size)
 {
-    struct lab_options o;
-    memset(&o, 0, sizeof o);
-    o.cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
-    o.len = o.align = o.count = -1;
-    const char *write_to = NULL;
-    int force = 0, cpu_given = 0;
-    char path[4096];
+    int cpu_given = 0;
     for (int i = 1; i < argc; i++) {
         /* An option with a value given twice: the first would be dropped without a word. */
-        const int twice = (!strcmp(argv[i], "-M") && o.only_impls) ||
+        const int twice = (!strcmp(argv[i], "-M") && o->only_impls) ||
                           (!strcmp(argv[i], "--cpu") && cpu_given) ||
-                          (!strcmp(argv[i], "--write") && write_to);
+                          (!strcmp(argv[i], "--write") && *write_to);
         if (twice) {
             fprintf(stderr, "csum: tune: option %s given twice: it takes one value%s\n"
                             "Try 'csum tune --help'.\n", argv[i],
@@ -582,19 +391,19 @@ int lab_tune_main(int argc, char **argv)
                 fprintf(stderr, "csum: tune: --reset takes no other option\nTry 'csum tune --help'.\n");
                 return 2;
             }
-            return reset();
+            return lab_tune_reset();
         } else if (!strcmp(argv[i], "--quick")) {
-            o.quick = 1;
+            o->quick = 1;
         } else if (!strcmp(argv[i], "--force")) {
-            force = 1;
+            *force = 1;
         } else if ((!strcmp(argv[i], "-M") || !strcmp(argv[i], "--cpu")) &&
                    (i + 1 == argc || !argv[i + 1][0])) {
             fprintf(stderr, "csum: tune: option %s needs a value\nTry 'csum tune --help'.\n",
                     argv[i]);
             return 2;
         } else if (!strcmp(argv[i], "-M")) {
-            o.only_impls = argv[++i];
-            if (check_names(o.only_impls) != 0)
+            o->only_impls = argv[++i];
+            if (check_names(o->only_impls) != 0)
                 return 2;
         } else if (!strcmp(argv[i], "--cpu")) {
             char *end;
@@ -607,7 +416,7 @@ int lab_tune_main(int argc, char **argv)
                         online - 1, argv[i]);
                 return 2;
             }
-            o.cpu = (int)v;
+            o->cpu = (int)v;
             cpu_given = 1;
         } else if (!strcmp(argv[i], "--write")) {
             if (i + 1 < argc && !argv[i + 1][0]) {
@@ -615,76 +424,58 @@ int lab_tune_main(int argc, char **argv)
                                 "not ''\nTry 'csum tune --help'.\n");
                 return 2;
             } else if (i + 1 < argc && argv[i + 1][0] != '-') {
-                write_to = argv[++i];
+                *write_to = argv[++i];
             } else {
                 /* The file the library reads: one rule, csum_dispatch_file(). */
-                size_t n = csum_dispatch_file(path, sizeof path);
-                if (n == 0 || n >= sizeof path) {
+                size_t n = csum_dispatch_file(path, path_size);
+                if (n == 0 || n >= path_size) {
                     fprintf(stderr, "csum: tune: the library reads no plan file (CSUM_DISPATCH_FILE "
                                     "is empty, or no absolute HOME): give --write a FILE\n");
                     return 2;
                 }
-                write_to = path;
+                *write_to = path;
             }
         } else {
             fprintf(stderr, "csum: tune: unknown argument '%s'\nTry 'csum tune --help'.\n", argv[i]);
             return 2;
         }
     }
-    /* The plan in force that a new plan is printed with and checked against is the automatic
-     * one: CSUM_IMPL names one row for this process, and tune times every row itself. */
-    csum_impl_select("auto");
-    if (write_to && !force && refuse_write_here(write_to) != 0)
-        return 2;
-    if (write_to && plan_dir_writable(write_to) != 0) {
-        fprintf(stderr, "csum: tune: cannot write %s: %s (nothing timed)\n", write_to, strerror(errno));
-        return 1;
-    }
-    if (lab_pin_cpu(o.cpu) != 0) {
-        fprintf(stderr, "csum: tune: cannot pin to CPU %d: %s\n", o.cpu, strerror(errno));
-        return 2;
-    }
-    o.batches = o.quick ? 5 : 9;
-    o.batch_ms = o.quick ? 0.3 : 1.0;
-    struct lab_clock clk;
-    lab_clock_init(&clk, o.quick);
-    const int repeats = o.quick ? 2 : REPEATS;
+    return GO_ON;
+}
 
-    /* The candidates: supported product rows that pass the oracle self-check. */
-    struct lab_subject rows[MAX_ROWS];
-    size_t n_rows = 0, n_wrong = 0;
+/* The candidates: supported product rows that -M leaves and that pass the oracle self-check,
+ * into rows; *n_wrong counts those that failed it (said on stderr). Returns how many. */
+static size_t candidate_rows(const struct lab_options *o, struct lab_subject rows[MAX_ROWS],
+                             size_t *n_wrong)
+{
+    size_t n_rows = 0;
+    *n_wrong = 0;
     for (size_t i = 0; i < csum_impl_count() && n_rows < MAX_ROWS; i++) {
         const struct csum_impl *impl = csum_impl_get(i);
-        if (impl->reference || !csum_impl_supported(impl) || !lab_wanted(&o, impl->name))
+        if (impl->reference || !csum_impl_supported(impl) || !lab_wanted(o, impl->name))
             continue;
         lab_subject_init(&rows[n_rows], impl->name, impl->description, impl->partial);
         if (rows[n_rows].refused) {
             fprintf(stderr, "csum: tune: %s refused: %s (a wrong checksum from libcsum: a bug, "
                             "please report it)\n", impl->name, rows[n_rows].why);
-            n_wrong++;
+            (*n_wrong)++;
         } else {
             n_rows++;
         }
     }
-    unsigned char *buf = lab_buffer(BUF_BYTES);
-    if (!buf || n_rows == 0) {
-        fprintf(stderr, "csum: tune: nothing to measure (-M names no supported product "
-                        "implementation?)\n");
-        lab_buffer_free(buf, BUF_BYTES);
-        return 1;
-    }
+    return n_rows;
+}
 
-    /* 1. Measure, the rows interleaved within each repeat. */
+/* Step 1: every row at ladder points [0, n_points), `repeats` times, the rows interleaved
+ * within each repeat, into t; prints the table as it goes. 0, or -1 when the library refuses
+ * to run a row. */
+static int measure_rows(const struct lab_options *o, const struct lab_clock *clk,
+                        const struct lab_subject *rows, size_t n_rows, unsigned char *buf,
+                        size_t n_points, int repeats, struct timing t[][MAX_ROWS][N_MODES])
+{
     static double raw[N_LADDER][MAX_ROWS][N_MODES][REPEATS];
-    static struct timing t[N_LADDER][MAX_ROWS][N_MODES];
-    const size_t n_points = o.quick ? N_LADDER - 3 : N_LADDER; /* --quick stops at 4 KiB */
-    /* What the output was measured on, so a saved copy (docs/results/<cpu>/tune/) says it. */
-    struct lab_machine machine;
-    lab_machine_describe(&machine, &o);
-    printf("csum tune: %s, pinned to CPU %d, %s; %s; plan in force: %s (%s)\n", machine.cpu,
-           o.cpu, machine.date, machine.compiler, machine.dispatch, machine.dispatch_source);
     printf("csum tune: %s per call, median of %d measurements of %d batches; "
-           "latency / throughput\n%-7s", clk.tick_name, repeats, o.batches, "len");
+           "latency / throughput\n%-7s", clk->tick_name, repeats, o->batches, "len");
     for (size_t r = 0; r < n_rows; r++)
         printf(" %17.17s", rows[r].name);
     printf("  best\n");
@@ -696,10 +487,9 @@ int lab_tune_main(int argc, char **argv)
                 double v[N_MODES];
                 if (csum_dispatch_set(rows[r].name) != 0) {
                     fprintf(stderr, "csum: tune: the library refuses to run %s\n", rows[r].name);
-                    lab_buffer_free(buf, BUF_BYTES);
-                    return 1;
+                    return -1;
                 }
-                measure_once(&o, &clk, csum_partial, buf, ladder[l], v);
+                measure_once(o, clk, csum_partial, buf, ladder[l], v);
                 for (int m = 0; m < N_MODES; m++)
                     raw[l][r][m][k] = v[m];
             }
@@ -715,47 +505,37 @@ int lab_tune_main(int argc, char **argv)
         printf("  %s\n", rows[best].name);
         fflush(stdout);
     }
-
     csum_impl_select("auto"); /* back to the plan in force */
+    return 0;
+}
 
-    /* 2. Choose. */
-    static double cost[N_LADDER][MAX_ROWS];
-    const double one_cycle = clk.cycles_per_tick > 0 ? 1 / clk.cycles_per_tick : 1; /* ticks */
+/* Step 3: `plan` against the plan in force, through the public entry point. Each row was timed
+ * as a plan of its own, where csum_partial reaches it by its quickest path; in a plan of
+ * several ranges an inner range costs a compare or two more, so a plan can measure slower than
+ * its parts: then the best plans with fewer ranges are checked in turn, and the first that is
+ * nowhere slower is the one proposed (left in plan). The plan in force is, for --write FILE
+ * (`write_to`) when FILE is not the file this process read, FILE's (lab_tune_plan_in). Returns
+ * 1 when even the simplest plan is slower somewhere, 0 when not, -1 when the library rejects a
+ * plan. */
+static int verify(const struct lab_options *o, const struct lab_clock *clk, unsigned char *buf,
+                  int checks, const char *write_to, const struct lab_subject *rows, size_t n_rows,
+                  double cost[][MAX_ROWS], size_t n_points, int n_ranges, double one_cycle,
+                  char *plan, size_t plan_size)
+{
     size_t range_row[MAX_RANGES], range_start[MAX_RANGES];
-    double totals[MAX_RANGES + 1];
-    const int n_ranges = choose_plan(t, n_points, n_rows, one_cycle, cost, range_row, range_start,
-                                     totals);
-    char plan[256];
-    plan_text(plan, sizeof plan, rows, range_row, range_start, n_ranges);
-    printf("\nplan: %s  (cost %.2f over %zu lengths; 1.00 per length = the best row everywhere)\n",
-           plan, totals[n_ranges], n_points);
-    for (int k = 0; k < n_ranges; k++)
-        if (k + 1 < n_ranges)
-            printf("  %-12s for %zu..%zu bytes\n", rows[range_row[k]].name,
-                   k ? ladder[range_start[k]] : 0, ladder[range_start[k + 1]] - 1);
-        else
-            printf("  %-12s from %zu bytes\n", rows[range_row[k]].name, k ? ladder[range_start[k]] : 0);
-
-    /* 3. Verify against the plan in force, through the public entry point. Each row was timed
-     * as a plan of its own, where csum_partial reaches it by its quickest path; in a plan of
-     * several ranges an inner range costs a compare or two more, so a plan can measure slower
-     * than its parts: then the best plans with fewer ranges are checked in turn, and the first
-     * that is nowhere slower is the one proposed. */
     char current[256], current_source[4096 + 400], read_here[4096];
     const size_t read_len = csum_dispatch_file(read_here, sizeof read_here);
     if (write_to && !(read_len > 0 && read_len < sizeof read_here && !strcmp(read_here, write_to))) {
-        plan_in(write_to, current, sizeof current, current_source, sizeof current_source);
+        lab_tune_plan_in(write_to, current, sizeof current, current_source, sizeof current_source);
     } else {
         csum_dispatch_describe(current, sizeof current);
         snprintf(current_source, sizeof current_source, "%s", csum_dispatch_source());
     }
-    const int checks = repeats < 3 ? 3 : repeats;
     int worse = 0;
     if (strcmp(current, plan) == 0) {
         printf("\nthe plan in force is already this one (%s)\n", current_source);
     } else {
-        worse = slower_somewhere(&o, &clk, buf, checks, current, current_source, plan,
-                                 one_cycle);
+        worse = slower_somewhere(o, clk, buf, checks, current, current_source, plan, one_cycle);
         for (int k = n_ranges - 1; worse == 1 && k >= 1; k--) {
             char simpler[256];
             int n;
@@ -766,26 +546,28 @@ int lab_tune_main(int argc, char **argv)
             printf("\nthe best plan with %d range%s instead: %s\n", k, k == 1 ? "" : "s", simpler);
             if (strcmp(simpler, current) == 0) {
                 printf("that is the plan in force: nothing to change\n");
-                snprintf(plan, sizeof plan, "%s", current);
+                snprintf(plan, plan_size, "%s", current);
                 worse = 0;
                 break;
             }
-            int w = slower_somewhere(&o, &clk, buf, checks, current, current_source,
-                                     simpler, one_cycle);
+            int w = slower_somewhere(o, clk, buf, checks, current, current_source, simpler,
+                                     one_cycle);
             if (w == 0)
-                snprintf(plan, sizeof plan, "%s", simpler);
+                snprintf(plan, plan_size, "%s", simpler);
             if (w != 1)
                 worse = w;
         }
     }
-    if (worse < 0) {
-        lab_buffer_free(buf, BUF_BYTES);
-        return 1;
-    }
-    if (!worse && strcmp(current, plan) != 0)
+    if (worse == 0 && strcmp(current, plan) != 0)
         printf("\nproposed: %s\n", plan);
-    lab_buffer_free(buf, BUF_BYTES);
+    return worse;
+}
 
+/* The end of a run that measured: what it found wrong, and the plan proposed, printed or
+ * written to `write_to` (unless slower somewhere, or a row gave wrong sums, without `force`).
+ * The exit status. */
+static int conclude(const char *write_to, const char *plan, int worse, size_t n_wrong, int force)
+{
     if (n_wrong)
         fprintf(stderr, "csum: tune: %zu product implementation%s gave wrong checksums on this CPU "
                         "and %s left out of the plan (see above)\n",
@@ -807,21 +589,96 @@ int lab_tune_main(int argc, char **argv)
                         "idle machine, or --force to write it anyway\n", write_to);
         return 1;
     }
-    make_parent_dirs(write_to);
-    time_t now = time(NULL);
-    char date[32], cpu[64], cpu_line[96] = "", text[512];
     const char *why;
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-    csum_cpu_class(cpu, sizeof cpu);
-    if (cpu[0]) /* the library ignores the file on another kind of CPU */
-        snprintf(cpu_line, sizeof cpu_line, "%s%s\n", CSUM_PLAN_FILE_CPU, cpu);
-    snprintf(text, sizeof text, CSUM_PLAN_FILE_HEADER " on %s\n"
-                                "# remove with 'csum tune --reset'\n%s%s\n", date, cpu_line, plan);
-    if (write_plan_file(write_to, text, &why) != 0) {
+    if (lab_tune_write_plan(write_to, plan, &why) != 0) {
         fprintf(stderr, "csum: tune: cannot write %s: %s\n", write_to, why);
         return 1;
     }
     printf("wrote %s (read by libcsum at startup; CSUM_DISPATCH overrides it; undo with "
            "'csum tune --reset')\n", write_to);
     return 0;
+}
+
+int lab_tune_main(int argc, char **argv)
+{
+    struct lab_options o;
+    memset(&o, 0, sizeof o);
+    o.cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
+    o.len = o.align = o.count = -1;
+    const char *write_to = NULL;
+    int force = 0;
+    char path[4096];
+    const int status = parse_args(argc, argv, &o, &write_to, &force, path, sizeof path);
+    if (status != GO_ON)
+        return status;
+    /* The plan in force that a new plan is printed with and checked against is the automatic
+     * one: CSUM_IMPL names one row for this process, and tune times every row itself. */
+    csum_impl_select("auto");
+    if (write_to && !force && refuse_write_here(write_to) != 0)
+        return 2;
+    if (write_to && lab_tune_plan_dir_writable(write_to) != 0) {
+        fprintf(stderr, "csum: tune: cannot write %s: %s (nothing timed)\n", write_to, strerror(errno));
+        return 1;
+    }
+    if (lab_pin_cpu(o.cpu) != 0) {
+        fprintf(stderr, "csum: tune: cannot pin to CPU %d: %s\n", o.cpu, strerror(errno));
+        return 2;
+    }
+    o.batches = o.quick ? 5 : 9;
+    o.batch_ms = o.quick ? 0.3 : 1.0;
+    struct lab_clock clk;
+    lab_clock_init(&clk, o.quick);
+    const int repeats = o.quick ? 2 : REPEATS;
+
+    struct lab_subject rows[MAX_ROWS];
+    size_t n_wrong;
+    const size_t n_rows = candidate_rows(&o, rows, &n_wrong);
+    unsigned char *buf = lab_buffer(BUF_BYTES);
+    if (!buf || n_rows == 0) {
+        fprintf(stderr, "csum: tune: nothing to measure (-M names no supported product "
+                        "implementation?)\n");
+        lab_buffer_free(buf, BUF_BYTES);
+        return 1;
+    }
+
+    /* 1. Measure. What the output was measured on comes first, so that a saved copy
+     * (docs/results/<cpu>/tune/) says it. */
+    static struct timing t[N_LADDER][MAX_ROWS][N_MODES];
+    const size_t n_points = o.quick ? N_LADDER - 3 : N_LADDER; /* --quick stops at 4 KiB */
+    struct lab_machine machine;
+    lab_machine_describe(&machine, &o);
+    printf("csum tune: %s, pinned to CPU %d, %s; %s; plan in force: %s (%s)\n", machine.cpu,
+           o.cpu, machine.date, machine.compiler, machine.dispatch, machine.dispatch_source);
+    if (measure_rows(&o, &clk, rows, n_rows, buf, n_points, repeats, t) != 0) {
+        lab_buffer_free(buf, BUF_BYTES);
+        return 1;
+    }
+
+    /* 2. Choose. */
+    static double cost[N_LADDER][MAX_ROWS];
+    const double one_cycle = clk.cycles_per_tick > 0 ? 1 / clk.cycles_per_tick : 1; /* ticks */
+    size_t range_row[MAX_RANGES], range_start[MAX_RANGES];
+    double totals[MAX_RANGES + 1];
+    const int n_ranges = choose_plan(t, n_points, n_rows, one_cycle, cost, range_row, range_start,
+                                     totals);
+    char plan[256];
+    plan_text(plan, sizeof plan, rows, range_row, range_start, n_ranges);
+    printf("\nplan: %s  (cost %.2f over %zu lengths; 1.00 per length = the best row everywhere)\n",
+           plan, totals[n_ranges], n_points);
+    for (int k = 0; k < n_ranges; k++)
+        if (k + 1 < n_ranges)
+            printf("  %-12s for %zu..%zu bytes\n", rows[range_row[k]].name,
+                   k ? ladder[range_start[k]] : 0, ladder[range_start[k + 1]] - 1);
+        else
+            printf("  %-12s from %zu bytes\n", rows[range_row[k]].name, k ? ladder[range_start[k]] : 0);
+
+    /* 3. Verify. */
+    const int checks = repeats < 3 ? 3 : repeats;
+    const int worse = verify(&o, &clk, buf, checks, write_to, rows, n_rows, cost, n_points,
+                             n_ranges, one_cycle, plan, sizeof plan);
+    lab_buffer_free(buf, BUF_BYTES);
+    if (worse < 0)
+        return 1;
+
+    return conclude(write_to, plan, worse, n_wrong, force);
 }

@@ -408,7 +408,11 @@ struct csum_copy_impl {
 /** Number of compiled-in copy implementations, supported by this CPU or not. */
 CSUM_API size_t csum_copy_impl_count(void);
 
-/** The i-th copy implementation in priority order; NULL when i >= count. */
+/**
+ * The i-th copy implementation; NULL when i >= count. First those with normal stores, in the
+ * order of csum_impl_get(), then the streaming ("-nt") ones in the same order: like
+ * csum_impl_get()'s, not a speed ranking.
+ */
 CSUM_API const struct csum_copy_impl *csum_copy_impl_get(size_t i);
 
 /** The copy implementation called `name`, or NULL (also for NULL). */

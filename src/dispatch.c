@@ -2,8 +2,8 @@
  * Runtime dispatch, one engine for the three dispatched operations: csum_partial (by length),
  * csum_partial_copy (by length) and csum_ipv4_header_batch (by number of headers).
  *
- * A plan (src/plan.h) maps size ranges to kernel entry points: e.g. x86-scalar below 128 bytes
- * (no vector set-up to pay for), avx512-vnni from 128 on. Plans are immutable once published
+ * A plan (src/plan.h) maps size ranges to kernel entry points: e.g. x86-scalar below 256 bytes
+ * (no vector set-up to pay for), avx512-vnni from 256 on. Plans are immutable once published
  * through one atomic pointer per operation, so a call is one load, at most three
  * well-predicted compares and a tail call: no lock, no reference counting. The hottest ranges
  * (the inline short path, csum_partial's last range, csum_partial_copy's main range) are also
@@ -37,14 +37,10 @@
 #include "plan.h"
 #include "arch_hooks.h" /* the architecture's inline short path, if it has one */
 
-#include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* Below this many headers the batch runs header by header: a SIMD step costs more (the lab's
  * batch table: about 12 ticks for a batch of one through the AVX-512 kernel, 4 alone). */
@@ -146,9 +142,7 @@ static const struct csum_plan *single_plan(enum csum_op op, const struct csum_op
                                            const char *source)
 {
     struct csum_plan p;
-    csum_plan_init(&p, op);
-    csum_plan_add(&p, 0, e);
-    csum_plan_finish(&p);
+    csum_plan_single(&p, op, e);
     return keep(&p, source);
 }
 
@@ -242,85 +236,6 @@ static void auto_source(enum csum_op op, int (*const accepts[])(const struct csu
             }
 }
 
-/* ---- the plan file --------------------------------------------------------------------------- */
-
-size_t csum_dispatch_file(char *buf, size_t size)
-{
-    const char *named = csum_getenv("CSUM_DISPATCH_FILE"),
-               *xdg = csum_getenv("XDG_CONFIG_HOME"), *home = csum_getenv("HOME");
-    int n;
-    if (named)
-        n = *named ? snprintf(buf, size, "%s", named) : 0; /* set but empty: no file */
-    else if (xdg && *xdg == '/') /* a relative one is ignored, as the XDG spec says */
-        n = snprintf(buf, size, "%s/csum/dispatch", xdg);
-    else if (home && *home == '/') /* never a file relative to the working directory */
-        n = snprintf(buf, size, "%s/.config/csum/dispatch", home);
-    else
-        n = 0;
-    if (n == 0 && size)
-        buf[0] = '\0';
-    return n > 0 ? (size_t)n : 0;
-}
-
-/* The first line of the file that is not a comment or blank, into text. 0, or -1 when the file
- * cannot be read, holds no plan or a plan line too long for text, or names before its plan a CPU
- * of another kind than this one (why says so). Whole lines: a long comment is skipped whole,
- * never read on as a plan. Only a regular file of at most CSUM_PLAN_FILE_MAX bytes is read,
- * opened without blocking (a FIFO would wait for a writer, a device such as /dev/zero never
- * end). */
-int csum_plan_file_read(const char *path, char *text, size_t size, char *why, size_t why_size)
-{
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0)
-        return -1; /* no file is the normal case: nothing to report */
-    struct stat st;
-    char *data = NULL;
-    ssize_t len = -1;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(why, why_size, "not a regular file");
-    } else if (st.st_size > CSUM_PLAN_FILE_MAX) {
-        snprintf(why, why_size, "larger than %d bytes", CSUM_PLAN_FILE_MAX);
-    } else if ((data = malloc(CSUM_PLAN_FILE_MAX + 1)) != NULL) {
-        size_t got = 0;
-        ssize_t r = 0;
-        while (got < CSUM_PLAN_FILE_MAX &&
-               ((r = read(fd, data + got, CSUM_PLAN_FILE_MAX - got)) > 0 ||
-                (r < 0 && errno == EINTR)))
-            got += r > 0 ? (size_t)r : 0;
-        len = r < 0 ? -1 : (ssize_t)got;
-        snprintf(why, why_size, len < 0 ? "cannot be read" : "no plan in the file");
-    }
-    close(fd);
-    int ok = -1;
-    char *const end = data && len > 0 ? data + len : data;
-    for (char *line = data, *next; len >= 0 && line < end; line = next) {
-        char *newline = memchr(line, '\n', (size_t)(end - line));
-        next = newline ? newline + 1 : end;
-        *(newline ? newline : end) = '\0'; /* data has a byte beyond the file's */
-        line[strcspn(line, "\r")] = '\0';
-        if (!strncmp(line, CSUM_PLAN_FILE_CPU, strlen(CSUM_PLAN_FILE_CPU))) {
-            const char *tuned_on = line + strlen(CSUM_PLAN_FILE_CPU);
-            char here[64];
-            csum_cpu_class(here, sizeof here);
-            if (here[0] && strcmp(tuned_on, here) != 0) {
-                snprintf(why, why_size, "tuned on %.64s, this CPU is %s", tuned_on, here);
-                break;
-            }
-        }
-        if (line[0] == '#' || line[strspn(line, " \t")] == '\0')
-            continue;
-        if (strlen(line) < size) {
-            memcpy(text, line, strlen(line) + 1);
-            ok = 0;
-        } else {
-            snprintf(why, why_size, "its plan line is longer than %zu characters", size - 1);
-        }
-        break;
-    }
-    free(data);
-    return ok;
-}
-
 /* ---- the automatic plans --------------------------------------------------------------------- */
 
 /* Appends " (WHAT ignored: WHY)" to a source text. */
@@ -392,9 +307,7 @@ static const struct csum_plan *build_auto_partial(void)
         /* Unreachable unless a compiled-in plan is wrong (the tests parse them all): generic
          * for every length. */
         supported_entry(CSUM_OP_PARTIAL, "generic", &e);
-        csum_plan_init(&p, CSUM_OP_PARTIAL);
-        csum_plan_add(&p, 0, &e);
-        csum_plan_finish(&p);
+        csum_plan_single(&p, CSUM_OP_PARTIAL, &e);
         note_ignored(notes, sizeof notes, plan_text, why);
     }
     snprintf(source, sizeof source, "compiled-in defaults%s%s%s", measured[0] ? ": " : "",
@@ -427,9 +340,7 @@ static const struct csum_plan *build_auto_copy(void)
     if (!by_length) {
         /* no rows measured here (a wrong one is unreachable: the tests parse them all) */
         first_product(CSUM_OP_COPY, normal_stores, &widest); /* generic runs anywhere */
-        csum_plan_init(&measured, CSUM_OP_COPY);
-        csum_plan_add(&measured, 0, &widest);
-        csum_plan_finish(&measured);
+        csum_plan_single(&measured, CSUM_OP_COPY, &widest);
     }
     const size_t streaming_from = csum_copy_nontemporal_threshold();
     size_t first = 0;
@@ -495,10 +406,8 @@ static const struct csum_plan *emergency_plan(enum csum_op op)
         return &plans[op];
     if (atomic_compare_exchange_strong(&state[op], &expected, BUILDING)) {
         struct csum_op_entry e;
-        csum_plan_init(&plans[op], op);
         supported_entry(op, "generic", &e);
-        csum_plan_add(&plans[op], 0, &e);
-        csum_plan_finish(&plans[op]);
+        csum_plan_single(&plans[op], op, &e);
         plans[op].source = "generic (out of memory)";
         atomic_store_explicit(&state[op], BUILT, memory_order_release);
     }
@@ -765,12 +674,6 @@ void csum_ipv4_header_batch(const void *const *hdrs, size_t n, csum_sum16 *out)
         p->fn[2].batch(hdrs, n, out);
     else
         p->fn[3].batch(hdrs, n, out);
-}
-
-int csum_ipv4_batch_select(const char *name)
-{
-    return publish(CSUM_OP_IPV4_BATCH,
-                   plan_for_name(CSUM_OP_IPV4_BATCH, name, "csum_ipv4_batch_select"));
 }
 
 const char *csum_ipv4_batch_describe(char *buf, size_t size)

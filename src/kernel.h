@@ -59,7 +59,6 @@ struct csum_kernel {
 #undef CSUM_KERNEL
 
 /* The table (src/kernel_table.c): rows in list order, NULL past the end. */
-size_t csum_kernel_count(void);
 const struct csum_kernel *csum_kernel_at(size_t i);
 /* Nonzero if this CPU (and OS) has every feature the row's ISA needs. */
 int csum_kernel_supported(const struct csum_kernel *k);

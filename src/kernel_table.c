@@ -14,11 +14,6 @@ static const struct csum_kernel *const kernels[] = {
 
 enum { N_KERNELS = sizeof kernels / sizeof kernels[0] };
 
-size_t csum_kernel_count(void)
-{
-    return N_KERNELS;
-}
-
 const struct csum_kernel *csum_kernel_at(size_t i)
 {
     return i < N_KERNELS ? kernels[i] : NULL;

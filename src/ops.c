@@ -16,7 +16,7 @@ csum_wsum csum_add(csum_wsum a, csum_wsum b)
 
 csum_wsum csum_sub(csum_wsum a, csum_wsum b)
 {
-    return csum_inline_add(a, ~b);
+    return csum_inline_sub(a, b);
 }
 
 csum_wsum csum_block_add(csum_wsum sum, csum_wsum block, size_t offset)

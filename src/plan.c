@@ -61,6 +61,13 @@ void csum_plan_finish(struct csum_plan *p)
     }
 }
 
+void csum_plan_single(struct csum_plan *p, enum csum_op op, const struct csum_op_entry *e)
+{
+    csum_plan_init(p, op);
+    csum_plan_add(p, 0, e);
+    csum_plan_finish(p);
+}
+
 /* The entry called name[0..len) of `op`, if any. */
 static int find_entry(enum csum_op op, const char *name, size_t len, struct csum_op_entry *out)
 {

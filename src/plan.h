@@ -66,6 +66,9 @@ int csum_plan_add(struct csum_plan *p, size_t from, const struct csum_op_entry *
 /* Fill the unused ranges; call once all ranges are added (the plan must have one). */
 void csum_plan_finish(struct csum_plan *p);
 
+/* The finished plan for `op` that runs entry e for every size. */
+void csum_plan_single(struct csum_plan *p, enum csum_op op, const struct csum_op_entry *e);
+
 /*
  * Parse plan text for `op` into p (finished). Every name must be an entry of the operation
  * that this CPU supports; numbers are decimal, without overflow. Returns 0, or -1 with a reason
@@ -80,7 +83,7 @@ size_t csum_plan_format(const struct csum_plan *p, char *buf, size_t size);
 
 /* The plan line of a plan file (csum_dispatch_file(), `csum tune --write`) into text: 0, or -1
  * when there is no file, or (with the reason in `why`) it holds no plan for this CPU (see
- * src/dispatch.c). */
+ * src/plan_file.c). */
 int csum_plan_file_read(const char *path, char *text, size_t size, char *why, size_t why_size);
 
 /* The compiled-in csum_partial plan for this CPU (src/dispatch_defaults.c), and in `why` the
@@ -102,13 +105,11 @@ const char *csum_dispatch_default_at(size_t i, uint32_t *features, const char **
 /* Internal entry points of src/dispatch.c beside the public ones. */
 /* The copy function csum_partial_copy() would call now for `len` bytes (csum_iov_copy). */
 csum_partial_copy_fn csum_copy_fn_for(size_t len);
-/* csum_ipv4_header_batch's plan: one kernel's batch for every count ("auto" restores the
- * automatic plan; 0 or -1 as csum_impl_select), and the current plan as text in buf. */
-int csum_ipv4_batch_select(const char *name);
+/* csum_ipv4_header_batch's current plan as text in buf (returned). */
 const char *csum_ipv4_batch_describe(char *buf, size_t size);
 /* Where the batch's plan came from, as csum_dispatch_source() says it for csum_partial's:
  * "compiled-in defaults" (with "(CSUM_BATCH_IMPL ignored: why)" when that was set but not
- * usable), "CSUM_BATCH_IMPL" or "csum_ipv4_batch_select". For `csum impls`. */
+ * usable) or "CSUM_BATCH_IMPL". For `csum impls`. */
 const char *csum_ipv4_batch_source(void);
 /* The same for csum_partial_copy's plan ("compiled-in defaults" with the rows by length when
  * they were measured for this kind of CPU, "CSUM_COPY_IMPL", "csum_copy_impl_select"), and

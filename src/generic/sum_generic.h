@@ -1,7 +1,7 @@
 /*
  * The portable summing loop, written once for csum_partial's and csum_partial_copy's generic
- * rows (and the tail of the x86 adc copy): with dst == NULL it only sums; otherwise every word
- * it loads is also stored at the same offset of dst. Always inlined with a constant dst-or-not.
+ * rows: with dst == NULL it only sums; otherwise every word it loads is also stored at the same
+ * offset of dst. Always inlined with a constant dst-or-not.
  *
  * Algorithm (RFC 1071 section 2, "deferred carries" and "parallel summation"): add the buffer
  * as 64-bit words. Since 2^16 = 1 (mod 0xffff), a 64-bit word is congruent to the sum of its

@@ -1,5 +1,6 @@
 /*
- * Building blocks shared by the x86-64 scalar implementations (src/x86/partial_*.c).
+ * Building blocks shared by the x86-64 scalar implementations (x86-scalar, src/x86/x86_scalar.[ch],
+ * and the reference rows in src/reference/), and the entry alignment of every x86 row.
  *
  * The historical algorithms differ in how they arrange add-with-carry chains, not in the
  * chains themselves, so the chains are written once here as GNU inline asm (AT&T syntax):

@@ -9,7 +9,7 @@
  * vector of ones: one xor and one vpdpwssd per 64 bytes, no carries to track. The bias is
  * added back at the end: sum(u) = sum(u - 32768) + 32768 * words. The idea of flipping the sign
  * bit to use a signed multiply-add for unsigned data is folklore from SIMD checksum and
- * pixel code (see FIELD-NOTES); the code here is ours.
+ * pixel code ("Sign-flipped dot product" in docs/SOURCES.md); the code here is ours.
  *
  * Lane overflow bound. One vpdpwssd moves a lane by at most 2 * 32768 = 2^16. All accumulators
  * are added together in 32-bit lanes at a flush, so fewer than 2^31 / 2^16 = 32768 vectors may

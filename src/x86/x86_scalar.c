@@ -12,17 +12,17 @@
  *  - What is left is instruction count and taken branches. Each length class has a short
  *    path: 8..16 bytes are two loads, 17..24 three; exactly 40 bytes (the IPv6 header, the hot
  *    case named in Dumazet's and Goldstein's kernel commits) is one 5-quadword chain, tested
- *    first so that it is the fall-through path; 0..7 bytes at most two loads. Herbert's
- *    computed jump measured slower than one branch per remainder bit on this CPU for 14..64
- *    bytes, so the 32/16/8 remainder uses the bits.
+ *    first, with one compare (x86_scalar.h has what that trade measured); 0..7 bytes at most
+ *    two loads. Herbert's computed jump measured slower than one branch per remainder bit on
+ *    this CPU for 14..64 bytes, so the 32/16/8 remainder uses the bits.
  *  - The last 1..8 bytes of a buffer of 8 bytes or more are one backward 8-byte load
  *    (Herbert 2016) with the already-counted bytes shifted out: the quadwords before it start at offset
  *    0, so there are (len - 1) / 8 of them and the shift is 8 * (-len mod 8) bits.
- *  - 256 bytes and more: four independent 64-byte chains. A chain of k adc takes k + 1 cycles
+ *  - More than 256 bytes: four independent 64-byte chains. A chain of k adc takes k + 1 cycles
  *    whatever the number of adc units, so the chains in flight set the speed until the units
  *    are busy: 2 chains per 64 bytes gave 12.8 B/cycle, 3 gave 19, 4 chains of 8 quadwords 27.
- *    Between 64 and 255 bytes fewer instructions matter more: two chains for a 128-byte
- *    block, one for a 64-byte block.
+ *    From 64 to 256 bytes fewer instructions matter more: Linux 6.8's two 40-byte chains per
+ *    80 bytes (sum_64to256 in x86_scalar.h).
  * Never reads outside [buf, buf + len).
  *
  * The copy (named x86-adc in 1.0): one add-with-carry chain, the shape of Linux's csum-copy

@@ -37,7 +37,7 @@ static inline uint64_t sum_40(const unsigned char *p)
     return acc;
 }
 
-/* 256 bytes and more: out of line (x86_scalar.c), because its four accumulators would
+/* More than 256 bytes: out of line (x86_scalar.c), because its four accumulators would
  * make every caller save registers on entry, a cost every short call would pay. */
 uint64_t csum_x86_scalar_sum_256_and_up(uint64_t acc, const unsigned char *p, size_t n);
 

@@ -1,0 +1,220 @@
+/*
+ * csum tune's plan file (bench/tune.c measures and chooses): checking that --write can write
+ * where it will before any timing, the plan a file gives (what --write FILE is checked
+ * against), writing a plan (atomically, with the CPU it was tuned on), and --reset, which
+ * removes only a file --write wrote.
+ */
+#define _GNU_SOURCE
+#include "lab.h"
+#include "file_io.h" /* the atomic replacement `csum pcap fix` uses */
+#include "cpu_features.h"
+#include "plan.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* mkdir -p of the directory part of `path`. */
+static void make_parent_dirs(const char *path)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    for (char *s = dir + 1; *s; s++)
+        if (*s == '/') {
+            *s = '\0';
+            mkdir(dir, 0777);
+            *s = '/';
+        }
+}
+
+/*
+ * Store `text` as the file `path` at once (file_io.c: a temporary file in the same directory,
+ * on disk before it is renamed over `path`), so that a program starting meanwhile reads the old
+ * plan or the new one, never a part of one, a write that fails leaves the old plan as it was,
+ * and two tunes writing at once leave one whole plan. The file keeps its permissions. A
+ * symbolic link of ours is followed (the file it names is replaced, the link stays, as for
+ * `csum pcap fix`); another user's is refused, as the kernel refuses to follow one in /tmp.
+ * 0, or -1 with a reason in `why` (an errno text, or this function's own).
+ */
+static int write_plan_file(const char *path, const char *text, const char **why)
+{
+    struct stat st;
+    *why = NULL;
+    char *target = NULL;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        if (st.st_uid != geteuid()) {
+            *why = "it is a symbolic link owned by another user";
+            return -1;
+        }
+        if (!(target = realpath(path, NULL))) {
+            *why = strerror(errno);
+            return -1;
+        }
+        path = target;
+    }
+    mode_t mode;
+    if (stat(path, &st) == 0) {
+        mode = st.st_mode & 07777;
+    } else {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    char *tmp;
+    int fd = file_temp_open(path, &tmp), rc = fd < 0 ? -1 : 0;
+    for (size_t done = 0, len = strlen(text); rc == 0 && done < len;) {
+        ssize_t n = write(fd, text + done, len - done);
+        if (n > 0)
+            done += (size_t)n;
+        else if (n == 0 || errno != EINTR)
+            rc = -1, errno = n == 0 ? EIO : errno; /* 0: no progress, and errno not set */
+    }
+    if (fd >= 0) {
+        if (rc == 0)
+            rc = file_temp_commit(fd, tmp, path, mode);
+        else
+            file_temp_abort(fd, tmp);
+    }
+    if (rc != 0)
+        *why = strerror(errno);
+    free(target);
+    return rc;
+}
+
+/*
+ * Whether --write can put a file where `path` is, asked before the minutes of timing rather
+ * than found after them (a plan directory that cannot be created or written, an unwritable
+ * HOME). The directory is made as --write makes it; a symbolic link is left to
+ * write_plan_file, which follows it. 0, or -1 with errno.
+ */
+int lab_tune_plan_dir_writable(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        return 0;
+    make_parent_dirs(path);
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        slash[slash == dir] = '\0'; /* "/plan": the root */
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return access(dir, W_OK | X_OK);
+}
+
+/*
+ * Whether `path` is a plan file `--write` wrote: a regular file (or a symbolic link to one) of
+ * at most CSUM_PLAN_FILE_MAX bytes that starts with CSUM_PLAN_FILE_HEADER. Anything but a
+ * regular file is refused unopened (opening a device may do something; a FIFO would wait for a
+ * writer). 0 with its identity in *st; -1 with *why NULL when there is no file (or a symbolic
+ * link to none); -1 with a reason in *why (an errno text, or this function's own) otherwise.
+ */
+static int plan_file_check(const char *path, struct stat *st, const char **why)
+{
+    *why = NULL;
+    if (stat(path, st) != 0) {
+        *why = errno == ENOENT ? NULL : strerror(errno);
+        return -1;
+    }
+    char head[sizeof CSUM_PLAN_FILE_HEADER - 1];
+    size_t got = 0;
+    ssize_t r = 0;
+    int fd = S_ISREG(st->st_mode) ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) : -1;
+    if (!S_ISREG(st->st_mode))
+        *why = "it is not a regular file";
+    else if (fd < 0 || fstat(fd, st) != 0)
+        *why = strerror(errno);
+    else if (!S_ISREG(st->st_mode)) /* replaced since stat */
+        *why = "it is not a regular file";
+    else if (st->st_size > CSUM_PLAN_FILE_MAX)
+        *why = "it is larger than a plan file";
+    else {
+        while (got < sizeof head &&
+               ((r = read(fd, head + got, sizeof head - got)) > 0 || (r < 0 && errno == EINTR)))
+            got += r > 0 ? (size_t)r : 0;
+        if (r < 0)
+            *why = strerror(errno);
+        else if (got < sizeof head || memcmp(head, CSUM_PLAN_FILE_HEADER, sizeof head) != 0)
+            *why = "it does not start with \"" CSUM_PLAN_FILE_HEADER "\"";
+    }
+    if (fd >= 0)
+        close(fd);
+    return *why ? -1 : 0;
+}
+
+int lab_tune_reset(void)
+{
+    char path[4096];
+    size_t n = csum_dispatch_file(path, sizeof path);
+    if (n == 0 || n >= sizeof path) {
+        printf("no plan file is read (CSUM_DISPATCH_FILE is empty, or no absolute HOME): nothing to reset\n");
+        return 0;
+    }
+    struct stat st;
+    const char *why;
+    if (plan_file_check(path, &st, &why) != 0) {
+        if (why == NULL) {
+            printf("no plan file at %s: csum_partial already uses the compiled-in plan\n", path);
+            return 0;
+        }
+        fprintf(stderr, "csum: tune: not removing %s: %s (--reset removes only a plan file that "
+                        "'csum tune --write' wrote)\n", path, why);
+        return 1;
+    }
+    if (!file_same(&st, path)) { /* replaced since it was checked */
+        fprintf(stderr, "csum: tune: not removing %s: it changed while it was checked\n", path);
+        return 1;
+    }
+    if (unlink(path) != 0) {
+        fprintf(stderr, "csum: tune: cannot remove %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    printf("removed %s: programs started from now on use the compiled-in plan\n", path);
+    return 0;
+}
+
+/*
+ * The plan that `--write FILE` replaces when FILE is not the plan file this process read (a
+ * file for CSUM_DISPATCH_FILE in a service's environment, say): what a program reading FILE
+ * runs, FILE's plan when it holds one for this CPU, else the compiled-in plan. The new plan is
+ * checked against that one; this process's own plan (from another file, or the compiled-in
+ * one when FILE holds a plan) would be the wrong bar, lower or higher.
+ */
+void lab_tune_plan_in(const char *file, char *plan, size_t size, char *source, size_t source_size)
+{
+    char why[160] = "", measured[160];
+    struct csum_plan p;
+    if (csum_plan_file_read(file, plan, size, why, sizeof why) == 0 &&
+        csum_plan_parse(&p, CSUM_OP_PARTIAL, plan, 1, why, sizeof why) == 0) {
+        snprintf(source, source_size, "%s", file);
+        return;
+    }
+    snprintf(plan, size, "%s", csum_dispatch_default_plan(measured, sizeof measured));
+    snprintf(source, source_size, "compiled-in defaults, as %s %s", file,
+             why[0] ? "is ignored: " : "does not exist yet");
+    if (why[0])
+        snprintf(source + strlen(source), source_size - strlen(source), "%s", why);
+}
+
+int lab_tune_write_plan(const char *path, const char *plan, const char **why)
+{
+    make_parent_dirs(path);
+    time_t now = time(NULL);
+    char date[32], cpu[64], cpu_line[96] = "", text[512];
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    csum_cpu_class(cpu, sizeof cpu);
+    if (cpu[0]) /* the library ignores the file on another kind of CPU */
+        snprintf(cpu_line, sizeof cpu_line, "%s%s\n", CSUM_PLAN_FILE_CPU, cpu);
+    snprintf(text, sizeof text, CSUM_PLAN_FILE_HEADER " on %s\n"
+                                "# remove with 'csum tune --reset'\n%s%s\n", date, cpu_line, plan);
+    return write_plan_file(path, text, why);
+}

@@ -1,0 +1,91 @@
+/*
+ * The plan file: where it is (csum_dispatch_file, public) and the plan line in it for this CPU
+ * (csum_plan_file_read), for the automatic csum_partial plan (src/dispatch.c) and `csum tune`.
+ * `csum tune --write` writes it (bench/tune_file.c).
+ */
+#define _GNU_SOURCE
+#include "plan.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+size_t csum_dispatch_file(char *buf, size_t size)
+{
+    const char *named = csum_getenv("CSUM_DISPATCH_FILE"),
+               *xdg = csum_getenv("XDG_CONFIG_HOME"), *home = csum_getenv("HOME");
+    int n;
+    if (named)
+        n = *named ? snprintf(buf, size, "%s", named) : 0; /* set but empty: no file */
+    else if (xdg && *xdg == '/') /* a relative one is ignored, as the XDG spec says */
+        n = snprintf(buf, size, "%s/csum/dispatch", xdg);
+    else if (home && *home == '/') /* never a file relative to the working directory */
+        n = snprintf(buf, size, "%s/.config/csum/dispatch", home);
+    else
+        n = 0;
+    if (n == 0 && size)
+        buf[0] = '\0';
+    return n > 0 ? (size_t)n : 0;
+}
+
+/* The first line of the file that is not a comment or blank, into text. 0, or -1 when the file
+ * cannot be read, holds no plan or a plan line too long for text, or names before its plan a CPU
+ * of another kind than this one (why says so). Whole lines: a long comment is skipped whole,
+ * never read on as a plan. Only a regular file of at most CSUM_PLAN_FILE_MAX bytes is read,
+ * opened without blocking (a FIFO would wait for a writer, a device such as /dev/zero never
+ * end). */
+int csum_plan_file_read(const char *path, char *text, size_t size, char *why, size_t why_size)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return -1; /* no file is the normal case: nothing to report */
+    struct stat st;
+    char *data = NULL;
+    ssize_t len = -1;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(why, why_size, "not a regular file");
+    } else if (st.st_size > CSUM_PLAN_FILE_MAX) {
+        snprintf(why, why_size, "larger than %d bytes", CSUM_PLAN_FILE_MAX);
+    } else if ((data = malloc(CSUM_PLAN_FILE_MAX + 1)) != NULL) {
+        size_t got = 0;
+        ssize_t r = 0;
+        while (got < CSUM_PLAN_FILE_MAX &&
+               ((r = read(fd, data + got, CSUM_PLAN_FILE_MAX - got)) > 0 ||
+                (r < 0 && errno == EINTR)))
+            got += r > 0 ? (size_t)r : 0;
+        len = r < 0 ? -1 : (ssize_t)got;
+        snprintf(why, why_size, len < 0 ? "cannot be read" : "no plan in the file");
+    }
+    close(fd);
+    int ok = -1;
+    char *const end = data && len > 0 ? data + len : data;
+    for (char *line = data, *next; len >= 0 && line < end; line = next) {
+        char *newline = memchr(line, '\n', (size_t)(end - line));
+        next = newline ? newline + 1 : end;
+        *(newline ? newline : end) = '\0'; /* data has a byte beyond the file's */
+        line[strcspn(line, "\r")] = '\0';
+        if (!strncmp(line, CSUM_PLAN_FILE_CPU, strlen(CSUM_PLAN_FILE_CPU))) {
+            const char *tuned_on = line + strlen(CSUM_PLAN_FILE_CPU);
+            char here[64];
+            csum_cpu_class(here, sizeof here);
+            if (here[0] && strcmp(tuned_on, here) != 0) {
+                snprintf(why, why_size, "tuned on %.64s, this CPU is %s", tuned_on, here);
+                break;
+            }
+        }
+        if (line[0] == '#' || line[strspn(line, " \t")] == '\0')
+            continue;
+        if (strlen(line) < size) {
+            memcpy(text, line, strlen(line) + 1);
+            ok = 0;
+        } else {
+            snprintf(why, why_size, "its plan line is longer than %zu characters", size - 1);
+        }
+        break;
+    }
+    free(data);
+    return ok;
+}

@@ -672,7 +672,9 @@ int lab_tune_main(int argc, char **argv)
         else
             printf("  %-12s from %zu bytes\n", rows[range_row[k]].name, k ? ladder[range_start[k]] : 0);
 
-    /* 3. Verify. */
+    /* 3. Verify, at least three times even with --quick: slower_somewhere keeps its times in
+     * arrays of REPEATS. */
+    _Static_assert(REPEATS >= 3, "slower_somewhere's arrays hold the verification's checks");
     const int checks = repeats < 3 ? 3 : repeats;
     const int worse = verify(&o, &clk, buf, checks, write_to, rows, n_rows, cost, n_points,
                              n_ranges, one_cycle, plan, sizeof plan);

@@ -52,7 +52,7 @@ enum csum_pcap_layer {
     CSUM_PCAP_RSVP,       /* RSVP (RFC 2205), over IPv4 and IPv6 */
     CSUM_PCAP_DCCP,       /* DCCP (RFC 4340), over its Checksum Coverage */
     CSUM_PCAP_UDPLITE,    /* UDP-Lite (RFC 3828), over its Checksum Coverage; a stored 0 is
-                             bad (never valid) */
+                             bad (never valid), but in a packet quoted in an ICMP error */
     CSUM_PCAP_MH,         /* the IPv6 Mobility Header (RFC 6275 section 6.1.1) */
     CSUM_PCAP_LAYER_COUNT
 };
@@ -64,7 +64,8 @@ enum csum_pcap_verdict {
                                 or segmentation offload: not corruption (see `note`) */
     CSUM_PCAP_NOT_CHECKABLE, /* bytes it covers are not all captured, fragment, bad lengths */
     CSUM_PCAP_NO_CHECKSUM,   /* the sender computed none: UDP with a stored 0 over IPv4, or
-                                in a packet quoted in an ICMP error (over IPv6 too); RSVP
+                                in a packet quoted in an ICMP error (over IPv6 too, and
+                                UDP-Lite's there); RSVP
                                 with a stored 0; OSPF
                                 with cryptographic authentication or an authentication
                                 trailer, whatever the field holds (see `note`) */

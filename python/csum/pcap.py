@@ -137,7 +137,8 @@ class Check(NamedTuple):
     with checksum or segmentation offload: not corruption), ``"not_checkable"`` (the bytes it
     covers were not all captured, an IP fragment, lengths that disagree, a source route too
     short to say where it ends) or ``"no_checksum"`` (the sender computed none: a UDP checksum
-    of 0 over IPv4, or in a packet quoted in an ICMP/ICMPv6 error; an RSVP checksum of 0; OSPF
+    of 0 over IPv4, or in a packet quoted in an ICMP/ICMPv6 error, as a UDP-Lite one there;
+    an RSVP checksum of 0; OSPF
     with cryptographic authentication or an authentication trailer, ``note`` says which)."""
     stored: Optional[int]
     """The checksum in the file, as a big-endian number (what Wireshark shows); None when not

@@ -888,15 +888,16 @@ static void udplite_file(const char *dir, FILE *manifest, uint64_t seed)
 }
 
 /* UDP-Lite inside tunnels (IP in IP, GRE with and without its checksum, Ethernet in GRE,
- * ERSPAN, VXLAN, VXLAN-GPE, Geneve) and under MPLS, over IPv4 and IPv6 inside and out: checked
- * there as it is outside (the same transport dispatch), right and wrong, over part of the
- * datagram or all of it, a stored 0 (bad), and one to be discarded (not checkable); a fix
- * corrects it before the tunnel's own UDP or GRE checksum, which covers it. */
+ * ERSPAN, VXLAN, VXLAN-GPE, Geneve), quoted in ICMP errors and under MPLS, over IPv4 and IPv6
+ * inside and out: checked there as it is outside (the same transport dispatch), right and
+ * wrong, over part of the datagram or all of it, a stored 0 (bad, but "none" in a quote, as
+ * UDP's and as tshark says), and one to be discarded (not checkable); a fix corrects it
+ * before the tunnel's own UDP or GRE checksum, which covers it. */
 static void udplite_tunnels_file(const char *dir, FILE *manifest, uint64_t seed)
 {
     static const enum encap encaps[] = {
         ENCAP_IPIP, ENCAP_GRE, ENCAP_GRE_CSUM, ENCAP_GRE_TEB, ENCAP_ERSPAN2, ENCAP_VXLAN,
-        ENCAP_VXLAN_GPE, ENCAP_GENEVE, ENCAP_NONE, /* NONE: UDP-Lite under MPLS */
+        ENCAP_VXLAN_GPE, ENCAP_GENEVE, ENCAP_ICMP_ERROR, ENCAP_NONE, /* NONE: under MPLS */
     };
     enum { ENCAPS = sizeof encaps / sizeof encaps[0] };
     struct capture_file cf;
@@ -921,6 +922,14 @@ static void udplite_tunnels_file(const char *dir, FILE *manifest, uint64_t seed)
         s.tunnel.outer_ipv = round % 2 ? 6 : 4;
         s.tunnel.corrupt_outer_ip = rnd(&rng) % 6 == 0;
         s.tunnel.corrupt_outer_l4 = rnd(&rng) % 6 == 0;
+        add_packet(&cf, &s, &rng, 0, PB_ENHANCED);
+    }
+    for (int i = 0; i < 4; i++) { /* a stored 0 in a quote, whole and cut: none */
+        struct pkt_spec s = { .link = LINK_ETHERNET, .pad_ethernet = 1 };
+        s.ip = (struct ip_spec){ .ipv = i % 2 ? 6 : 4, .proto = 136, .udp_zero = 1,
+                                 .payload = 10 + rnd(&rng) % 100 };
+        s.tunnel = (struct tunnel_spec){ .encap = i < 2 ? ENCAP_ICMP_ERROR : ENCAP_ICMP_ERROR_CUT,
+                                         .outer_ipv = s.ip.ipv };
         add_packet(&cf, &s, &rng, 0, PB_ENHANCED);
     }
     cf_close(&cf, manifest, NULL);

@@ -109,12 +109,17 @@ static void print_fix_help(void)
            "Write OUT, a copy of the capture IN in the same format and compression in which\n"
            "every bad checksum is replaced by the correct one and every other byte is\n"
            "identical, but the FCS of an Ethernet or 802.11 frame that has one (the capture\n"
-           "says so, or a radiotap or PPI header), computed again when it was right; one\n"
-           "line per change. A checksum over another one (a tunnel's UDP checksum, an ICMP\n"
-           "error's over the quoted header) is computed after that one is fixed, so it may\n"
-           "change too. Not-checkable checksums and offload placeholders are\n"
-           "left alone. OUT is written to a temporary file next to it (next to the file a\n"
-           "symbolic link names), created before IN is read, and renamed into place once\n"
+           "says so, or a radiotap or PPI header), computed again when it was right. One\n"
+           "line per change, an FCS's after its frame's checksums, then a summary:\n"
+           "  frame 12: outer tcp checksum 0x1234 -> 0xb1e5\n"
+           "  frame 12: fcs 0x9a3c61f0 -> 0x4e7b0d15\n"
+           "  in.pcap -> out.pcap: 40 packets, fixed 1 checksums and 1 FCSs; left alone: ...\n"
+           "(an FCS's 4 bytes in network order, as Wireshark's eth.fcs shows them; its\n"
+           "wlan.fcs shows them reversed). A checksum over another one (a tunnel's UDP\n"
+           "checksum, an ICMP error's over the quoted header) is computed after that one is\n"
+           "fixed, so it may change too. Not-checkable checksums and offload placeholders\n"
+           "are left alone. OUT is written to a temporary file next to it (next to the file\n"
+           "a symbolic link names), created before IN is read, and renamed into place once\n"
            "complete: OUT is never partial. An existing OUT keeps its mode (and owner and\n"
            "group where allowed); a new one gets IN's mode less the umask, as with cp. An\n"
            "OUT that exists and is not a regular file (a FIFO, a device, /dev/stdout or\n"
@@ -377,6 +382,17 @@ static int will_fix(const struct args *a, const struct csum_pcap_check *c)
 
 static void progress_clear(struct report *r);
 
+/* The end of a line of fix's list of changes. A reader that went away (`| head`) or a full
+ * disk: the fix goes on, OUT is what matters; the cause is kept for the end. */
+static void end_fix_line(struct report *r)
+{
+    fputc('\n', r->text);
+    if (ferror(r->text)) {
+        r->text_failed = 1;
+        r->text_errno = errno;
+    }
+}
+
 static void on_check(void *arg, const struct csum_pcap_check *c)
 {
     struct report *r = arg;
@@ -388,17 +404,24 @@ static void on_check(void *arg, const struct csum_pcap_check *c)
                 depth_of(c), csum_pcap_layer_name(c->layer), c->stored, c->computed,
                 r->a->dry_run ? " (dry run)" : "");
         print_tail(r->text, c, c->verdict == CSUM_PCAP_OFFLOAD ? "offload" : NULL);
-        fputc('\n', r->text);
-        /* A reader that went away (`| head`) or a full disk: the fix goes on, OUT is what
-         * matters; the cause is kept for the end. */
-        if (ferror(r->text)) {
-            r->text_failed = 1;
-            r->text_errno = errno;
-        }
+        end_fix_line(r);
     } else if (listed(r->a, c->verdict)) {
         progress_clear(r);
         r->a->json ? print_check_json(r, c) : print_check_text(c);
     }
+}
+
+/* fix: a frame's FCS computed again over its fixed checksums, listed as they are (its bytes in
+ * network order, as the checksums' and Wireshark's eth.fcs). */
+static void on_fcs(void *arg, const struct csum_pcap_fcs *f)
+{
+    struct report *r = arg;
+    if (r->text_failed)
+        return;
+    progress_clear(r);
+    fprintf(r->text, "frame %" PRIu64 ": fcs 0x%08" PRIx32 " -> 0x%08" PRIx32 "%s", f->frame,
+            f->stored, f->computed, r->a->dry_run ? " (dry run)" : "");
+    end_fix_line(r);
 }
 
 static double seconds_since(const struct timespec *t)
@@ -927,6 +950,7 @@ static int pcap_fix(int argc, char **argv)
         signal(SIGPIPE, SIG_IGN);
     a.opt.on_check = on_check;
     a.opt.on_progress = on_progress;
+    a.opt.on_fcs = on_fcs;
     a.opt.ctx = &r;
     struct csum_pcap_summary s;
     struct csum_pcap_error e;
@@ -960,9 +984,10 @@ static int pcap_fix(int argc, char **argv)
         if (a.opt.flags & CSUM_PCAP_FIX_OFFLOAD)
             fixed += total_of(&s, CSUM_PCAP_OFFLOAD);
         if (!r.text_failed)
-            fprintf(r.text, "%s%s%s: %" PRIu64 " packets, %s %" PRIu64 " checksums; left alone: "
-                    "%" PRIu64 " not checkable, %" PRIu64 " offload\n", in, out ? " -> " : "",
-                    out ? out : "", s.packets, a.dry_run ? "would fix" : "fixed", fixed,
+            fprintf(r.text, "%s%s%s: %" PRIu64 " packets, %s %" PRIu64 " checksums and %" PRIu64
+                    " FCSs; left alone: %" PRIu64 " not checkable, %" PRIu64 " offload\n", in,
+                    out ? " -> " : "", out ? out : "", s.packets,
+                    a.dry_run ? "would fix" : "fixed", fixed, s.fcs_fixed,
                     total_of(&s, CSUM_PCAP_NOT_CHECKABLE),
                     a.opt.flags & CSUM_PCAP_FIX_OFFLOAD ? 0 : total_of(&s, CSUM_PCAP_OFFLOAD));
     }

@@ -396,14 +396,15 @@ for f in $captures; do
     awk '{ print $1; print $1 + 1 }' "$TMP/starts" | sort -u >"$TMP/fields"
     cmp -l "$in" "$out" | awk '{ print $1 - 1 }' | sort -u >"$TMP/changed"
     # But the FCS at the end of an 802.11 frame behind a radio header (radiotap, PPI), which
-    # fix computes again when it was right: the last 4 bytes of those frames.
+    # fix computes again when it was right: the last 4 bytes of those frames ("BYTE FIELD").
+    nfcs=0
     if command -v python3 >/dev/null 2>&1; then
-        python3 - "$in" <<'PY' | sort -u >"$TMP/fcs-bytes"
+        python3 - "$in" <<'PY' | sort -u >"$TMP/fcs-pairs"
 import struct, sys
 b = open(sys.argv[1], "rb").read()
 def last4(end):
     for i in range(end - 4, end):
-        print(i)
+        print(i, end - 4)
 if b[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
     e = "<" if b[0] in (0xd4, 0x4d) else ">"
     radio = struct.unpack_from(e + "I", b, 20)[0] & 0xffff in (127, 192)
@@ -434,16 +435,26 @@ else:
             last4(off + 12 + min(struct.unpack_from(e + "I", b, off + 8)[0], n - 16))
         off += n
 PY
+        cut -d' ' -f1 "$TMP/fcs-pairs" | sort -u >"$TMP/fcs-bytes"
+        # FCS fields rewritten: each is listed once, as "frame N: fcs OLD -> NEW"
+        nfcs=$(awk 'NR == FNR { field[$1] = $2; next } $1 in field { print field[$1] }' \
+            "$TMP/fcs-pairs" "$TMP/changed" | sort -u | wc -l)
         sort -u "$TMP/fields" "$TMP/fcs-bytes" -o "$TMP/fields"
         comm -23 "$TMP/changed" "$TMP/fcs-bytes" >"$TMP/changed-fields"
         mv "$TMP/changed-fields" "$TMP/changed"
     fi
     check $(( $(comm -23 "$TMP/changed" "$TMP/fields" | wc -l) != 0 )) "fix $f: bytes outside checksum fields changed"
     # Only the listed checksums changed: one changed field per line, none silently (a good
-    # checksum, an ICMP 0xffff for 0x0000, is left as it is).
+    # checksum, an ICMP 0xffff for 0x0000, is left as it is); and so for the FCSs.
     nfields=$(awk 'NR == FNR { start[$1] = 1; next } { print ($1 in start) ? $1 : $1 - 1 }' \
         "$TMP/starts" "$TMP/changed" | sort -u | wc -l)
-    check $(( nfields != $(grep -c '^frame' "$TMP/fixout") )) "fix $f: $nfields checksum fields changed, $(grep -c '^frame' "$TMP/fixout") listed"
+    nlisted=$(grep -cE '^frame [0-9]+: (outer|inner) [a-z0-9-]+ checksum ' "$TMP/fixout")
+    check $(( nfields != nlisted )) "fix $f: $nfields checksum fields changed, $nlisted listed"
+    nlisted_fcs=$(grep -cE '^frame [0-9]+: fcs 0x[0-9a-f]{8} -> 0x[0-9a-f]{8}$' "$TMP/fixout")
+    check $(( nfcs != nlisted_fcs )) "fix $f: $nfcs FCS fields changed, $nlisted_fcs listed"
+    check $(( $(grep -c '^frame' "$TMP/fixout") != nlisted + nlisted_fcs )) "fix $f: a listed change of another form: $(grep '^frame' "$TMP/fixout" | grep -vE ' checksum | fcs ' | head -2 | tr '\n' ' ')"
+    grep -q ": [0-9]* packets, fixed $nlisted checksums and $nlisted_fcs FCSs; left alone: " "$TMP/fixout"
+    check $? "fix $f: the summary counts $nlisted checksums and $nlisted_fcs FCSs ($(tail -1 "$TMP/fixout"))"
     check $(( $(stat -c %s "$in") != $(stat -c %s "$out") )) "fix $f: size changed"
     # Not-checkable and offload verdicts are left as they were.
     normalize <"$TMP/after" | grep -E ' (not_checkable|offload)' | sort >"$TMP/left-after"
@@ -648,16 +659,19 @@ for i, f in enumerate(recs):
     out += struct.pack("<IIII", i, 0, cap, len(f)) + f[:cap]
 open(d + "/fcs-fix.pcap", "wb").write(out)
 PY
-    "$CSUM" pcap fix "$TMP/fcs-fix.pcap" "$TMP/fcs-fixed.pcap" >/dev/null 2>&1
-    python3 - "$TMP/fcs-fix.pcap" "$TMP/fcs-fixed.pcap" <<'PY' >"$TMP/pyout" 2>&1
-import struct, sys, zlib
+    "$CSUM" pcap fix "$TMP/fcs-fix.pcap" "$TMP/fcs-fixed.pcap" >"$TMP/fcs-fix.out" 2>&1
+    "$CSUM" pcap fix --dry-run "$TMP/fcs-fix.pcap" >"$TMP/fcs-dry.out" 2>&1
+    python3 - "$TMP/fcs-fix.pcap" "$TMP/fcs-fixed.pcap" "$TMP/fcs-fix.out" "$TMP/fcs-dry.out" <<'PY' >"$TMP/pyout" 2>&1
+import re, struct, sys, zlib
 a, b = (open(p, "rb").read() for p in sys.argv[1:3])
+out, dry = (open(p).read() for p in sys.argv[3:5])
 assert len(a) == len(b)
-off, kept, redone, changed = 24, 0, 0, 0
+off, frame, kept, redone, changed, rewritten = 24, 0, 0, 0, 0, []
 while off < len(a):
     cap, wire = struct.unpack_from("<II", a, off + 8)
     fa, fb = a[off + 16:off + 16 + cap], b[off + 16:off + 16 + cap]
     off += 16 + cap
+    frame += 1
     right = cap == wire and zlib.crc32(fa[:-4]) == struct.unpack("<I", fa[-4:])[0]
     if fa == fb:
         continue
@@ -665,13 +679,37 @@ while off < len(a):
     if right:
         assert zlib.crc32(fb[:-4]) == struct.unpack("<I", fb[-4:])[0], "FCS not recomputed"
         redone += 1
+        rewritten.append("frame %d: fcs 0x%s -> 0x%s" % (frame, fa[-4:].hex(), fb[-4:].hex()))
     else:
         assert fa[-4:] == fb[-4:], "a wrong or cut FCS was changed"
         kept += 1
 assert redone > 10 and kept > 3, (redone, kept)
-print("fixed frames: %d FCS recomputed, %d wrong or cut ones kept" % (redone, kept))
+# Each FCS rewritten is listed, old and new bytes in network order (as checksums are), after
+# the frame's checksums; the summary counts them; a dry run lists the same.
+listed = re.findall(r"^frame \d+: fcs .*$", out, re.M)
+assert listed == rewritten, (listed[:2], rewritten[:2])
+lines = out.splitlines()
+for line in listed:
+    i = lines.index(line)
+    assert i > 0 and lines[i - 1].split(":")[0] == line.split(":")[0] and " checksum " in lines[i - 1], line
+assert re.search(r": \d+ packets, fixed \d+ checksums and %d FCSs; " % redone, out), out.splitlines()[-1]
+assert [l.replace(" (dry run)", "") for l in re.findall(r"^frame \d+: fcs .*$", dry, re.M)] == listed
+assert re.search(r": \d+ packets, would fix \d+ checksums and %d FCSs; " % redone, dry), dry.splitlines()[-1]
+print("fixed frames: %d FCS recomputed and listed, %d wrong or cut ones kept" % (redone, kept))
 PY
-    check $? "fix of frames with an FCS: a right one recomputed, others left ($(tail -1 "$TMP/pyout"))"
+    check $? "fix of frames with an FCS: a right one recomputed and listed, others left ($(tail -1 "$TMP/pyout"))"
+    if command -v tshark >/dev/null 2>&1; then # the values as tshark shows them (eth.fcs)
+        for g in fcs-fix fcs-fixed; do
+            tshark -n -r "$TMP/$g.pcap" -T fields -e frame.number -e eth.fcs 2>/dev/null |
+                awk 'NF == 2' >"$TMP/$g.eth"
+        done
+        awk 'NR == FNR { before[$1] = $2; next }
+             ($1 in before) && before[$1] != $2 { printf "frame %d: fcs %s -> %s\n", $1, before[$1], $2 }' \
+            "$TMP/fcs-fix.eth" "$TMP/fcs-fixed.eth" >"$TMP/fcs-want"
+        grep -E '^frame [0-9]+: fcs ' "$TMP/fcs-fix.out" | diff "$TMP/fcs-want" - >"$TMP/fcs-diff"
+        [ -s "$TMP/fcs-want" ] && [ ! -s "$TMP/fcs-diff" ]
+        check $? "fix of frames with an FCS: each listed with tshark's eth.fcs before and after ($(head -4 "$TMP/fcs-diff" | tr '\n' ' '))"
+    fi
     "$CSUM" pcap verify "$TMP/fcs-fixed.pcap" >/dev/null 2>&1
     check $? "fix of frames with an FCS: the fixed capture verifies clean"
     if [[ " $compressors " == *" gzip "* ]]; then # gzip found, and csum reads it (above)
@@ -685,16 +723,18 @@ fi
 # The FCS of an 802.11 frame behind a radio header that says it has one (radiotap's Flags,
 # PPI's 802.11-Common field), over the 802.11 frame only: fix keeps a right one right and
 # leaves a wrong one alone, as tshark's FCS check says frame by frame before and after.
-wlan_fcs() { # wlan_fcs FILE: "FRAME FCS-STATUS MD5" for the frames with an FCS
+# fix lists each FCS it computes again, before and after: tshark's wlan.fcs, whose bytes are
+# reversed (the CRC-32 as a number; fix lists the bytes in network order, as eth.fcs shows them).
+wlan_fcs() { # wlan_fcs FILE: "FRAME FCS-STATUS MD5 FCS" for the frames with an FCS
     tshark -n -r "$1" -o wlan.check_checksum:TRUE -o frame.generate_md5_hash:TRUE -T fields \
-        -e frame.number -e wlan.fcs.status -e frame.md5_hash 2>/dev/null | awk 'NF == 3'
+        -e frame.number -e wlan.fcs.status -e frame.md5_hash -e wlan.fcs 2>/dev/null | awk 'NF == 4'
 }
 if command -v tshark >/dev/null 2>&1; then
     for f in radiotap.pcap ppi.pcap; do
-        "$CSUM" pcap fix "$C/$f" "$TMP/fcs-$f" >/dev/null 2>&1
+        "$CSUM" pcap fix "$C/$f" "$TMP/fcs-$f" >"$TMP/fcs-fix.out" 2>&1
         wlan_fcs "$C/$f" >"$TMP/fcs-before"
         wlan_fcs "$TMP/fcs-$f" >"$TMP/fcs-after"
-        paste -d ' ' "$TMP/fcs-before" "$TMP/fcs-after" | awk '$1 == $4 { print $1, $2, $3, $5, $6 }' |
+        paste -d ' ' "$TMP/fcs-before" "$TMP/fcs-after" | awk '$1 == $5 { print $1, $2, $3, $6, $7, $4, $8 }' |
             awk '$2 != $4 { print "frame " $1 ": FCS status " $2 " became " $4; bad++ }
                  $2 == 1 && $3 != $5 { redone++ } $2 == 0 && $3 != $5 { kept++ }
                  END { if (redone < 3 || kept < 1)
@@ -703,6 +743,12 @@ if command -v tshark >/dev/null 2>&1; then
             >"$TMP/fcs-diff"
         [ "$(wc -l <"$TMP/fcs-before")" -gt 10 ] && grep -q '^ok: ' "$TMP/fcs-diff"
         check $? "fix of $f: the 802.11 FCS as tshark checks it ($(head -3 "$TMP/fcs-diff" | tr '\n' ' '))"
+        paste -d ' ' "$TMP/fcs-before" "$TMP/fcs-after" |
+            awk 'function net(x) { return "0x" substr(x, 9, 2) substr(x, 7, 2) substr(x, 5, 2) substr(x, 3, 2) }
+                 $1 == $5 && $4 != $8 { printf "frame %d: fcs %s -> %s\n", $1, net($4), net($8) }' >"$TMP/fcs-want"
+        grep -E '^frame [0-9]+: fcs ' "$TMP/fcs-fix.out" | diff "$TMP/fcs-want" - >"$TMP/fcs-diff"
+        [ -s "$TMP/fcs-want" ] && [ ! -s "$TMP/fcs-diff" ]
+        check $? "fix of $f: each FCS computed again is listed with tshark's values ($(head -4 "$TMP/fcs-diff" | tr '\n' ' '))"
     done
 else
     skip "the 802.11 FCS after fix, checked by tshark (tshark not found)"

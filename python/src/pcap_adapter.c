@@ -34,7 +34,7 @@
  * file_same/file_temp_* come from cli/file_io.c); the headers included here before the macros
  * (a new header included by cmd_pcap.c after them must not declare what the macros rename);
  * and, for the fix wrapper, its struct report (members a and name, set before the walk),
- * listed(), on_check(), on_progress(), json_string(), print_check_json() and
+ * listed(), on_check(), on_progress(), on_fcs(), json_string(), print_check_json() and
  * print_summary_json(), with their current signatures. A change to any of these fails to
  * compile here, except the output and descriptor rules, which the Python tests exercise.
  *
@@ -173,6 +173,12 @@ static void tap_progress(void *arg, uint64_t bytes_in, uint64_t packets)
     on_progress(t->cli, bytes_in, packets);
 }
 
+static void tap_fcs(void *arg, const struct csum_pcap_fcs *f)
+{
+    struct fix_tap *t = arg;
+    on_fcs(t->cli, f);
+}
+
 #undef csum_pcap_fix_fd
 
 static int adapter_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options *o,
@@ -183,6 +189,7 @@ static int adapter_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options 
     struct csum_pcap_options tapped = *o;
     tapped.on_check = tap_check;
     tapped.on_progress = tap_progress;
+    tapped.on_fcs = o->on_fcs ? tap_fcs : NULL; /* every callback gets cmd_pcap.c's context */
     tapped.ctx = &t;
     TO_DOC((printf("{\"file\": "), json_string(t.cli->name), printf(",\n \"checks\": [")));
     const int rc = csum_pcap_fix_fd(in_fd, out_fd, &tapped, s, e);

@@ -531,7 +531,9 @@ static void print_summary_text(const char *name, const struct csum_pcap_summary 
     putchar('\n');
 }
 
-static void print_summary_json(const struct csum_pcap_summary *s, const struct csum_pcap_error *e)
+/* The JSON document's members after "checks" (which this closes), but for its closing brace. */
+static void print_summary_members(const struct csum_pcap_summary *s,
+                                  const struct csum_pcap_error *e)
 {
     printf("],\n \"format\": \"%s\", \"compression\": \"%s\", \"packets\": %" PRIu64
            ", \"bytes\": %" PRIu64 ",\n \"summary\": {", csum_pcap_format_name(s->format),
@@ -576,6 +578,11 @@ static void print_summary_json(const struct csum_pcap_summary *s, const struct c
         json_string(e->message);
         printf("}");
     }
+}
+
+static void print_summary_json(const struct csum_pcap_summary *s, const struct csum_pcap_error *e)
+{
+    print_summary_members(s, e);
     printf("}\n");
 }
 

@@ -110,7 +110,8 @@ static void print_fix_help(void)
            "every bad checksum is replaced by the correct one and every other byte is\n"
            "identical, but the FCS of an Ethernet or 802.11 frame that has one (the capture\n"
            "says so, or a radiotap or PPI header), computed again when it was right. One\n"
-           "line per change, an FCS's after its frame's checksums, then a summary:\n"
+           "line per change, an FCS's after its frame's checksums, then a summary (which\n"
+           "names packets not looked into, skipped or not dissected, as verify's does):\n"
            "  frame 12: outer tcp checksum 0x1234 -> 0xb1e5\n"
            "  frame 12: fcs 0x9a3c61f0 -> 0x4e7b0d15\n"
            "  in.pcap -> out.pcap: 40 packets, fixed 1 checksums and 1 FCSs; left alone: ...\n"
@@ -491,13 +492,41 @@ static uint64_t skipped_total(const struct csum_pcap_summary *s)
     return n;
 }
 
-static void print_linktype(uint32_t linktype)
+static void print_linktype(FILE *f, uint32_t linktype)
 {
     const char *name = csum_pcap_linktype_name(linktype);
     if (name)
-        printf("%s (%u)", name, linktype);
+        fprintf(f, "%s (%u)", name, linktype);
     else
-        printf("link type %u", linktype);
+        fprintf(f, "link type %u", linktype);
+}
+
+/* The end of a summary line, the packets not looked into (none of their checksums checked, or
+ * fixed): "; not dissected: 141 packets on IEEE802_15_4_WITHFCS (195)"; "; skipped: 20
+ * encrypted 802.11 frames". verify and fix say the same. */
+static void print_unchecked(FILE *f, const struct csum_pcap_summary *s)
+{
+    if (s->undissected) {
+        uint64_t named = 0;
+        fputs("; not dissected: ", f);
+        for (int i = 0; i < CSUM_PCAP_MAX_LINKTYPES && s->undissected_by[i].packets; i++) {
+            fprintf(f, "%s%" PRIu64 " packets on ", i ? ", " : "", s->undissected_by[i].packets);
+            print_linktype(f, s->undissected_by[i].linktype);
+            named += s->undissected_by[i].packets;
+        }
+        if (named < s->undissected)
+            fprintf(f, ", %" PRIu64 " on other link types", s->undissected - named);
+    }
+    if (skipped_total(s)) {
+        const char *sep = "; skipped: ";
+        for (int k = 0; k < CSUM_PCAP_SKIP_COUNT; k++) {
+            if (s->skipped[k]) {
+                fprintf(f, "%s%" PRIu64 " %s", sep, s->skipped[k],
+                        csum_pcap_skip_description((enum csum_pcap_skip)k));
+                sep = ", ";
+            }
+        }
+    }
 }
 
 static void print_summary_text(const char *name, const struct csum_pcap_summary *s)
@@ -507,27 +536,7 @@ static void print_summary_text(const char *name, const struct csum_pcap_summary 
            s->packets, total_of(s, CSUM_PCAP_GOOD), total_of(s, CSUM_PCAP_BAD),
            total_of(s, CSUM_PCAP_OFFLOAD), total_of(s, CSUM_PCAP_NOT_CHECKABLE),
            total_of(s, CSUM_PCAP_NO_CHECKSUM));
-    if (s->undissected) {
-        uint64_t named = 0;
-        printf("; not dissected: ");
-        for (int i = 0; i < CSUM_PCAP_MAX_LINKTYPES && s->undissected_by[i].packets; i++) {
-            printf("%s%" PRIu64 " packets on ", i ? ", " : "", s->undissected_by[i].packets);
-            print_linktype(s->undissected_by[i].linktype);
-            named += s->undissected_by[i].packets;
-        }
-        if (named < s->undissected)
-            printf(", %" PRIu64 " on other link types", s->undissected - named);
-    }
-    if (skipped_total(s)) {
-        const char *sep = "; skipped: ";
-        for (int k = 0; k < CSUM_PCAP_SKIP_COUNT; k++) {
-            if (s->skipped[k]) {
-                printf("%s%" PRIu64 " %s", sep, s->skipped[k],
-                       csum_pcap_skip_description((enum csum_pcap_skip)k));
-                sep = ", ";
-            }
-        }
-    }
+    print_unchecked(stdout, s);
     putchar('\n');
 }
 
@@ -990,13 +999,17 @@ static int pcap_fix(int argc, char **argv)
         uint64_t fixed = total_of(&s, CSUM_PCAP_BAD);
         if (a.opt.flags & CSUM_PCAP_FIX_OFFLOAD)
             fixed += total_of(&s, CSUM_PCAP_OFFLOAD);
-        if (!r.text_failed)
+        if (!r.text_failed) {
             fprintf(r.text, "%s%s%s: %" PRIu64 " packets, %s %" PRIu64 " checksums and %" PRIu64
-                    " FCSs; left alone: %" PRIu64 " not checkable, %" PRIu64 " offload\n", in,
+                    " FCSs; left alone: %" PRIu64 " not checkable, %" PRIu64 " offload", in,
                     out ? " -> " : "", out ? out : "", s.packets,
                     a.dry_run ? "would fix" : "fixed", fixed, s.fcs_fixed,
                     total_of(&s, CSUM_PCAP_NOT_CHECKABLE),
                     a.opt.flags & CSUM_PCAP_FIX_OFFLOAD ? 0 : total_of(&s, CSUM_PCAP_OFFLOAD));
+            /* packets it could not look into, whose bad checksums (if any) stay bad */
+            print_unchecked(r.text, &s);
+            fputc('\n', r.text);
+        }
     }
     status = finish_listing(&r, out, status);
     signal(SIGPIPE, SIG_DFL);

@@ -455,6 +455,12 @@ PY
     check $(( $(grep -c '^frame' "$TMP/fixout") != nlisted + nlisted_fcs )) "fix $f: a listed change of another form: $(grep '^frame' "$TMP/fixout" | grep -vE ' checksum | fcs ' | head -2 | tr '\n' ' ')"
     grep -q ": [0-9]* packets, fixed $nlisted checksums and $nlisted_fcs FCSs; left alone: " "$TMP/fixout"
     check $? "fix $f: the summary counts $nlisted checksums and $nlisted_fcs FCSs ($(tail -1 "$TMP/fixout"))"
+    # ... and names the packets it could not look into (skipped, not dissected), as verify's does
+    want=$("$CSUM" pcap verify "${opts[@]}" "$in" | tail -1 | sed 's/^[^;]*; checksums: [^;]*//')
+    got=$(tail -1 "$TMP/fixout" | sed 's/^.*; left alone: [0-9]* not checkable, [0-9]* offload//')
+    check $(( $(skipped_in "$f") > 0 && ${#want} == 0 )) "verify $f: its summary names the $(skipped_in "$f") packets skipped"
+    [ "$got" = "$want" ]
+    check $? "fix $f: its summary names the packets not looked into as verify's does ('$got', verify: '$want')"
     check $(( $(stat -c %s "$in") != $(stat -c %s "$out") )) "fix $f: size changed"
     # Not-checkable and offload verdicts are left as they were.
     normalize <"$TMP/after" | grep -E ' (not_checkable|offload)' | sort >"$TMP/left-after"
@@ -904,6 +910,9 @@ grep -q "not dissected: [0-9]* packets on IEEE802_15_4_WITHFCS (195)" "$TMP/out"
 check $? "verify on an undissected link type: named ($(head -c 300 "$TMP/out"))"
 "$CSUM" pcap verify --strict "$TMP/other.pcap" >/dev/null 2>&1
 check $(( $? != 1 )) "verify --strict on an undissected link type: exit 1"
+"$CSUM" pcap fix "$TMP/other.pcap" "$TMP/other-fixed.pcap" >"$TMP/out" 2>&1
+grep -q "packets, fixed 0 checksums and 0 FCSs; .*; not dissected: [0-9]* packets on IEEE802_15_4_WITHFCS (195)$" "$TMP/out"
+check $? "fix on an undissected link type: its summary says that nothing was looked into ($(head -c 300 "$TMP/out"))"
 # ... also inside PKTAP (258) and PPI (192), by the link type inside: 195 after their headers.
 pcap_file_header() { printf '\324\303\262\241\002\000\004\000\000\000\000\000\000\000\000\000\377\377\000\000'"$1"'\000\000'; }
 { pcap_file_header '\002\001'

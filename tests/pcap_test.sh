@@ -352,6 +352,28 @@ printf '\xfd7zXZ\x00rest' >"$TMP/x.pcap.xz"
 check $(( $? != 2 )) "xz-compressed capture: exit 2"
 grep -q "xz-compressed" "$TMP/err"
 check $? "xz-compressed capture: named as such ($(head -c 200 "$TMP/err"))"
+# ... and what to run instead, for what was asked: verify says how to verify it, fix how to fix
+# it (into a capture compressed the same way), and what they suggest does that.
+for z in xz bzip2 lz4; do
+    if ! command -v "$z" >/dev/null; then
+        skip "the command suggested for a $z-compressed capture ($z not found)"
+        continue
+    fi
+    "$z" -c "$C/ethernet-le-usec.pcap" >"$TMP/in.$z"
+    "$CSUM" pcap verify "$TMP/in.$z" >/dev/null 2>"$TMP/err"
+    grep -q "(decompress it first, e.g. $z -dc FILE | csum pcap verify -)" "$TMP/err"
+    check $? "verify of a $z-compressed capture: suggests a verify ($(head -c 300 "$TMP/err"))"
+    "$CSUM" pcap fix "$TMP/in.$z" "$TMP/out.$z" >/dev/null 2>"$TMP/err"
+    check $(( $? != 2 )) "fix of a $z-compressed capture: exit 2"
+    cmd=$(sed -n 's/.*(decompress it first, e.g. \(.* | csum pcap fix - - | .*\))$/\1/p' "$TMP/err")
+    [ "$cmd" = "$z -dc IN | csum pcap fix - - | $z >OUT" ]
+    check $? "fix of a $z-compressed capture: suggests a fix ($(head -c 300 "$TMP/err"))"
+    rm -f "$TMP/out.$z"
+    "$z" -dc "$TMP/in.$z" | "$CSUM" pcap fix - - 2>/dev/null | "$z" >"$TMP/out.$z" # as suggested
+    "$CSUM" pcap fix "$C/ethernet-le-usec.pcap" "$TMP/want.pcap" >/dev/null
+    "$z" -dc "$TMP/out.$z" 2>/dev/null | cmp -s - "$TMP/want.pcap"
+    check $? "fix of a $z-compressed capture: the suggested command writes the fixed capture, $z-compressed"
+done
 
 # ---- hostile input ------------------------------------------------------------------------
 # Damaged copies of every capture: any verdict, but never a crash or a hang. They go through

@@ -76,8 +76,9 @@ static void print_verify_help(void)
            "length of 0), not corruption; not checkable: the bytes it covers were not all\n"
            "captured, an IP fragment, lengths that disagree; none: the sender computed none\n"
            "(a UDP checksum of 0 over IPv4, over IPv6 too with --ipv6-udp-zero, or in a\n"
-           "packet quoted in an ICMP error; an RSVP checksum of 0; OSPF with cryptographic\n"
-           "authentication, RFC 2328, or an authentication trailer, RFC 7166).\n"
+           "packet quoted in an ICMP error, as a UDP-Lite one there; an RSVP checksum of 0;\n"
+           "OSPF with cryptographic authentication, RFC 2328, or an authentication trailer,\n"
+           "RFC 7166).\n"
            "Packets on link types not dissected, encrypted 802.11/MACsec frames, and packets\n"
            "whose headers before the transport are cut or malformed are counted by kind in the\n"
            "summary.\n"
@@ -108,12 +109,18 @@ static void print_fix_help(void)
            "Write OUT, a copy of the capture IN in the same format and compression in which\n"
            "every bad checksum is replaced by the correct one and every other byte is\n"
            "identical, but the FCS of an Ethernet or 802.11 frame that has one (the capture\n"
-           "says so, or a radiotap or PPI header), computed again when it was right; one\n"
-           "line per change. A checksum over another one (a tunnel's UDP checksum, an ICMP\n"
-           "error's over the quoted header) is computed after that one is fixed, so it may\n"
-           "change too. Not-checkable checksums and offload placeholders are\n"
-           "left alone. OUT is written to a temporary file next to it (next to the file a\n"
-           "symbolic link names), created before IN is read, and renamed into place once\n"
+           "says so, or a radiotap or PPI header), computed again when it was right. One\n"
+           "line per change, an FCS's after its frame's checksums, then a summary (which\n"
+           "names packets not looked into, skipped or not dissected, as verify's does):\n"
+           "  frame 12: outer tcp checksum 0x1234 -> 0xb1e5\n"
+           "  frame 12: fcs 0x9a3c61f0 -> 0x4e7b0d15\n"
+           "  in.pcap -> out.pcap: 40 packets, fixed 1 checksums and 1 FCSs; left alone: ...\n"
+           "(an FCS's 4 bytes in network order, as Wireshark's eth.fcs shows them; its\n"
+           "wlan.fcs shows them reversed). A checksum over another one (a tunnel's UDP\n"
+           "checksum, an ICMP error's over the quoted header) is computed after that one is\n"
+           "fixed, so it may change too. Not-checkable checksums and offload placeholders\n"
+           "are left alone. OUT is written to a temporary file next to it (next to the file\n"
+           "a symbolic link names), created before IN is read, and renamed into place once\n"
            "complete: OUT is never partial. An existing OUT keeps its mode (and owner and\n"
            "group where allowed); a new one gets IN's mode less the umask, as with cp. An\n"
            "OUT that exists and is not a regular file (a FIFO, a device, /dev/stdout or\n"
@@ -376,6 +383,17 @@ static int will_fix(const struct args *a, const struct csum_pcap_check *c)
 
 static void progress_clear(struct report *r);
 
+/* The end of a line of fix's list of changes. A reader that went away (`| head`) or a full
+ * disk: the fix goes on, OUT is what matters; the cause is kept for the end. */
+static void end_fix_line(struct report *r)
+{
+    fputc('\n', r->text);
+    if (ferror(r->text)) {
+        r->text_failed = 1;
+        r->text_errno = errno;
+    }
+}
+
 static void on_check(void *arg, const struct csum_pcap_check *c)
 {
     struct report *r = arg;
@@ -387,17 +405,24 @@ static void on_check(void *arg, const struct csum_pcap_check *c)
                 depth_of(c), csum_pcap_layer_name(c->layer), c->stored, c->computed,
                 r->a->dry_run ? " (dry run)" : "");
         print_tail(r->text, c, c->verdict == CSUM_PCAP_OFFLOAD ? "offload" : NULL);
-        fputc('\n', r->text);
-        /* A reader that went away (`| head`) or a full disk: the fix goes on, OUT is what
-         * matters; the cause is kept for the end. */
-        if (ferror(r->text)) {
-            r->text_failed = 1;
-            r->text_errno = errno;
-        }
+        end_fix_line(r);
     } else if (listed(r->a, c->verdict)) {
         progress_clear(r);
         r->a->json ? print_check_json(r, c) : print_check_text(c);
     }
+}
+
+/* fix: a frame's FCS computed again over its fixed checksums, listed as they are (its bytes in
+ * network order, as the checksums' and Wireshark's eth.fcs). */
+static void on_fcs(void *arg, const struct csum_pcap_fcs *f)
+{
+    struct report *r = arg;
+    if (r->text_failed)
+        return;
+    progress_clear(r);
+    fprintf(r->text, "frame %" PRIu64 ": fcs 0x%08" PRIx32 " -> 0x%08" PRIx32 "%s", f->frame,
+            f->stored, f->computed, r->a->dry_run ? " (dry run)" : "");
+    end_fix_line(r);
 }
 
 static double seconds_since(const struct timespec *t)
@@ -467,13 +492,41 @@ static uint64_t skipped_total(const struct csum_pcap_summary *s)
     return n;
 }
 
-static void print_linktype(uint32_t linktype)
+static void print_linktype(FILE *f, uint32_t linktype)
 {
     const char *name = csum_pcap_linktype_name(linktype);
     if (name)
-        printf("%s (%u)", name, linktype);
+        fprintf(f, "%s (%u)", name, linktype);
     else
-        printf("link type %u", linktype);
+        fprintf(f, "link type %u", linktype);
+}
+
+/* The end of a summary line, the packets not looked into (none of their checksums checked, or
+ * fixed): "; not dissected: 141 packets on IEEE802_15_4_WITHFCS (195)"; "; skipped: 20
+ * encrypted 802.11 frames". verify and fix say the same. */
+static void print_unchecked(FILE *f, const struct csum_pcap_summary *s)
+{
+    if (s->undissected) {
+        uint64_t named = 0;
+        fputs("; not dissected: ", f);
+        for (int i = 0; i < CSUM_PCAP_MAX_LINKTYPES && s->undissected_by[i].packets; i++) {
+            fprintf(f, "%s%" PRIu64 " packets on ", i ? ", " : "", s->undissected_by[i].packets);
+            print_linktype(f, s->undissected_by[i].linktype);
+            named += s->undissected_by[i].packets;
+        }
+        if (named < s->undissected)
+            fprintf(f, ", %" PRIu64 " on other link types", s->undissected - named);
+    }
+    if (skipped_total(s)) {
+        const char *sep = "; skipped: ";
+        for (int k = 0; k < CSUM_PCAP_SKIP_COUNT; k++) {
+            if (s->skipped[k]) {
+                fprintf(f, "%s%" PRIu64 " %s", sep, s->skipped[k],
+                        csum_pcap_skip_description((enum csum_pcap_skip)k));
+                sep = ", ";
+            }
+        }
+    }
 }
 
 static void print_summary_text(const char *name, const struct csum_pcap_summary *s)
@@ -483,31 +536,13 @@ static void print_summary_text(const char *name, const struct csum_pcap_summary 
            s->packets, total_of(s, CSUM_PCAP_GOOD), total_of(s, CSUM_PCAP_BAD),
            total_of(s, CSUM_PCAP_OFFLOAD), total_of(s, CSUM_PCAP_NOT_CHECKABLE),
            total_of(s, CSUM_PCAP_NO_CHECKSUM));
-    if (s->undissected) {
-        uint64_t named = 0;
-        printf("; not dissected: ");
-        for (int i = 0; i < CSUM_PCAP_MAX_LINKTYPES && s->undissected_by[i].packets; i++) {
-            printf("%s%" PRIu64 " packets on ", i ? ", " : "", s->undissected_by[i].packets);
-            print_linktype(s->undissected_by[i].linktype);
-            named += s->undissected_by[i].packets;
-        }
-        if (named < s->undissected)
-            printf(", %" PRIu64 " on other link types", s->undissected - named);
-    }
-    if (skipped_total(s)) {
-        const char *sep = "; skipped: ";
-        for (int k = 0; k < CSUM_PCAP_SKIP_COUNT; k++) {
-            if (s->skipped[k]) {
-                printf("%s%" PRIu64 " %s", sep, s->skipped[k],
-                       csum_pcap_skip_description((enum csum_pcap_skip)k));
-                sep = ", ";
-            }
-        }
-    }
+    print_unchecked(stdout, s);
     putchar('\n');
 }
 
-static void print_summary_json(const struct csum_pcap_summary *s, const struct csum_pcap_error *e)
+/* The JSON document's members after "checks" (which this closes), but for its closing brace. */
+static void print_summary_members(const struct csum_pcap_summary *s,
+                                  const struct csum_pcap_error *e)
 {
     printf("],\n \"format\": \"%s\", \"compression\": \"%s\", \"packets\": %" PRIu64
            ", \"bytes\": %" PRIu64 ",\n \"summary\": {", csum_pcap_format_name(s->format),
@@ -552,6 +587,11 @@ static void print_summary_json(const struct csum_pcap_summary *s, const struct c
         json_string(e->message);
         printf("}");
     }
+}
+
+static void print_summary_json(const struct csum_pcap_summary *s, const struct csum_pcap_error *e)
+{
+    print_summary_members(s, e);
     printf("}\n");
 }
 
@@ -926,6 +966,7 @@ static int pcap_fix(int argc, char **argv)
         signal(SIGPIPE, SIG_IGN);
     a.opt.on_check = on_check;
     a.opt.on_progress = on_progress;
+    a.opt.on_fcs = on_fcs;
     a.opt.ctx = &r;
     struct csum_pcap_summary s;
     struct csum_pcap_error e;
@@ -958,12 +999,17 @@ static int pcap_fix(int argc, char **argv)
         uint64_t fixed = total_of(&s, CSUM_PCAP_BAD);
         if (a.opt.flags & CSUM_PCAP_FIX_OFFLOAD)
             fixed += total_of(&s, CSUM_PCAP_OFFLOAD);
-        if (!r.text_failed)
-            fprintf(r.text, "%s%s%s: %" PRIu64 " packets, %s %" PRIu64 " checksums; left alone: "
-                    "%" PRIu64 " not checkable, %" PRIu64 " offload\n", in, out ? " -> " : "",
-                    out ? out : "", s.packets, a.dry_run ? "would fix" : "fixed", fixed,
+        if (!r.text_failed) {
+            fprintf(r.text, "%s%s%s: %" PRIu64 " packets, %s %" PRIu64 " checksums and %" PRIu64
+                    " FCSs; left alone: %" PRIu64 " not checkable, %" PRIu64 " offload", in,
+                    out ? " -> " : "", out ? out : "", s.packets,
+                    a.dry_run ? "would fix" : "fixed", fixed, s.fcs_fixed,
                     total_of(&s, CSUM_PCAP_NOT_CHECKABLE),
                     a.opt.flags & CSUM_PCAP_FIX_OFFLOAD ? 0 : total_of(&s, CSUM_PCAP_OFFLOAD));
+            /* packets it could not look into, whose bad checksums (if any) stay bad */
+            print_unchecked(r.text, &s);
+            fputc('\n', r.text);
+        }
     }
     status = finish_listing(&r, out, status);
     signal(SIGPIPE, SIG_DFL);

@@ -3,14 +3,15 @@
  * packets quoted in ICMP errors. The input is
  *   byte 0      which link type (an index into the dissected ones below)
  *   byte 1      policy: bit 0 --rfc1624, bit 1 --fix-offload, bit 2 VXLAN on 8472 and
- *               Geneve on 6082 too
+ *               Geneve on 6082 too, bit 4 CSUM_PCAP_FIX_FCS (what the CLI's fix sets)
  *   bytes 2..   the packet (its wire length is its captured length; with bit 3 of byte 1,
  *               the wire length is 64 KiB more, as if the capture were cut short)
  * wrapped in a one-record pcap, in a heap block of exactly its size.
  *
  * Always-on checks: no crash, no read outside the packet (ASan); every field reported lies
- * inside the packet; fix changes only fields it reported, after which verify finds nothing
- * bad and the same number of checksums; verdicts never depend on the implementation-free
+ * inside the packet; fix changes only fields it reported (checksums, and an FCS it reports
+ * with the bytes it found and wrote there), after which verify finds nothing bad and the same
+ * number of checksums; verdicts never depend on the implementation-free
  * details (the same packet verified twice gives the same list).
  */
 #include <stdlib.h>
@@ -30,7 +31,27 @@ struct seen {
     uint64_t fields[128];
     size_t n_fields;
     uint64_t digest;
+    struct csum_pcap_fcs fcs;          /* the FCS a fix computed again, */
+    unsigned n_fcs;                    /* if any (one frame: at most one) */
 };
+
+static uint32_t be32_at(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+static void on_fcs(void *ctx, const struct csum_pcap_fcs *fcs)
+{
+    struct seen *s = ctx;
+    FUZZ_CHECK(fcs->frame == 1 && s->n_fcs == 0, "FCS of frame %llu, %u before",
+               (unsigned long long)fcs->frame, s->n_fcs);
+    FUZZ_CHECK(fcs->offset >= s->first && fcs->offset + 4 <= s->last,
+               "FCS at %llu, outside the packet [%llu, %llu)", (unsigned long long)fcs->offset,
+               (unsigned long long)s->first, (unsigned long long)s->last);
+    FUZZ_CHECK(fcs->stored != fcs->computed, "an FCS reported as computed again, unchanged");
+    s->fcs = *fcs;
+    s->n_fcs++;
+}
 
 static void on_check(void *ctx, const struct csum_pcap_check *c)
 {
@@ -79,12 +100,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     struct csum_pcap_options o = { 0 };
     o.flags = (policy & 1 ? CSUM_PCAP_ACCEPT_NEGATIVE_ZERO : 0) |
-              (policy & 2 ? CSUM_PCAP_FIX_OFFLOAD : 0);
+              (policy & 2 ? CSUM_PCAP_FIX_OFFLOAD : 0) | (policy & 16 ? CSUM_PCAP_FIX_FCS : 0);
     if (policy & 4) {
         o.vxlan_ports[0] = 8472;
         o.geneve_ports[0] = 6082;
     }
     o.on_check = on_check;
+    o.on_fcs = on_fcs;
     struct seen v = { .first = HEADERS, .last = total }, again = v, f = v, after = v;
     struct csum_pcap_summary vs, fs, as;
     o.ctx = &v;
@@ -93,6 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.ctx = &again;
     csum_pcap_verify_buffer(file, total, &o, NULL, NULL);
     FUZZ_CHECK(again.digest == v.digest, "two walks of the same packet differ");
+    FUZZ_CHECK(v.n_fcs == 0 && vs.fcs_fixed == 0, "verify computed an FCS again");
     /* 147 (USER0) is not dissected; PKTAP (258) and PPI (192) name the link type inside. */
     const int wraps = linktype == 258 || linktype == 192;
     FUZZ_CHECK(vs.packets == 1 && (linktype == 147 ? vs.undissected == 1 : wraps || !vs.undissected),
@@ -101,10 +124,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     o.ctx = &f;
     FUZZ_CHECK(csum_pcap_fix_buffer(fixed, total, &o, &fs, NULL) == 0, "fix did not parse");
+    FUZZ_CHECK(fs.fcs_fixed == f.n_fcs && (f.n_fcs == 0 || policy & 16),
+               "%llu FCSs counted, %u reported", (unsigned long long)fs.fcs_fixed, f.n_fcs);
+    if (f.n_fcs)
+        FUZZ_CHECK(be32_at(file + f.fcs.offset) == f.fcs.stored &&
+                   be32_at(fixed + f.fcs.offset) == f.fcs.computed,
+                   "the FCS at %llu is not what was reported", (unsigned long long)f.fcs.offset);
     for (size_t i = 0; i < total; i++) {
         if (file[i] == fixed[i])
             continue;
-        int in_field = 0;
+        int in_field = f.n_fcs && i >= f.fcs.offset && i < f.fcs.offset + 4;
         for (size_t k = 0; k < f.n_fields; k++)
             in_field |= i >= f.fields[k] && i < f.fields[k] + 2;
         FUZZ_CHECK(in_field || f.n_fields == 128, "fix changed byte %zu outside every field", i);

@@ -13,11 +13,12 @@
 
 size_t capture_read_ahead = 1 << 20;
 
-int reader_open(struct reader *r, int fd, const void *mem, size_t len, struct csum_pcap_error *err)
+int reader_open(struct reader *r, int fd, const void *mem, size_t len, int fixing,
+                struct csum_pcap_error *err)
 {
     memset(r, 0, sizeof *r);
     r->err = err;
-    if (input_open(&r->in, fd, mem, len, err) != 0)
+    if (input_open(&r->in, fd, mem, len, fixing, err) != 0)
         return -1;
     if (mem && r->in.compression == CSUM_PCAP_PLAIN) {
         r->buf = (unsigned char *)mem;
@@ -99,7 +100,7 @@ static int walk_by_magic(struct reader *r, enum csum_pcap_format *format, captur
         /* Even 3 bytes can say "bzip2": the same message as when they come uncompressed. */
         codec_detect(p, reader_avail(r), &other);
         if (other)
-            return input_not_read(r->err, other);
+            return input_not_read(&r->in, other);
         return stream_error(r->err, 0, "file of %zu bytes is too short to be a capture",
                             reader_avail(r));
     }
@@ -115,7 +116,7 @@ static int walk_by_magic(struct reader *r, enum csum_pcap_format *format, captur
     default: {
         const enum csum_pcap_compression again = codec_detect(p, 4, &other);
         if (other)
-            return input_not_read(r->err, other);
+            return input_not_read(&r->in, other);
         if (again != CSUM_PCAP_PLAIN) /* reading it would take a second decoder */
             return stream_error(r->err, 0, "compressed twice (%s inside %s): decompress the "
                                 "outer layer first", csum_pcap_compression_name(again),

@@ -54,8 +54,9 @@ struct reader {
 };
 
 /* Over memory (`writable`: the memory may be changed in place, and plain captures are not
- * copied) or a file descriptor (mem == NULL). 0 or -1 with *err filled. */
-int reader_open(struct reader *r, int fd, const void *mem, size_t len,
+ * copied) or a file descriptor (mem == NULL), to be fixed or not (`fixing`: what an error
+ * suggests). 0 or -1 with *err filled. */
+int reader_open(struct reader *r, int fd, const void *mem, size_t len, int fixing,
                 struct csum_pcap_error *err);
 void reader_close(struct reader *r);
 

@@ -52,7 +52,7 @@ enum csum_pcap_layer {
     CSUM_PCAP_RSVP,       /* RSVP (RFC 2205), over IPv4 and IPv6 */
     CSUM_PCAP_DCCP,       /* DCCP (RFC 4340), over its Checksum Coverage */
     CSUM_PCAP_UDPLITE,    /* UDP-Lite (RFC 3828), over its Checksum Coverage; a stored 0 is
-                             bad (never valid) */
+                             bad (never valid), but in a packet quoted in an ICMP error */
     CSUM_PCAP_MH,         /* the IPv6 Mobility Header (RFC 6275 section 6.1.1) */
     CSUM_PCAP_LAYER_COUNT
 };
@@ -64,7 +64,8 @@ enum csum_pcap_verdict {
                                 or segmentation offload: not corruption (see `note`) */
     CSUM_PCAP_NOT_CHECKABLE, /* bytes it covers are not all captured, fragment, bad lengths */
     CSUM_PCAP_NO_CHECKSUM,   /* the sender computed none: UDP with a stored 0 over IPv4, or
-                                in a packet quoted in an ICMP error (over IPv6 too); RSVP
+                                in a packet quoted in an ICMP error (over IPv6 too, and
+                                UDP-Lite's there); RSVP
                                 with a stored 0; OSPF
                                 with cryptographic authentication or an authentication
                                 trailer, whatever the field holds (see `note`) */
@@ -120,6 +121,22 @@ struct csum_pcap_check {
  * after every checksum it covers (a tunnel's UDP checksum after the inner packet's). */
 typedef void (*csum_pcap_check_fn)(void *ctx, const struct csum_pcap_check *check);
 
+/* A frame check sequence that a fix computed again (CSUM_PCAP_FIX_FCS): the frame's checksums
+ * changed, and its FCS, right before, now covers the fixed frame. Not a 16-bit checksum: the
+ * CRC-32 of IEEE 802.3, of an Ethernet or 802.11 frame, sent least significant byte first. */
+struct csum_pcap_fcs {
+    uint64_t frame;                 /* packet number in the file, from 1 */
+    uint32_t stored;                /* the FCS as captured: its 4 bytes in capture order as a
+                                       number (network order, as checksums are; Wireshark's
+                                       eth.fcs shows it so, its wlan.fcs reversed) */
+    uint32_t computed;              /* the FCS written over it, the same convention */
+    uint64_t offset;                /* offset of its first byte in the capture (after
+                                       decompression) */
+};
+
+/* Called for every FCS a fix computes again, after the frame's checksums (which it covers). */
+typedef void (*csum_pcap_fcs_fn)(void *ctx, const struct csum_pcap_fcs *fcs);
+
 enum csum_pcap_format { CSUM_PCAP_FORMAT_UNKNOWN, CSUM_PCAP_FORMAT_PCAP, CSUM_PCAP_FORMAT_PCAPNG };
 enum csum_pcap_compression { CSUM_PCAP_PLAIN, CSUM_PCAP_GZIP, CSUM_PCAP_ZSTD };
 
@@ -139,7 +156,8 @@ enum {
      * 802.11 frame behind a radiotap or PPI header, from that header's flags, captured whole
      * and right before its checksums were fixed is computed again over the fixed frame (the
      * 802.11 frame only, not the radio header). One that was wrong (or cut) is left as it
-     * was. By default the FCS bytes are left alone, and a fix makes a right one wrong. */
+     * was. Each one computed again goes to `on_fcs` and is counted in `fcs_fixed`. By
+     * default the FCS bytes are left alone, and a fix makes a right one wrong. */
     CSUM_PCAP_FIX_FCS = 1u << 3,
 };
 
@@ -152,10 +170,13 @@ struct csum_pcap_options {
     uint16_t vxlan_ports[CSUM_PCAP_MAX_PORTS];
     uint16_t geneve_ports[CSUM_PCAP_MAX_PORTS];
     csum_pcap_check_fn on_check;                  /* may be NULL */
-    void *ctx;                                    /* passed to the two callbacks */
+    void *ctx;                                    /* passed to the callbacks */
     /* After each read from the input: bytes read so far (compressed bytes when compressed)
      * and packets walked. May be NULL. */
     void (*on_progress)(void *ctx, uint64_t bytes_in, uint64_t packets);
+    /* Fixing with CSUM_PCAP_FIX_FCS: each FCS computed again. May be NULL. (Added after the
+     * other members: code built against an older csum_pcap.h must be compiled again.) */
+    csum_pcap_fcs_fn on_fcs;
 };
 
 enum { CSUM_PCAP_MAX_LINKTYPES = 8 };
@@ -174,6 +195,8 @@ struct csum_pcap_summary {
     enum csum_pcap_format format;
     enum csum_pcap_compression compression;
     uint64_t bytes;            /* capture bytes walked (after decompression) */
+    uint64_t fcs_fixed;        /* fixing with CSUM_PCAP_FIX_FCS: FCSs computed again (on_fcs;
+                                  added last: see on_fcs) */
 };
 
 /* Why a capture could not be walked. */
@@ -204,7 +227,7 @@ int csum_pcap_verify_fd(int fd, const struct csum_pcap_options *o,
 /*
  * The same walk, rewriting every BAD checksum (and, with CSUM_PCAP_FIX_OFFLOAD, every OFFLOAD
  * one) in buf with its computed value; nothing else changes (but, with CSUM_PCAP_FIX_FCS, the
- * FCS of a frame whose checksums changed). `on_check` sees each checksum
+ * FCS of a frame whose checksums changed, reported to `on_fcs`). `on_check` sees each checksum
  * as found, before its fix; a checksum covering another one (a tunnel's outer UDP checksum,
  * an ICMP checksum over a quoted header) is computed after that one was fixed. A compressed
  * buffer is refused (use csum_pcap_fix_fd). Returns as csum_pcap_verify_buffer; on -1, fixes

@@ -26,13 +26,15 @@ struct input {
     uint64_t bytes_in;               /* bytes taken from the source */
     uint64_t bytes_out;              /* capture bytes handed out */
     int failed;                      /* an error is waiting to be returned (*err holds it) */
+    int fixing;                      /* read to be fixed (what input_not_read() suggests) */
     struct csum_pcap_error *err;
 };
 
-/* Start reading from fd (mem == NULL) or from mem[0..len): look at the first bytes to find
- * the compression. 0, or -1 with *err filled (unreadable, or compressed with something this
- * build does not read). */
-int input_open(struct input *in, int fd, const void *mem, size_t len, struct csum_pcap_error *err);
+/* Start reading from fd (mem == NULL) or from mem[0..len), `fixing` it or not: look at the
+ * first bytes to find the compression. 0, or -1 with *err filled (unreadable, or compressed
+ * with something this build does not read). */
+int input_open(struct input *in, int fd, const void *mem, size_t len, int fixing,
+               struct csum_pcap_error *err);
 
 /* Read up to n bytes of the (decompressed) capture into dst: the count, 0 at its end, -1 on
  * error (*err filled; a compressed stream that stops mid-frame is an error). Bytes read
@@ -41,8 +43,9 @@ long input_read(struct input *in, unsigned char *dst, size_t n);
 
 void input_close(struct input *in);
 
-/* The error for a capture compressed by something this library does not read. */
-int input_not_read(struct csum_pcap_error *err, const char *compressor);
+/* The error for a capture compressed by something this library does not read, with what to
+ * run instead: the command that verifies, or fixes, the decompressed capture. */
+int input_not_read(const struct input *in, const char *compressor);
 
 struct output {
     int fd;

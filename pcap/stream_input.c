@@ -69,15 +69,21 @@ static long source_read(struct input *in, unsigned char *dst, size_t n)
     return r;
 }
 
-int input_not_read(struct csum_pcap_error *err, const char *compressor)
+int input_not_read(const struct input *in, const char *compressor)
 {
-    return stream_error(err, 0, "%s-compressed capture: not read by csum (decompress it first, "
-                        "e.g. %s -dc FILE | csum pcap verify -)", compressor, compressor);
+    if (in->fixing) /* recompressed on the way out, as fix does with gzip and zstd */
+        return stream_error(in->err, 0, "%s-compressed capture: not read by csum (decompress "
+                            "it first, e.g. %s -dc IN | csum pcap fix - - | %s >OUT)",
+                            compressor, compressor, compressor);
+    return stream_error(in->err, 0, "%s-compressed capture: not read by csum (decompress it "
+                        "first, e.g. %s -dc FILE | csum pcap verify -)", compressor, compressor);
 }
 
-int input_open(struct input *in, int fd, const void *mem, size_t len, struct csum_pcap_error *err)
+int input_open(struct input *in, int fd, const void *mem, size_t len, int fixing,
+               struct csum_pcap_error *err)
 {
     memset(in, 0, sizeof *in);
+    in->fixing = fixing;
     in->fd = mem ? -1 : fd;
     in->mem = mem;
     in->mem_len = len;
@@ -107,7 +113,7 @@ int input_open(struct input *in, int fd, const void *mem, size_t len, struct csu
     const char *other;
     in->compression = codec_detect(head, n_head, &other);
     if (other)
-        return input_not_read(err, other);
+        return input_not_read(in, other);
     if (in->compression != CSUM_PCAP_PLAIN) {
         in->codec = codec_find(in->compression);
         if (!in->codec)

@@ -510,13 +510,22 @@ static void dccp(struct dissect *d, const struct ip_info *ip, struct span s)
  * datagram to be discarded: not checkable (no checksum is defined for it), as tshark 4.0 leaves
  * it unverified. No offload placeholder is looked for: the Linux stack computes UDP-Lite's
  * checksum itself. Nothing is looked into beyond it (no tunnel is defined over UDP-Lite).
+ * A stored 0, never valid, is bad (check_cover) but in the packet an ICMP error quotes, a copy
+ * for the sender never delivered, where it is "none" as UDP's is, whatever else is missing
+ * (tshark 4.0 ignores a zero there too, for both).
  */
 static void udplite(struct dissect *d, const struct ip_info *ip, struct span s)
 {
     static const struct kind k = { CSUM_PCAP_UDPLITE, 6, 8, 1 };
     const size_t len = s.end - s.off;
     struct cover c = { len, len, len, 0 };
-    if (!ip->problem && len >= k.min_len && have(d, s.off, k.min_len)) {
+    const int header = !ip->later_fragment && len >= k.min_len && have(d, s.off, k.min_len);
+    if (ip->quoted && header && be16(d->data + s.off + k.field) == 0) {
+        no_checksum(d, ip, k.layer, s.off + k.field,
+                    "a stored 0 in a packet quoted in an ICMP error, as UDP's");
+        return;
+    }
+    if (!ip->problem && header) {
         const size_t coverage = be16(d->data + s.off + 4);
         if ((coverage && coverage < k.min_len) || coverage > len) {
             dissect_not_checkable(d, ip->level, ip->via, k.layer,

@@ -67,6 +67,29 @@ static int fcs_right(const struct dissect *d)
     return fcs_crc32(d->data + d->fcs_from, d->fcs_at - d->fcs_from) == le32(d->data + d->fcs_at);
 }
 
+/* Compute again the FCS of a frame whose checksums were fixed, over the fixed frame (it was
+ * right before: w->keep_fcs), and report it after them, as a checksum after what it covers;
+ * its bytes as a number in capture order, as every value reported is. */
+static void fix_fcs(struct walk *w, const struct dissect *d)
+{
+    unsigned char *fcs = w->pkt->data + d->fcs_at, value[FCS_CRC32];
+    const uint32_t crc = fcs_crc32(w->pkt->data + d->fcs_from, d->fcs_at - d->fcs_from);
+    for (int i = 0; i < FCS_CRC32; i++) /* least significant byte first */
+        value[i] = (unsigned char)(crc >> (8 * i));
+    if (memcmp(fcs, value, FCS_CRC32) == 0) /* the fix left it right after all */
+        return;
+    const struct csum_pcap_fcs f = {
+        .frame = w->pkt->frame,
+        .stored = be32(fcs),
+        .computed = be32(value),
+        .offset = w->pkt->offset + d->fcs_at,
+    };
+    memcpy(fcs, value, FCS_CRC32);
+    w->summary.fcs_fixed++;
+    if (w->opt->on_fcs)
+        w->opt->on_fcs(w->opt->ctx, &f);
+}
+
 static void on_check(void *arg, const struct dissect_check *c)
 {
     struct walk *w = arg;
@@ -140,11 +163,8 @@ static void on_packet(void *arg, const struct capture_packet *pkt)
     w->d = &d;
     dissect_linktype(&d, pkt->linktype, s);
     w->d = NULL;
-    if (w->keep_fcs && w->changed) {
-        const uint32_t crc = fcs_crc32(pkt->data + d.fcs_from, d.fcs_at - d.fcs_from);
-        for (int i = 0; i < FCS_CRC32; i++)
-            pkt->data[d.fcs_at + (size_t)i] = (unsigned char)(crc >> (8 * i));
-    }
+    if (w->keep_fcs && w->changed)
+        fix_fcs(w, &d);
     if (d.undissected) /* by the link type not dissected: the one inside PKTAP or PPI */
         count_undissected(&w->summary, d.undissected_linktype);
     else if (d.skipped)
@@ -166,7 +186,7 @@ static int run(int in_fd, const void *mem, size_t len, int fixing, int out_fd,
     struct reader r;
     struct output out;
     memset(&out, 0, sizeof out);
-    int rc = reader_open(&r, in_fd, mem, len, err);
+    int rc = reader_open(&r, in_fd, mem, len, fixing, err);
     w.summary.compression = r.in.compression;
     if (rc == 0 && fixing && mem && r.in.compression != CSUM_PCAP_PLAIN)
         rc = stream_error(err, 0, "a %s-compressed capture cannot be fixed in place",

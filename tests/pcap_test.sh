@@ -352,6 +352,28 @@ printf '\xfd7zXZ\x00rest' >"$TMP/x.pcap.xz"
 check $(( $? != 2 )) "xz-compressed capture: exit 2"
 grep -q "xz-compressed" "$TMP/err"
 check $? "xz-compressed capture: named as such ($(head -c 200 "$TMP/err"))"
+# ... and what to run instead, for what was asked: verify says how to verify it, fix how to fix
+# it (into a capture compressed the same way), and what they suggest does that.
+for z in xz bzip2 lz4; do
+    if ! command -v "$z" >/dev/null; then
+        skip "the command suggested for a $z-compressed capture ($z not found)"
+        continue
+    fi
+    "$z" -c "$C/ethernet-le-usec.pcap" >"$TMP/in.$z"
+    "$CSUM" pcap verify "$TMP/in.$z" >/dev/null 2>"$TMP/err"
+    grep -q "(decompress it first, e.g. $z -dc FILE | csum pcap verify -)" "$TMP/err"
+    check $? "verify of a $z-compressed capture: suggests a verify ($(head -c 300 "$TMP/err"))"
+    "$CSUM" pcap fix "$TMP/in.$z" "$TMP/out.$z" >/dev/null 2>"$TMP/err"
+    check $(( $? != 2 )) "fix of a $z-compressed capture: exit 2"
+    cmd=$(sed -n 's/.*(decompress it first, e.g. \(.* | csum pcap fix - - | .*\))$/\1/p' "$TMP/err")
+    [ "$cmd" = "$z -dc IN | csum pcap fix - - | $z >OUT" ]
+    check $? "fix of a $z-compressed capture: suggests a fix ($(head -c 300 "$TMP/err"))"
+    rm -f "$TMP/out.$z"
+    "$z" -dc "$TMP/in.$z" | "$CSUM" pcap fix - - 2>/dev/null | "$z" >"$TMP/out.$z" # as suggested
+    "$CSUM" pcap fix "$C/ethernet-le-usec.pcap" "$TMP/want.pcap" >/dev/null
+    "$z" -dc "$TMP/out.$z" 2>/dev/null | cmp -s - "$TMP/want.pcap"
+    check $? "fix of a $z-compressed capture: the suggested command writes the fixed capture, $z-compressed"
+done
 
 # ---- hostile input ------------------------------------------------------------------------
 # Damaged copies of every capture: any verdict, but never a crash or a hang. They go through
@@ -396,14 +418,15 @@ for f in $captures; do
     awk '{ print $1; print $1 + 1 }' "$TMP/starts" | sort -u >"$TMP/fields"
     cmp -l "$in" "$out" | awk '{ print $1 - 1 }' | sort -u >"$TMP/changed"
     # But the FCS at the end of an 802.11 frame behind a radio header (radiotap, PPI), which
-    # fix computes again when it was right: the last 4 bytes of those frames.
+    # fix computes again when it was right: the last 4 bytes of those frames ("BYTE FIELD").
+    nfcs=0
     if command -v python3 >/dev/null 2>&1; then
-        python3 - "$in" <<'PY' | sort -u >"$TMP/fcs-bytes"
+        python3 - "$in" <<'PY' | sort -u >"$TMP/fcs-pairs"
 import struct, sys
 b = open(sys.argv[1], "rb").read()
 def last4(end):
     for i in range(end - 4, end):
-        print(i)
+        print(i, end - 4)
 if b[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
     e = "<" if b[0] in (0xd4, 0x4d) else ">"
     radio = struct.unpack_from(e + "I", b, 20)[0] & 0xffff in (127, 192)
@@ -434,22 +457,50 @@ else:
             last4(off + 12 + min(struct.unpack_from(e + "I", b, off + 8)[0], n - 16))
         off += n
 PY
+        cut -d' ' -f1 "$TMP/fcs-pairs" | sort -u >"$TMP/fcs-bytes"
+        # FCS fields rewritten: each is listed once, as "frame N: fcs OLD -> NEW"
+        nfcs=$(awk 'NR == FNR { field[$1] = $2; next } $1 in field { print field[$1] }' \
+            "$TMP/fcs-pairs" "$TMP/changed" | sort -u | wc -l)
         sort -u "$TMP/fields" "$TMP/fcs-bytes" -o "$TMP/fields"
         comm -23 "$TMP/changed" "$TMP/fcs-bytes" >"$TMP/changed-fields"
         mv "$TMP/changed-fields" "$TMP/changed"
     fi
     check $(( $(comm -23 "$TMP/changed" "$TMP/fields" | wc -l) != 0 )) "fix $f: bytes outside checksum fields changed"
     # Only the listed checksums changed: one changed field per line, none silently (a good
-    # checksum, an ICMP 0xffff for 0x0000, is left as it is).
+    # checksum, an ICMP 0xffff for 0x0000, is left as it is); and so for the FCSs.
     nfields=$(awk 'NR == FNR { start[$1] = 1; next } { print ($1 in start) ? $1 : $1 - 1 }' \
         "$TMP/starts" "$TMP/changed" | sort -u | wc -l)
-    check $(( nfields != $(grep -c '^frame' "$TMP/fixout") )) "fix $f: $nfields checksum fields changed, $(grep -c '^frame' "$TMP/fixout") listed"
+    nlisted=$(grep -cE '^frame [0-9]+: (outer|inner) [a-z0-9-]+ checksum ' "$TMP/fixout")
+    check $(( nfields != nlisted )) "fix $f: $nfields checksum fields changed, $nlisted listed"
+    nlisted_fcs=$(grep -cE '^frame [0-9]+: fcs 0x[0-9a-f]{8} -> 0x[0-9a-f]{8}$' "$TMP/fixout")
+    check $(( nfcs != nlisted_fcs )) "fix $f: $nfcs FCS fields changed, $nlisted_fcs listed"
+    check $(( $(grep -c '^frame' "$TMP/fixout") != nlisted + nlisted_fcs )) "fix $f: a listed change of another form: $(grep '^frame' "$TMP/fixout" | grep -vE ' checksum | fcs ' | head -2 | tr '\n' ' ')"
+    grep -q ": [0-9]* packets, fixed $nlisted checksums and $nlisted_fcs FCSs; left alone: " "$TMP/fixout"
+    check $? "fix $f: the summary counts $nlisted checksums and $nlisted_fcs FCSs ($(tail -1 "$TMP/fixout"))"
+    # ... and names the packets it could not look into (skipped, not dissected), as verify's does
+    want=$("$CSUM" pcap verify "${opts[@]}" "$in" | tail -1 | sed 's/^[^;]*; checksums: [^;]*//')
+    got=$(tail -1 "$TMP/fixout" | sed 's/^.*; left alone: [0-9]* not checkable, [0-9]* offload//')
+    check $(( $(skipped_in "$f") > 0 && ${#want} == 0 )) "verify $f: its summary names the $(skipped_in "$f") packets skipped"
+    [ "$got" = "$want" ]
+    check $? "fix $f: its summary names the packets not looked into as verify's does ('$got', verify: '$want')"
     check $(( $(stat -c %s "$in") != $(stat -c %s "$out") )) "fix $f: size changed"
     # Not-checkable and offload verdicts are left as they were.
     normalize <"$TMP/after" | grep -E ' (not_checkable|offload)' | sort >"$TMP/left-after"
     grep -E ' (not_checkable|offload)' "$C/$f.expect" | sort | diff - "$TMP/left-after" >/dev/null
     check $? "fix $f: not-checkable and offload checksums changed"
 done
+# UDP-Lite inside tunnels (and under MPLS) is checked as outside, by the same transport
+# dispatch, and fix stores the oracle's value there: after the fix, every bad one is good with
+# the value the .expect file computed.
+u=udplite-tunnels.pcap
+for via in ip gre erspan vxlan vxlan-gpe geneve; do
+    n=$(awk -v v="$via" '$2 == "inner" && $3 == "udplite" && $4 == "bad" && $NF == v' "$C/$u.expect" | wc -l)
+    check $(( n == 0 )) "$u: holds bad UDP-Lite checksums inside $via"
+done
+awk '$3 == "udplite" && $4 == "bad" { print $1, $2, $3, "good", $6, $7 }' "$C/$u.expect" | sort >"$TMP/want"
+"$CSUM" pcap verify --all "$TMP/fixed-$u" | normalize | awk '$3 == "udplite" && $4 == "good"' | sort |
+    comm -23 "$TMP/want" - >"$TMP/diff"
+check $(( $(wc -l <"$TMP/want") < 20 || $(wc -l <"$TMP/diff") != 0 )) "fix $u: every bad UDP-Lite checksum, inner ones too, now good with the oracle's value ($(head -3 "$TMP/diff" | tr '\n' ' '))"
 # --fix-offload: placeholders replaced by the computed values.
 "$CSUM" pcap fix --fix-offload "$C/offload.pcap" "$TMP/offload-fixed.pcap" >/dev/null
 "$CSUM" pcap verify --strict "$TMP/offload-fixed.pcap" >"$TMP/out"
@@ -636,16 +687,19 @@ for i, f in enumerate(recs):
     out += struct.pack("<IIII", i, 0, cap, len(f)) + f[:cap]
 open(d + "/fcs-fix.pcap", "wb").write(out)
 PY
-    "$CSUM" pcap fix "$TMP/fcs-fix.pcap" "$TMP/fcs-fixed.pcap" >/dev/null 2>&1
-    python3 - "$TMP/fcs-fix.pcap" "$TMP/fcs-fixed.pcap" <<'PY' >"$TMP/pyout" 2>&1
-import struct, sys, zlib
+    "$CSUM" pcap fix "$TMP/fcs-fix.pcap" "$TMP/fcs-fixed.pcap" >"$TMP/fcs-fix.out" 2>&1
+    "$CSUM" pcap fix --dry-run "$TMP/fcs-fix.pcap" >"$TMP/fcs-dry.out" 2>&1
+    python3 - "$TMP/fcs-fix.pcap" "$TMP/fcs-fixed.pcap" "$TMP/fcs-fix.out" "$TMP/fcs-dry.out" <<'PY' >"$TMP/pyout" 2>&1
+import re, struct, sys, zlib
 a, b = (open(p, "rb").read() for p in sys.argv[1:3])
+out, dry = (open(p).read() for p in sys.argv[3:5])
 assert len(a) == len(b)
-off, kept, redone, changed = 24, 0, 0, 0
+off, frame, kept, redone, changed, rewritten = 24, 0, 0, 0, 0, []
 while off < len(a):
     cap, wire = struct.unpack_from("<II", a, off + 8)
     fa, fb = a[off + 16:off + 16 + cap], b[off + 16:off + 16 + cap]
     off += 16 + cap
+    frame += 1
     right = cap == wire and zlib.crc32(fa[:-4]) == struct.unpack("<I", fa[-4:])[0]
     if fa == fb:
         continue
@@ -653,13 +707,37 @@ while off < len(a):
     if right:
         assert zlib.crc32(fb[:-4]) == struct.unpack("<I", fb[-4:])[0], "FCS not recomputed"
         redone += 1
+        rewritten.append("frame %d: fcs 0x%s -> 0x%s" % (frame, fa[-4:].hex(), fb[-4:].hex()))
     else:
         assert fa[-4:] == fb[-4:], "a wrong or cut FCS was changed"
         kept += 1
 assert redone > 10 and kept > 3, (redone, kept)
-print("fixed frames: %d FCS recomputed, %d wrong or cut ones kept" % (redone, kept))
+# Each FCS rewritten is listed, old and new bytes in network order (as checksums are), after
+# the frame's checksums; the summary counts them; a dry run lists the same.
+listed = re.findall(r"^frame \d+: fcs .*$", out, re.M)
+assert listed == rewritten, (listed[:2], rewritten[:2])
+lines = out.splitlines()
+for line in listed:
+    i = lines.index(line)
+    assert i > 0 and lines[i - 1].split(":")[0] == line.split(":")[0] and " checksum " in lines[i - 1], line
+assert re.search(r": \d+ packets, fixed \d+ checksums and %d FCSs; " % redone, out), out.splitlines()[-1]
+assert [l.replace(" (dry run)", "") for l in re.findall(r"^frame \d+: fcs .*$", dry, re.M)] == listed
+assert re.search(r": \d+ packets, would fix \d+ checksums and %d FCSs; " % redone, dry), dry.splitlines()[-1]
+print("fixed frames: %d FCS recomputed and listed, %d wrong or cut ones kept" % (redone, kept))
 PY
-    check $? "fix of frames with an FCS: a right one recomputed, others left ($(tail -1 "$TMP/pyout"))"
+    check $? "fix of frames with an FCS: a right one recomputed and listed, others left ($(tail -1 "$TMP/pyout"))"
+    if command -v tshark >/dev/null 2>&1; then # the values as tshark shows them (eth.fcs)
+        for g in fcs-fix fcs-fixed; do
+            tshark -n -r "$TMP/$g.pcap" -T fields -e frame.number -e eth.fcs 2>/dev/null |
+                awk 'NF == 2' >"$TMP/$g.eth"
+        done
+        awk 'NR == FNR { before[$1] = $2; next }
+             ($1 in before) && before[$1] != $2 { printf "frame %d: fcs %s -> %s\n", $1, before[$1], $2 }' \
+            "$TMP/fcs-fix.eth" "$TMP/fcs-fixed.eth" >"$TMP/fcs-want"
+        grep -E '^frame [0-9]+: fcs ' "$TMP/fcs-fix.out" | diff "$TMP/fcs-want" - >"$TMP/fcs-diff"
+        [ -s "$TMP/fcs-want" ] && [ ! -s "$TMP/fcs-diff" ]
+        check $? "fix of frames with an FCS: each listed with tshark's eth.fcs before and after ($(head -4 "$TMP/fcs-diff" | tr '\n' ' '))"
+    fi
     "$CSUM" pcap verify "$TMP/fcs-fixed.pcap" >/dev/null 2>&1
     check $? "fix of frames with an FCS: the fixed capture verifies clean"
     if [[ " $compressors " == *" gzip "* ]]; then # gzip found, and csum reads it (above)
@@ -673,16 +751,18 @@ fi
 # The FCS of an 802.11 frame behind a radio header that says it has one (radiotap's Flags,
 # PPI's 802.11-Common field), over the 802.11 frame only: fix keeps a right one right and
 # leaves a wrong one alone, as tshark's FCS check says frame by frame before and after.
-wlan_fcs() { # wlan_fcs FILE: "FRAME FCS-STATUS MD5" for the frames with an FCS
+# fix lists each FCS it computes again, before and after: tshark's wlan.fcs, whose bytes are
+# reversed (the CRC-32 as a number; fix lists the bytes in network order, as eth.fcs shows them).
+wlan_fcs() { # wlan_fcs FILE: "FRAME FCS-STATUS MD5 FCS" for the frames with an FCS
     tshark -n -r "$1" -o wlan.check_checksum:TRUE -o frame.generate_md5_hash:TRUE -T fields \
-        -e frame.number -e wlan.fcs.status -e frame.md5_hash 2>/dev/null | awk 'NF == 3'
+        -e frame.number -e wlan.fcs.status -e frame.md5_hash -e wlan.fcs 2>/dev/null | awk 'NF == 4'
 }
 if command -v tshark >/dev/null 2>&1; then
     for f in radiotap.pcap ppi.pcap; do
-        "$CSUM" pcap fix "$C/$f" "$TMP/fcs-$f" >/dev/null 2>&1
+        "$CSUM" pcap fix "$C/$f" "$TMP/fcs-$f" >"$TMP/fcs-fix.out" 2>&1
         wlan_fcs "$C/$f" >"$TMP/fcs-before"
         wlan_fcs "$TMP/fcs-$f" >"$TMP/fcs-after"
-        paste -d ' ' "$TMP/fcs-before" "$TMP/fcs-after" | awk '$1 == $4 { print $1, $2, $3, $5, $6 }' |
+        paste -d ' ' "$TMP/fcs-before" "$TMP/fcs-after" | awk '$1 == $5 { print $1, $2, $3, $6, $7, $4, $8 }' |
             awk '$2 != $4 { print "frame " $1 ": FCS status " $2 " became " $4; bad++ }
                  $2 == 1 && $3 != $5 { redone++ } $2 == 0 && $3 != $5 { kept++ }
                  END { if (redone < 3 || kept < 1)
@@ -691,6 +771,12 @@ if command -v tshark >/dev/null 2>&1; then
             >"$TMP/fcs-diff"
         [ "$(wc -l <"$TMP/fcs-before")" -gt 10 ] && grep -q '^ok: ' "$TMP/fcs-diff"
         check $? "fix of $f: the 802.11 FCS as tshark checks it ($(head -3 "$TMP/fcs-diff" | tr '\n' ' '))"
+        paste -d ' ' "$TMP/fcs-before" "$TMP/fcs-after" |
+            awk 'function net(x) { return "0x" substr(x, 9, 2) substr(x, 7, 2) substr(x, 5, 2) substr(x, 3, 2) }
+                 $1 == $5 && $4 != $8 { printf "frame %d: fcs %s -> %s\n", $1, net($4), net($8) }' >"$TMP/fcs-want"
+        grep -E '^frame [0-9]+: fcs ' "$TMP/fcs-fix.out" | diff "$TMP/fcs-want" - >"$TMP/fcs-diff"
+        [ -s "$TMP/fcs-want" ] && [ ! -s "$TMP/fcs-diff" ]
+        check $? "fix of $f: each FCS computed again is listed with tshark's values ($(head -4 "$TMP/fcs-diff" | tr '\n' ' '))"
     done
 else
     skip "the 802.11 FCS after fix, checked by tshark (tshark not found)"
@@ -846,6 +932,9 @@ grep -q "not dissected: [0-9]* packets on IEEE802_15_4_WITHFCS (195)" "$TMP/out"
 check $? "verify on an undissected link type: named ($(head -c 300 "$TMP/out"))"
 "$CSUM" pcap verify --strict "$TMP/other.pcap" >/dev/null 2>&1
 check $(( $? != 1 )) "verify --strict on an undissected link type: exit 1"
+"$CSUM" pcap fix "$TMP/other.pcap" "$TMP/other-fixed.pcap" >"$TMP/out" 2>&1
+grep -q "packets, fixed 0 checksums and 0 FCSs; .*; not dissected: [0-9]* packets on IEEE802_15_4_WITHFCS (195)$" "$TMP/out"
+check $? "fix on an undissected link type: its summary says that nothing was looked into ($(head -c 300 "$TMP/out"))"
 # ... also inside PKTAP (258) and PPI (192), by the link type inside: 195 after their headers.
 pcap_file_header() { printf '\324\303\262\241\002\000\004\000\000\000\000\000\000\000\000\000\377\377\000\000'"$1"'\000\000'; }
 { pcap_file_header '\002\001'

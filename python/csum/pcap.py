@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 else:  # for typing.get_type_hints() at run time, where typeshed is not
     ReadableBuffer = Union[bytes, bytearray, memoryview]
 
-__all__ = ["Check", "CutShort", "FixResult", "PcapError", "PcapResult", "Undissected",
+__all__ = ["Check", "CutShort", "FcsFix", "FixResult", "PcapError", "PcapResult", "Undissected",
            "VerifyResult", "compressions", "fix", "verify"]
 
 
@@ -137,7 +137,8 @@ class Check(NamedTuple):
     with checksum or segmentation offload: not corruption), ``"not_checkable"`` (the bytes it
     covers were not all captured, an IP fragment, lengths that disagree, a source route too
     short to say where it ends) or ``"no_checksum"`` (the sender computed none: a UDP checksum
-    of 0 over IPv4, or in a packet quoted in an ICMP/ICMPv6 error; an RSVP checksum of 0; OSPF
+    of 0 over IPv4, or in a packet quoted in an ICMP/ICMPv6 error, as a UDP-Lite one there;
+    an RSVP checksum of 0; OSPF
     with cryptographic authentication or an authentication trailer, ``note`` says which)."""
     stored: Optional[int]
     """The checksum in the file, as a big-endian number (what Wireshark shows); None when not
@@ -157,6 +158,29 @@ class Check(NamedTuple):
                    e.get("via"), str(e["verdict"]), _hex16(e.get("stored")),
                    _hex16(e.get("computed")), None if offset is None else int(offset),
                    e.get("note"))
+
+
+class FcsFix(NamedTuple):
+    """A frame check sequence fix() computed again: an entry of its document's ``fcs`` list.
+
+    An Ethernet or 802.11 frame captured with a right FCS (the CRC-32 of IEEE 802.3) whose
+    checksums fix() corrected gets its FCS computed again over the corrected frame, as the CLI
+    lists it (``frame 12: fcs 0x9a3c61f0 -> 0x4e7b0d15``); a wrong or cut one is left alone."""
+
+    frame: int
+    """Packet number in the file, from 1."""
+    stored: int
+    """The FCS as captured: its four bytes in capture order as a big-endian number (as
+    checksums are, and as tshark's ``eth.fcs`` shows it; ``wlan.fcs`` shows it reversed)."""
+    computed: int
+    """The FCS written over it, the same convention."""
+    offset: int
+    """Byte offset of its first byte in the capture (after decompression)."""
+
+    @classmethod
+    def _from_json(cls, e: Dict[str, Any]) -> "FcsFix":
+        return cls(int(e["frame"]), int(e["stored"], 16), int(e["computed"], 16),
+                   int(e["offset"]))
 
 
 class Undissected(NamedTuple):
@@ -256,7 +280,8 @@ class VerifyResult(PcapResult):
 class FixResult(PcapResult):
     """What ``csum pcap fix SRC DST`` did. ``checks`` (bad and offload ones) come from the fix
     walk itself: a checksum over another one (a tunnel's UDP checksum, an ICMP error's over the
-    quoted header) is computed after that one was fixed."""
+    quoted header) is computed after that one was fixed. ``fcs`` lists the frame check
+    sequences it computed again, which the CLI lists too."""
 
     def __init__(self, document: Dict[str, Any], src: Optional[str], dst: Optional[str],
                  dry_run: bool, fix_offload: bool):
@@ -267,6 +292,9 @@ class FixResult(PcapResult):
         """The output's path (None for a file object, or a dry run)."""
         self.dry_run: bool = dry_run
         self.fix_offload: bool = fix_offload
+        self.fcs: List[FcsFix] = [FcsFix._from_json(e) for e in document.get("fcs", [])]
+        """Every FCS computed again in ``dst`` (or that would be, in a dry run), in file
+        order: a frame's right FCS, after its checksums were fixed (the document's ``fcs``)."""
 
     @property
     def fixed(self) -> List[Check]:
@@ -279,7 +307,7 @@ class FixResult(PcapResult):
         what = "would fix" if self.dry_run else "fixed"
         dst = "" if self.dst is None else f" -> {self.dst!r}"
         return (f"<FixResult {self.document.get('file')!r}{dst}: {self.packets} packets, "
-                f"{what} {len(self.fixed)} checksums>")
+                f"{what} {len(self.fixed)} checksums and {len(self.fcs)} FCSs>")
 
 
 def verify(source: Source, *, checks: str = "problems", strict: bool = False,
@@ -331,8 +359,8 @@ def fix(src: Source, dst: Union[PathLike, BinaryIO, _Writer, None] = None, *,
         ) -> FixResult:
     """Write ``dst``, a copy of the capture ``src`` in the same format and compression in which
     every bad checksum is replaced by the correct one and every other byte is identical (but
-    the FCS of an Ethernet or 802.11 frame, computed again when it was right), as
-    ``csum pcap fix`` does. Not-checkable checksums and offload placeholders are left alone
+    the FCS of an Ethernet or 802.11 frame, computed again when it was right: ``result.fcs``),
+    as ``csum pcap fix`` does. Not-checkable checksums and offload placeholders are left alone
     (``fix_offload=True`` replaces the placeholders too).
 
     ``src``: as for :func:`verify`. ``dst``: a path, written to a temporary file beside it (or

@@ -24,7 +24,9 @@
  *  - csum_pcap_fix_fd() is wrapped (adapter_fix_fd below): the CLI's fix prints one text line
  *    per change, without its offset, so the fix walk's checks also go into a third memory
  *    stream, through the CLI's own JSON printers, as the document `csum pcap verify --json`
- *    prints (same members, the checks it lists: bad and offload); csum.pcap.fix() reads that.
+ *    prints (same members, the checks it lists: bad and offload), plus one member of its
+ *    own, "fcs": [{"frame", "stored", "computed", "offset"}], the FCSs the fix computed again
+ *    (kept in a fourth stream until the checks are closed); csum.pcap.fix() reads that.
  *
  * What this file relies on in cli/cmd_pcap.c, for whoever changes it: the entry point
  * `int cmd_pcap(int argc, char **argv)`; output only through printf/fprintf/fputc/fputs/puts/
@@ -34,8 +36,8 @@
  * file_same/file_temp_* come from cli/file_io.c); the headers included here before the macros
  * (a new header included by cmd_pcap.c after them must not declare what the macros rename);
  * and, for the fix wrapper, its struct report (members a and name, set before the walk),
- * listed(), on_check(), on_progress(), json_string(), print_check_json() and
- * print_summary_json(), with their current signatures. A change to any of these fails to
+ * listed(), on_check(), on_progress(), on_fcs(), json_string(), print_check_json() and
+ * print_summary_members(), with their current signatures. A change to any of these fails to
  * compile here, except the output and descriptor rules, which the Python tests exercise.
  *
  * cmd_pcap.c's `pending_tmp` (the temporary file its signal handler removes) is per thread,
@@ -61,7 +63,9 @@
 #include "cli.h"
 #include "csum_pcap.h"
 
-static __thread FILE *adapter_out, *adapter_err, *adapter_doc;
+static __thread FILE *adapter_out, *adapter_err, *adapter_doc, *adapter_fcs;
+static __thread char *adapter_fcs_buf; /* adapter_fcs's memory */
+static __thread size_t adapter_fcs_len;
 static __thread int adapter_stdin_fd = -1, adapter_stdout_fd = -1, adapter_usage;
 
 static int adapter_isatty(int fd)
@@ -143,11 +147,12 @@ void usage_hint(const char *command)
     (void)command;
 }
 
-/* ---- fix: the walk's document, as verify --json prints it ------------------------------------ */
+/* ---- fix: the walk's document, as verify --json prints it, and its FCSs ------------------- */
 
 struct fix_tap {
     struct report *cli;   /* cmd_pcap.c's own report: its callbacks get it unchanged */
     struct report doc;    /* print_check_json's count of listed checks */
+    uint64_t fcs_listed;  /* FCSs in adapter_fcs */
 };
 
 /* Run f(args) with the CLI's stdout being the document stream. */
@@ -173,6 +178,17 @@ static void tap_progress(void *arg, uint64_t bytes_in, uint64_t packets)
     on_progress(t->cli, bytes_in, packets);
 }
 
+/* An FCS computed again: into the document's "fcs" list (values as hex strings, as the
+ * checks' are), and to the CLI's list of changes. */
+static void tap_fcs(void *arg, const struct csum_pcap_fcs *f)
+{
+    struct fix_tap *t = arg;
+    fprintf(adapter_fcs, "%s\n  {\"frame\": %" PRIu64 ", \"stored\": \"0x%08" PRIx32
+            "\", \"computed\": \"0x%08" PRIx32 "\", \"offset\": %" PRIu64 "}",
+            t->fcs_listed++ ? "," : "", f->frame, f->stored, f->computed, f->offset);
+    on_fcs(t->cli, f);
+}
+
 #undef csum_pcap_fix_fd
 
 static int adapter_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options *o,
@@ -183,10 +199,15 @@ static int adapter_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options 
     struct csum_pcap_options tapped = *o;
     tapped.on_check = tap_check;
     tapped.on_progress = tap_progress;
+    tapped.on_fcs = o->on_fcs ? tap_fcs : NULL; /* every callback gets cmd_pcap.c's context */
     tapped.ctx = &t;
     TO_DOC((printf("{\"file\": "), json_string(t.cli->name), printf(",\n \"checks\": [")));
     const int rc = csum_pcap_fix_fd(in_fd, out_fd, &tapped, s, e);
-    TO_DOC(print_summary_json(s, rc != 0 ? e : NULL));
+    TO_DOC(print_summary_members(s, rc != 0 ? e : NULL));
+    fflush(adapter_fcs); /* adapter_fcs_buf[0..adapter_fcs_len) holds what was written */
+    fputs(",\n \"fcs\": [", adapter_doc);
+    fwrite(adapter_fcs_buf, 1, adapter_fcs_len, adapter_doc);
+    fputs("]}\n", adapter_doc);
     return rc;
 }
 
@@ -207,17 +228,20 @@ int pcap_adapter_run(int argc, char **argv, int in_fd, int out_fd, struct pcap_a
     adapter_out = open_memstream(&r->out, &r->out_len);
     adapter_err = open_memstream(&r->err, &r->err_len);
     adapter_doc = open_memstream(&r->doc, &r->doc_len);
-    if (!adapter_out || !adapter_err || !adapter_doc) {
+    adapter_fcs = open_memstream(&adapter_fcs_buf, &adapter_fcs_len);
+    if (!adapter_out || !adapter_err || !adapter_doc || !adapter_fcs) {
         int e = errno;
-        FILE *streams[] = { adapter_out, adapter_err, adapter_doc };
+        FILE *streams[] = { adapter_out, adapter_err, adapter_doc, adapter_fcs };
         for (size_t i = 0; i < sizeof streams / sizeof streams[0]; i++)
             if (streams[i])
                 fclose(streams[i]);
         free(r->out);
         free(r->err);
         free(r->doc);
+        free(adapter_fcs_buf);
         memset(r, 0, sizeof *r);
-        adapter_out = adapter_err = adapter_doc = NULL;
+        adapter_out = adapter_err = adapter_doc = adapter_fcs = NULL;
+        adapter_fcs_buf = NULL;
         errno = e;
         return -1;
     }
@@ -233,7 +257,10 @@ int pcap_adapter_run(int argc, char **argv, int in_fd, int out_fd, struct pcap_a
     adapter_stdin_fd = adapter_stdout_fd = -1;
     /* Closing a memory stream makes its buffer final (NUL-terminated). */
     int closed = fclose(adapter_out) | fclose(adapter_err) | fclose(adapter_doc);
-    adapter_out = adapter_err = adapter_doc = NULL;
+    fclose(adapter_fcs); /* copied into the document already */
+    free(adapter_fcs_buf);
+    adapter_out = adapter_err = adapter_doc = adapter_fcs = NULL;
+    adapter_fcs_buf = NULL;
     if (closed != 0 || !r->out || !r->err || !r->doc) {
         free(r->out);
         free(r->err);

@@ -112,6 +112,15 @@ def cli_fix_lines(cli, src, *options):
                                  r.stdout, re.M)]
 
 
+def cli_fcs_lines(cli, src, *options):
+    """(frame, stored, computed) of every FCS `csum pcap fix --dry-run` lists."""
+    r = subprocess.run([cli, "pcap", "fix", "--dry-run", *options, str(src)], capture_output=True,
+                       text=True, check=True)
+    return [(int(m.group(1)), int(m.group(2), 16), int(m.group(3), 16))
+            for m in re.finditer(r"^frame (\d+): fcs 0x(\w+) -> 0x(\w+) \(dry run\)$", r.stdout,
+                                 re.M)]
+
+
 def captures(corpus):
     return [(corpus["dir"] / row[1], kwargs_of(row[3:]))
             for row in corpus["manifest"] if row[0] == "capture"]
@@ -311,6 +320,32 @@ def test_fix_writes_what_the_cli_writes(csum_cli, pcap_corpus, written, tmp_path
         # the fix walk may find more bad ones than verify did.
         nested += len(result.fixed) - len(csum.pcap.verify(src, **kw).bad)
     assert fixed_any > 100 and nested > 0
+
+
+def test_fix_lists_the_fcs_it_computes_again(csum_cli, pcap_corpus, tmp_path):
+    """result.fcs: each right FCS of a frame whose checksums were fixed, computed again, as the
+    CLI lists it; with the bytes found and written at its offset, the only bytes but the
+    checksums' that change."""
+    listed = 0
+    for name in ("radiotap.pcap", "ppi.pcap", "multi.pcapng", "clean.pcap"):
+        src, out = pcap_corpus["dir"] / name, tmp_path / name
+        result = csum.pcap.fix(src, out)
+        assert [(f.frame, f.stored, f.computed) for f in result.fcs] == \
+            cli_fcs_lines(csum_cli, src), name
+        before, after = src.read_bytes(), out.read_bytes()
+        fixed_frames = {c.frame for c in result.fixed}
+        for f in result.fcs:
+            assert int.from_bytes(before[f.offset:f.offset + 4], "big") == f.stored
+            assert int.from_bytes(after[f.offset:f.offset + 4], "big") == f.computed != f.stored
+            assert f.frame in fixed_frames, f
+        fields = {c.offset + k for c in result.fixed for k in (0, 1)} | \
+                 {f.offset + k for f in result.fcs for k in range(4)}
+        assert {i for i in range(len(before)) if before[i] != after[i]} <= fields, name
+        assert csum.pcap.fix(src, dry_run=True).fcs == result.fcs
+        assert f"and {len(result.fcs)} FCSs>" in repr(result)
+        listed += len(result.fcs)
+    assert listed > 10
+    assert "fcs" not in csum.pcap.verify(src).document  # verify computes none again
 
 
 def test_fix_offload_and_dry_run(csum_cli, pcap_corpus, tmp_path):

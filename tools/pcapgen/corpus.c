@@ -887,6 +887,54 @@ static void udplite_file(const char *dir, FILE *manifest, uint64_t seed)
     cf_close(&cf, manifest, NULL);
 }
 
+/* UDP-Lite inside tunnels (IP in IP, GRE with and without its checksum, Ethernet in GRE,
+ * ERSPAN, VXLAN, VXLAN-GPE, Geneve), quoted in ICMP errors and under MPLS, over IPv4 and IPv6
+ * inside and out: checked there as it is outside (the same transport dispatch), right and
+ * wrong, over part of the datagram or all of it, a stored 0 (bad, but "none" in a quote, as
+ * UDP's and as tshark says), and one to be discarded (not checkable); a fix corrects it
+ * before the tunnel's own UDP or GRE checksum, which covers it. */
+static void udplite_tunnels_file(const char *dir, FILE *manifest, uint64_t seed)
+{
+    static const enum encap encaps[] = {
+        ENCAP_IPIP, ENCAP_GRE, ENCAP_GRE_CSUM, ENCAP_GRE_TEB, ENCAP_ERSPAN2, ENCAP_VXLAN,
+        ENCAP_VXLAN_GPE, ENCAP_GENEVE, ENCAP_ICMP_ERROR, ENCAP_NONE, /* NONE: under MPLS */
+    };
+    enum { ENCAPS = sizeof encaps / sizeof encaps[0] };
+    struct capture_file cf;
+    uint64_t rng = seed;
+    cf_open(&cf, dir, "udplite-tunnels.pcap", FMT_PCAP, 0, 0, 1, 1);
+    for (int i = 0; i < 6 * ENCAPS; i++) {
+        const int round = i / ENCAPS;
+        const size_t payload = rnd(&rng) % 200;
+        const uint16_t coverage = (uint16_t)(round % 3 == 0 ? 0 : round % 3 == 1 ? 8
+                                             : 8 + rnd(&rng) % (payload + 1));
+        struct pkt_spec s = { .link = i % 3 ? LINK_ETHERNET : LINK_VLAN, .pad_ethernet = 1 };
+        s.ip = (struct ip_spec){ .ipv = (i + round) % 2 ? 6 : 4, .proto = 136,
+                                 .payload = payload, .coverage = coverage,
+                                 .corrupt_l4 = round == 1 || round == 2 || round == 4,
+                                 .udp_zero = round == 3 && i % 2 == 0,
+                                 .corrupt_ip = i % 7 == 3 };
+        if (round == 5 && i % 3 == 0) /* a coverage below the header: to be discarded */
+            s.ip.coverage = (uint16_t)(1 + i % 7);
+        s.tunnel.encap = encaps[i % ENCAPS];
+        if (s.tunnel.encap == ENCAP_NONE)
+            s.l2 = L2_MPLS;
+        s.tunnel.outer_ipv = round % 2 ? 6 : 4;
+        s.tunnel.corrupt_outer_ip = rnd(&rng) % 6 == 0;
+        s.tunnel.corrupt_outer_l4 = rnd(&rng) % 6 == 0;
+        add_packet(&cf, &s, &rng, 0, PB_ENHANCED);
+    }
+    for (int i = 0; i < 4; i++) { /* a stored 0 in a quote, whole and cut: none */
+        struct pkt_spec s = { .link = LINK_ETHERNET, .pad_ethernet = 1 };
+        s.ip = (struct ip_spec){ .ipv = i % 2 ? 6 : 4, .proto = 136, .udp_zero = 1,
+                                 .payload = 10 + rnd(&rng) % 100 };
+        s.tunnel = (struct tunnel_spec){ .encap = i < 2 ? ENCAP_ICMP_ERROR : ENCAP_ICMP_ERROR_CUT,
+                                         .outer_ipv = s.ip.ipv };
+        add_packet(&cf, &s, &rng, 0, PB_ENHANCED);
+    }
+    cf_close(&cf, manifest, NULL);
+}
+
 /* The IPv6 Mobility Header (RFC 6275 section 6.1.1): messages of 8 to 72 bytes (Binding
  * Refresh Request, Home Test Init, Binding Update, Binding Acknowledgement...), right and
  * wrong, and a Header Len past the IPv6 payload (not checkable). tshark 4.0 shows the checksum
@@ -1049,6 +1097,7 @@ int write_corpus(const char *dir)
     truncated_tunnel_file(dir, manifest, seed++);
     udplite_file(dir, manifest, seed++);
     mh_file(dir, manifest, seed++);
+    udplite_tunnels_file(dir, manifest, seed++);
     malformed_files(dir, manifest);
     return fclose(manifest) == 0 ? 0 : 2;
 }

@@ -311,8 +311,9 @@ void build_tunnel(const struct tunnel_spec *t, const struct datagram *inner, uin
 
     /* Quoted in an ICMP error: a zero UDP checksum says "none", over IPv6 too (a quote is not
      * a datagram to deliver: RFC 8200 section 8.1's rule is for receivers, and Wireshark
-     * ignores the zero), even in a transport cut short, which is otherwise not checkable; a
-     * quoted ICMP message is never checked, as in Wireshark. */
+     * ignores the zero), and so does UDP-Lite's (never valid in a datagram, RFC 3828 section
+     * 3.1; ignored by Wireshark in a quote too), even in a transport cut short, which is
+     * otherwise not checkable; a quoted ICMP message is never checked, as in Wireshark. */
     static struct datagram quoted_inner;
     const struct datagram *in = inner;
     if (via == VIA_ICMP || via == VIA_ICMPV6) {
@@ -321,7 +322,7 @@ void build_tunnel(const struct tunnel_spec *t, const struct datagram *inner, uin
             struct expectation e = inner->expect[i];
             const int icmp = !strcmp(e.layer, "icmp") || !strcmp(e.layer, "icmpv6");
             const int cut = quoted < inner->len && strcmp(e.layer, "ipv4") != 0;
-            if (!strcmp(e.layer, "udp") && e.stored == 0)
+            if ((!strcmp(e.layer, "udp") || !strcmp(e.layer, "udplite")) && e.stored == 0)
                 e.verdict = EXPECT_NONE;
             if (icmp || (cut && e.verdict != EXPECT_NONE))
                 e.verdict = EXPECT_NOT_CHECKABLE;

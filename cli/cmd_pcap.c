@@ -114,7 +114,7 @@ static void print_fix_help(void)
            "names packets not looked into, skipped or not dissected, as verify's does):\n"
            "  frame 12: outer tcp checksum 0x1234 -> 0xb1e5\n"
            "  frame 12: fcs 0x9a3c61f0 -> 0x4e7b0d15\n"
-           "  in.pcap -> out.pcap: 40 packets, fixed 1 checksums and 1 FCSs; left alone: ...\n"
+           "  in.pcap -> out.pcap: 40 packets, fixed 1 checksum and 1 FCS; left alone: ...\n"
            "(an FCS's 4 bytes in network order, as Wireshark's eth.fcs shows them; its\n"
            "wlan.fcs shows them reversed). A checksum over another one (a tunnel's UDP\n"
            "checksum, an ICMP error's over the quoted header) is computed after that one is\n"
@@ -1000,10 +1000,11 @@ static int pcap_fix(int argc, char **argv)
         if (a.opt.flags & CSUM_PCAP_FIX_OFFLOAD)
             fixed += total_of(&s, CSUM_PCAP_OFFLOAD);
         if (!r.text_failed) {
-            fprintf(r.text, "%s%s%s: %" PRIu64 " packets, %s %" PRIu64 " checksums and %" PRIu64
-                    " FCSs; left alone: %" PRIu64 " not checkable, %" PRIu64 " offload", in,
+            fprintf(r.text, "%s%s%s: %" PRIu64 " packets, %s %" PRIu64 " checksum%s and %" PRIu64
+                    " FCS%s; left alone: %" PRIu64 " not checkable, %" PRIu64 " offload", in,
                     out ? " -> " : "", out ? out : "", s.packets,
-                    a.dry_run ? "would fix" : "fixed", fixed, s.fcs_fixed,
+                    a.dry_run ? "would fix" : "fixed", fixed, fixed == 1 ? "" : "s", s.fcs_fixed,
+                    s.fcs_fixed == 1 ? "" : "s",
                     total_of(&s, CSUM_PCAP_NOT_CHECKABLE),
                     a.opt.flags & CSUM_PCAP_FIX_OFFLOAD ? 0 : total_of(&s, CSUM_PCAP_OFFLOAD));
             /* packets it could not look into, whose bad checksums (if any) stay bad */

@@ -475,8 +475,9 @@ PY
     nlisted_fcs=$(grep -cE '^frame [0-9]+: fcs 0x[0-9a-f]{8} -> 0x[0-9a-f]{8}$' "$TMP/fixout")
     check $(( nfcs != nlisted_fcs )) "fix $f: $nfcs FCS fields changed, $nlisted_fcs listed"
     check $(( $(grep -c '^frame' "$TMP/fixout") != nlisted + nlisted_fcs )) "fix $f: a listed change of another form: $(grep '^frame' "$TMP/fixout" | grep -vE ' checksum | fcs ' | head -2 | tr '\n' ' ')"
-    grep -q ": [0-9]* packets, fixed $nlisted checksums and $nlisted_fcs FCSs; left alone: " "$TMP/fixout"
-    check $? "fix $f: the summary counts $nlisted checksums and $nlisted_fcs FCSs ($(tail -1 "$TMP/fixout"))"
+    counted="$nlisted checksum$( [ "$nlisted" = 1 ] || echo s) and $nlisted_fcs FCS$( [ "$nlisted_fcs" = 1 ] || echo s)"
+    grep -q ": [0-9]* packets, fixed $counted; left alone: " "$TMP/fixout"
+    check $? "fix $f: the summary counts $counted ($(tail -1 "$TMP/fixout"))"
     # ... and names the packets it could not look into (skipped, not dissected), as verify's does
     want=$("$CSUM" pcap verify "${opts[@]}" "$in" | tail -1 | sed 's/^[^;]*; checksums: [^;]*//')
     got=$(tail -1 "$TMP/fixout" | sed 's/^.*; left alone: [0-9]* not checkable, [0-9]* offload//')
@@ -720,9 +721,9 @@ lines = out.splitlines()
 for line in listed:
     i = lines.index(line)
     assert i > 0 and lines[i - 1].split(":")[0] == line.split(":")[0] and " checksum " in lines[i - 1], line
-assert re.search(r": \d+ packets, fixed \d+ checksums and %d FCSs; " % redone, out), out.splitlines()[-1]
+assert re.search(r": \d+ packets, fixed \d+ checksums? and %d FCSs?; " % redone, out), out.splitlines()[-1]
 assert [l.replace(" (dry run)", "") for l in re.findall(r"^frame \d+: fcs .*$", dry, re.M)] == listed
-assert re.search(r": \d+ packets, would fix \d+ checksums and %d FCSs; " % redone, dry), dry.splitlines()[-1]
+assert re.search(r": \d+ packets, would fix \d+ checksums? and %d FCSs?; " % redone, dry), dry.splitlines()[-1]
 print("fixed frames: %d FCS recomputed and listed, %d wrong or cut ones kept" % (redone, kept))
 PY
     check $? "fix of frames with an FCS: a right one recomputed and listed, others left ($(tail -1 "$TMP/pyout"))"

@@ -307,7 +307,7 @@ class FixResult(PcapResult):
         what = "would fix" if self.dry_run else "fixed"
         dst = "" if self.dst is None else f" -> {self.dst!r}"
         return (f"<FixResult {self.document.get('file')!r}{dst}: {self.packets} packets, "
-                f"{what} {len(self.fixed)} checksums and {len(self.fcs)} FCSs>")
+                f"{what} {_count(len(self.fixed), 'checksum')} and {_count(len(self.fcs), 'FCS')}>")
 
 
 def verify(source: Source, *, checks: str = "problems", strict: bool = False,
@@ -530,6 +530,11 @@ class _Source:
             errors.append(e)
         finally:
             os.close(fd)
+
+
+def _count(n: int, noun: str) -> str:
+    """'1 checksum', '2 checksums': as ``csum pcap fix`` counts in its summary."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _holds_objects(fmt: str) -> bool:

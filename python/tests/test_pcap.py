@@ -342,7 +342,8 @@ def test_fix_lists_the_fcs_it_computes_again(csum_cli, pcap_corpus, tmp_path):
                  {f.offset + k for f in result.fcs for k in range(4)}
         assert {i for i in range(len(before)) if before[i] != after[i]} <= fields, name
         assert csum.pcap.fix(src, dry_run=True).fcs == result.fcs
-        assert f"and {len(result.fcs)} FCSs>" in repr(result)
+        n = len(result.fcs)
+        assert f"and {n} FCS{'' if n == 1 else 's'}>" in repr(result)
         listed += len(result.fcs)
     assert listed > 10
     assert "fcs" not in csum.pcap.verify(src).document  # verify computes none again

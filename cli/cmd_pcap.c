@@ -179,6 +179,21 @@ static int parse_port(const char *cmd, const char *opt, const char *v, uint16_t 
     return EXIT_OK;
 }
 
+/* `s` is an option of the other subcommand only (verify's --json given to fix, say): the
+ * error then says where it belongs, not merely that it is unknown. */
+static int other_commands_option(int fixing, const char *s)
+{
+    static const char *const verify_only[] = { "--json", "-v", "--verbose", "--all", "--strict" };
+    static const char *const fix_only[] = { "-n", "--dry-run", "--fix-offload" };
+    const char *const *list = fixing ? verify_only : fix_only;
+    const size_t n = fixing ? sizeof verify_only / sizeof *verify_only
+                            : sizeof fix_only / sizeof *fix_only;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(s, list[i]))
+            return 1;
+    return 0;
+}
+
 /* Parse the options `cmd` takes; -1 after --help, else EXIT_OK or EXIT_USAGE. */
 static int parse_args(const char *cmd, int fixing, int argc, char **argv, struct args *a)
 {
@@ -223,6 +238,9 @@ static int parse_args(const char *cmd, int fixing, int argc, char **argv, struct
             a->dry_run = 1;
         } else if (fixing && !strcmp(s, "--fix-offload")) {
             a->opt.flags |= CSUM_PCAP_FIX_OFFLOAD;
+        } else if (other_commands_option(fixing, s)) {
+            return usage_error("pcap %s: '%s' is an option of 'csum pcap %s', not of %s", cmd, s,
+                               fixing ? "verify" : "fix", cmd);
         } else {
             return usage_error("pcap %s: unknown option '%s'", cmd, s);
         }

@@ -997,6 +997,13 @@ usage_case "fix without output" pcap fix "$C/clean.pcap"
 usage_case "fix without arguments" pcap fix
 usage_case "fix three files" pcap fix "$C/clean.pcap" "$TMP/a" "$TMP/b"
 usage_case "fix --json (a verify option)" pcap fix --json "$C/clean.pcap" "$TMP/a"
+grep -q "^csum: pcap fix: '--json' is an option of 'csum pcap verify', not of fix$" "$TMP/err"
+check $? "fix --json: says it is verify's ($(head -1 "$TMP/err"))"
+usage_case "verify --dry-run (a fix option)" pcap verify --dry-run "$C/clean.pcap"
+grep -q "^csum: pcap verify: '--dry-run' is an option of 'csum pcap fix', not of verify$" "$TMP/err"
+check $? "verify --dry-run: says it is fix's ($(head -1 "$TMP/err"))"
+grep -q "^csum: pcap verify: unknown option '--bogus'$" <("$CSUM" pcap verify --bogus "$C/clean.pcap" 2>&1)
+check $? "verify --bogus: still unknown"
 usage_case "verify of a missing file" pcap verify "$TMP/missing.pcap"
 grep -q "$TMP/missing.pcap" "$TMP/err"
 check $? "missing file is named"

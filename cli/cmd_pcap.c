@@ -30,10 +30,10 @@ static void print_pcap_help(void)
            "Check the IPv4 header, TCP, UDP, UDP-Lite, DCCP, ICMP, ICMPv6, IGMP, PIM, VRRP,\n"
            "OSPF, RSVP, IPv6 Mobility Header, GRE and ICMP extension (RFC 4884) checksums\n"
            "of every packet in a pcap or pcapng capture (plain, gzip or zstd), with\n"
-           "Wireshark's rules; or write a copy with the bad ones corrected. Link types:\n"
-           "Ethernet (VLAN tags, LLC/SNAP), Linux cooked SLL/SLL2, raw IP, BSD loopback,\n"
-           "802.11 (radiotap, Prism, AVS, PPI), PPP (HDLC-like framing, PPPoE), Cisco HDLC,\n"
-           "Frame Relay, SLIP, PKTAP, NFLOG.\n"
+           "Wireshark's rules (with --fcs, the Ethernet and 802.11 FCSs too); or write a\n"
+           "copy with the bad ones corrected. Link types: Ethernet (VLAN tags, LLC/SNAP),\n"
+           "Linux cooked SLL/SLL2, raw IP, BSD loopback, 802.11 (radiotap, Prism, AVS, PPI),\n"
+           "PPP (HDLC-like framing, PPPoE), Cisco HDLC, Frame Relay, SLIP, PKTAP, NFLOG.\n"
            "Followed: MPLS, MACsec, IP in IP, GRE, ERSPAN, VXLAN, Geneve, and the packets\n"
            "quoted in ICMP errors; every checksum says whether it is in the outer or an\n"
            "inner IP layer.\n"
@@ -55,6 +55,13 @@ static void print_policy_options(void)
            "  --ipv6-udp-zero     a UDP checksum of 0 over IPv6 means none, as over IPv4\n"
            "                      (tunnels may send it: RFC 6935, 6936); by default it is\n"
            "                      bad, as in Wireshark\n"
+           "  --fcs               also check the FCS (CRC-32) of each Ethernet or 802.11\n"
+           "                      frame that has one (the capture's FCS length says so, or\n"
+           "                      a radiotap or PPI header), as Wireshark's eth.check_fcs\n"
+           "                      and wlan.check_checksum do; fix also rewrites a wrong\n"
+           "                      one. Off by default: a host whose NIC computes the FCS\n"
+           "                      captures its own frames without a right one. A frame cut\n"
+           "                      by the snapshot length has its FCS not checkable\n"
            "  --vxlan-port N      UDP destination port N also carries VXLAN (besides 4789)\n"
            "  --geneve-port N     UDP destination port N also carries Geneve (besides 6081)\n"
            "                      (each up to %d times)\n", CSUM_PCAP_MAX_PORTS);
@@ -69,7 +76,9 @@ static void print_verify_help(void)
            "  frame 12: outer tcp checksum bad: stored 0x1234, computed 0xb1e5\n"
            "  frame 40: inner udp checksum bad: stored 0x0101, computed 0x77e2 (via vxlan)\n"
            "  frame 51: outer tcp checksum offload: stored 0x3c1a, computed 0x9e07 (...)\n"
-           "Frames count from 1, values are in network order (as Wireshark shows them);\n"
+           "  frame 52: fcs bad: stored 0x9a3c61f0, computed 0x4e7b0d15    (with --fcs)\n"
+           "Frames count from 1, values are in network order (as Wireshark shows them; an\n"
+           "FCS's 4 bytes as its eth.fcs shows them, reversed in its wlan.fcs);\n"
            "'outer' is the frame's first IP layer, 'inner' one inside a tunnel or quoted in\n"
            "an ICMP error. Verdicts: good; bad; offload: a placeholder left for the NIC by a\n"
            "host with checksum or segmentation offload (the pseudo-header sum, or an IP\n"
@@ -97,10 +106,10 @@ static void print_verify_help(void)
     printf("A progress line is shown on a terminal for captures above 1 GB. A capture that\n"
            "ends inside its last record, as an interrupted one does, is not malformed: a\n"
            "warning names the byte offset, and the packets before it count as usual.\n"
-           "Exit status: 0 every checkable checksum is good, 1 some are bad (or, with\n"
-           "--strict, something unchecked or a capture cut short), 2 the file is unreadable or\n"
-           "malformed (the message names the byte offset, after the verdicts for every\n"
-           "complete packet before it), or bad usage.\n");
+           "Exit status: 0 every checkable checksum (and FCS, with --fcs) is good, 1 some\n"
+           "are bad (or, with --strict, something unchecked or a capture cut short), 2 the\n"
+           "file is unreadable or malformed (the message names the byte offset, after the\n"
+           "verdicts for every complete packet before it), or bad usage.\n");
 }
 
 static void print_fix_help(void)
@@ -116,8 +125,9 @@ static void print_fix_help(void)
            "  frame 12: fcs 0x9a3c61f0 -> 0x4e7b0d15\n"
            "  in.pcap -> out.pcap: 40 packets, fixed 1 checksum and 1 FCS; left alone: ...\n"
            "(an FCS's 4 bytes in network order, as Wireshark's eth.fcs shows them; its\n"
-           "wlan.fcs shows them reversed). A checksum over another one (a tunnel's UDP\n"
-           "checksum, an ICMP error's over the quoted header) is computed after that one is\n"
+           "wlan.fcs shows them reversed). With --fcs, every wrong FCS is rewritten too, and\n"
+           "listed so. A checksum over another one (a tunnel's UDP checksum, an ICMP error's\n"
+           "over the quoted header, an FCS over the frame) is computed after that one is\n"
            "fixed, so it may change too. Not-checkable checksums and offload placeholders\n"
            "are left alone. OUT is written to a temporary file next to it (next to the file\n"
            "a symbolic link names), created before IN is read, and renamed into place once\n"
@@ -218,6 +228,8 @@ static int parse_args(const char *cmd, int fixing, int argc, char **argv, struct
             a->opt.flags |= CSUM_PCAP_ACCEPT_NEGATIVE_ZERO;
         } else if (!strcmp(s, "--ipv6-udp-zero")) {
             a->opt.flags |= CSUM_PCAP_IPV6_UDP_ZERO;
+        } else if (!strcmp(s, "--fcs")) {
+            a->opt.flags |= CSUM_PCAP_CHECK_FCS;
         } else if ((v = option_value("--vxlan-port", argc, argv, &i, &missing))) {
             if ((rc = parse_port(cmd, "--vxlan-port", v, a->opt.vxlan_ports, &a->n_vxlan)))
                 return rc;
@@ -317,9 +329,16 @@ static void json_string(const char *s)
     putchar('"');
 }
 
+/* "outer", "inner", or "link" for a frame's FCS (below the outer IP layer, at level 0). */
 static const char *depth_of(const struct csum_pcap_check *c)
 {
-    return c->level ? "inner" : "outer";
+    return c->level ? "inner" : c->layer == CSUM_PCAP_FCS ? "link" : "outer";
+}
+
+/* Hex digits of a check's values: a checksum's 16 bits, an FCS's 32. */
+static int digits_of(const struct csum_pcap_check *c)
+{
+    return c->layer == CSUM_PCAP_FCS ? 8 : 4;
 }
 
 /* " (via vxlan; note)" or "" */
@@ -337,18 +356,24 @@ static void print_tail(FILE *f, const struct csum_pcap_check *c, const char *not
 
 static void print_check_text(const struct csum_pcap_check *c)
 {
-    printf("frame %" PRIu64 ": %s %s checksum ", c->frame, depth_of(c), csum_pcap_layer_name(c->layer));
+    const int n = digits_of(c);
+    if (c->layer == CSUM_PCAP_FCS) /* as fix lists it: "frame 12: fcs 0x... -> 0x..." */
+        printf("frame %" PRIu64 ": fcs ", c->frame);
+    else
+        printf("frame %" PRIu64 ": %s %s checksum ", c->frame, depth_of(c),
+               csum_pcap_layer_name(c->layer));
     switch (c->verdict) {
     case CSUM_PCAP_GOOD:
-        printf("good: 0x%04x", c->stored);
+        printf("good: 0x%0*" PRIx32, n, c->stored);
         print_tail(stdout, c, NULL);
         break;
     case CSUM_PCAP_BAD:
-        printf("bad: stored 0x%04x, computed 0x%04x", c->stored, c->computed);
+        printf("bad: stored 0x%0*" PRIx32 ", computed 0x%0*" PRIx32, n, c->stored, n, c->computed);
         print_tail(stdout, c, c->note);
         break;
     case CSUM_PCAP_OFFLOAD:
-        printf("offload: stored 0x%04x, computed 0x%04x", c->stored, c->computed);
+        printf("offload: stored 0x%0*" PRIx32 ", computed 0x%0*" PRIx32, n, c->stored, n,
+               c->computed);
         print_tail(stdout, c, c->note);
         break;
     case CSUM_PCAP_NOT_CHECKABLE:
@@ -371,8 +396,9 @@ static void print_check_json(struct report *r, const struct csum_pcap_check *c)
         printf("\"via\": \"%s\", ", csum_pcap_via_name(c->via));
     printf("\"verdict\": \"%s\"", csum_pcap_verdict_name(c->verdict));
     if (c->verdict != CSUM_PCAP_NOT_CHECKABLE)
-        printf(", \"stored\": \"0x%04x\", \"computed\": \"0x%04x\", \"offset\": %" PRIu64,
-               c->stored, c->computed, c->offset);
+        printf(", \"stored\": \"0x%0*" PRIx32 "\", \"computed\": \"0x%0*" PRIx32
+               "\", \"offset\": %" PRIu64, digits_of(c), c->stored, digits_of(c), c->computed,
+               c->offset);
     if (c->note) {
         printf(", \"note\": ");
         json_string(c->note);
@@ -416,12 +442,13 @@ static void on_check(void *arg, const struct csum_pcap_check *c)
 {
     struct report *r = arg;
     if (r->fixing) {
-        if (!will_fix(r->a, c) || r->text_failed)
+        /* an FCS it rewrites is listed by on_fcs, as it is written */
+        if (!will_fix(r->a, c) || c->layer == CSUM_PCAP_FCS || r->text_failed)
             return;
         progress_clear(r);
-        fprintf(r->text, "frame %" PRIu64 ": %s %s checksum 0x%04x -> 0x%04x%s", c->frame,
-                depth_of(c), csum_pcap_layer_name(c->layer), c->stored, c->computed,
-                r->a->dry_run ? " (dry run)" : "");
+        fprintf(r->text, "frame %" PRIu64 ": %s %s checksum 0x%04" PRIx32 " -> 0x%04" PRIx32
+                "%s", c->frame, depth_of(c), csum_pcap_layer_name(c->layer), c->stored,
+                c->computed, r->a->dry_run ? " (dry run)" : "");
         print_tail(r->text, c, c->verdict == CSUM_PCAP_OFFLOAD ? "offload" : NULL);
         end_fix_line(r);
     } else if (listed(r->a, c->verdict)) {
@@ -430,8 +457,9 @@ static void on_check(void *arg, const struct csum_pcap_check *c)
     }
 }
 
-/* fix: a frame's FCS computed again over its fixed checksums, listed as they are (its bytes in
- * network order, as the checksums' and Wireshark's eth.fcs). */
+/* fix: a frame's FCS written (computed again over its fixed checksums, or with --fcs found
+ * wrong), listed as they are (its bytes in network order, as the checksums' and Wireshark's
+ * eth.fcs). */
 static void on_fcs(void *arg, const struct csum_pcap_fcs *f)
 {
     struct report *r = arg;
@@ -502,6 +530,12 @@ static uint64_t total_of(const struct csum_pcap_summary *s, enum csum_pcap_verdi
     return n;
 }
 
+/* The checksums' count of a verdict, without the FCSs' (counted apart, with --fcs). */
+static uint64_t checksums_of(const struct csum_pcap_summary *s, enum csum_pcap_verdict v)
+{
+    return total_of(s, v) - s->count[CSUM_PCAP_FCS][v];
+}
+
 static uint64_t skipped_total(const struct csum_pcap_summary *s)
 {
     uint64_t n = 0;
@@ -547,13 +581,18 @@ static void print_unchecked(FILE *f, const struct csum_pcap_summary *s)
     }
 }
 
-static void print_summary_text(const char *name, const struct csum_pcap_summary *s)
+static void print_summary_text(const char *name, const struct csum_pcap_summary *s, int fcs)
 {
     printf("%s: %" PRIu64 " packets; checksums: %" PRIu64 " good, %" PRIu64 " bad, %" PRIu64
            " offload, %" PRIu64 " not checkable, %" PRIu64 " without checksum", name,
-           s->packets, total_of(s, CSUM_PCAP_GOOD), total_of(s, CSUM_PCAP_BAD),
-           total_of(s, CSUM_PCAP_OFFLOAD), total_of(s, CSUM_PCAP_NOT_CHECKABLE),
-           total_of(s, CSUM_PCAP_NO_CHECKSUM));
+           s->packets, checksums_of(s, CSUM_PCAP_GOOD), checksums_of(s, CSUM_PCAP_BAD),
+           checksums_of(s, CSUM_PCAP_OFFLOAD), checksums_of(s, CSUM_PCAP_NOT_CHECKABLE),
+           checksums_of(s, CSUM_PCAP_NO_CHECKSUM));
+    if (fcs) {
+        const uint64_t *n = s->count[CSUM_PCAP_FCS];
+        printf("; FCSs: %" PRIu64 " good, %" PRIu64 " bad, %" PRIu64 " not checkable",
+               n[CSUM_PCAP_GOOD], n[CSUM_PCAP_BAD], n[CSUM_PCAP_NOT_CHECKABLE]);
+    }
     print_unchecked(stdout, s);
     putchar('\n');
 }
@@ -729,7 +768,7 @@ static int pcap_verify(int argc, char **argv)
     if (a.json)
         print_summary_json(&s, failed ? &e : NULL);
     else if (!failed || s.bytes > 0) /* not for a file that is no capture at all */
-        print_summary_text(name, &s);
+        print_summary_text(name, &s, (a.opt.flags & CSUM_PCAP_CHECK_FCS) != 0);
     int status = EXIT_OK;
     const int cut = failed && e.cut_short;
     if (failed && !cut) {
@@ -1014,7 +1053,7 @@ static int pcap_fix(int argc, char **argv)
                        "without the incomplete one" : "the incomplete last record was not checked");
     }
     if (status == EXIT_OK) {
-        uint64_t fixed = total_of(&s, CSUM_PCAP_BAD);
+        uint64_t fixed = checksums_of(&s, CSUM_PCAP_BAD); /* the FCSs written: fcs_fixed */
         if (a.opt.flags & CSUM_PCAP_FIX_OFFLOAD)
             fixed += total_of(&s, CSUM_PCAP_OFFLOAD);
         if (!r.text_failed) {

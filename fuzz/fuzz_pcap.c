@@ -11,7 +11,11 @@
  *    finds none bad (on a well-formed plain file), with the same number of packets;
  *  - reading the same bytes from a pipe gives the same verdicts as from memory;
  *  - fixing with CSUM_PCAP_FIX_FCS reports the same checks and leaves the same bytes as
- *    without, but maybe the four at the end of a frame (its FCS), and nothing bad.
+ *    without, but maybe the four at the end of a frame (its FCS), and nothing bad;
+ *  - with CSUM_PCAP_CHECK_FCS, verify and fix report the same checks as without, but the
+ *    FCSs (at most one a frame, at the link level), counted in the summary; fix rewrites each
+ *    FCS it finds bad and nothing else but what the fix without it changes, and afterwards
+ *    verify with it finds nothing bad, no FCS either.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +30,10 @@ struct seen {
     uint64_t bad_offsets[64];
     size_t n_bad_offsets;
     uint64_t digest; /* of every check, in order */
+    uint64_t checksum_digest, checksums; /* of the checks but the FCSs */
+    uint64_t fcs_bad, last_fcs_frame;
+    uint64_t fcs_offsets[64]; /* FCSs a fix wrote (on_fcs) */
+    size_t n_fcs;
 };
 
 static void on_check(void *ctx, const struct csum_pcap_check *c)
@@ -44,8 +52,29 @@ static void on_check(void *ctx, const struct csum_pcap_check *c)
     s->by_verdict[c->verdict]++;
     s->digest = s->digest * 1000003 + c->frame * 131 + c->offset * 7 + c->verdict * 3 +
                 c->stored + c->level;
+    if (c->layer == CSUM_PCAP_FCS) { /* the frame's last check, once, at the link level */
+        FUZZ_CHECK(c->frame > s->last_fcs_frame && c->level == 0, "FCS of frame %llu at level "
+                   "%u, after one of frame %llu", (unsigned long long)c->frame, c->level,
+                   (unsigned long long)s->last_fcs_frame);
+        s->last_fcs_frame = c->frame;
+        s->fcs_bad += c->verdict == CSUM_PCAP_BAD;
+        return;
+    }
+    FUZZ_CHECK(c->frame > s->last_fcs_frame, "a checksum of frame %llu after its FCS",
+               (unsigned long long)c->frame);
+    s->checksums++;
+    s->checksum_digest = s->checksum_digest * 1000003 + c->frame * 131 + c->offset * 7 +
+                         c->verdict * 3 + c->stored + c->level;
     if (c->verdict == CSUM_PCAP_BAD && s->n_bad_offsets < 64)
         s->bad_offsets[s->n_bad_offsets++] = c->offset;
+}
+
+static void on_fcs(void *ctx, const struct csum_pcap_fcs *f)
+{
+    struct seen *s = ctx;
+    if (s->n_fcs < 64)
+        s->fcs_offsets[s->n_fcs] = f->offset;
+    s->n_fcs++;
 }
 
 static uint64_t summary_total(const struct csum_pcap_summary *sum, enum csum_pcap_verdict v)
@@ -71,6 +100,62 @@ static void check_pipe(const uint8_t *data, size_t size, const struct seen *want
     FUZZ_CHECK(rc == want_rc && got.digest == want->digest && got.checks == want->checks,
                "from a pipe: rc %d, %llu checks; from memory: rc %d, %llu checks", rc,
                (unsigned long long)got.checks, want_rc, (unsigned long long)want->checks);
+}
+
+/* CSUM_PCAP_CHECK_FCS (with CSUM_PCAP_FIX_FCS, as the CLI's fix --fcs): the checks of a
+ * plain capture's verify (v, returning vr) and fix (f, into fixed) plus the FCSs; the fix
+ * writes each FCS it finds bad and leaves no FCS or checksum bad. */
+static void check_fcs_option(const uint8_t *data, size_t size, const struct seen *v, int vr,
+                             const struct seen *f, const unsigned char *fixed)
+{
+    unsigned char *file = malloc(size ? size : 1), *out = malloc(size ? size : 1);
+    FUZZ_CHECK(file && out, "out of memory");
+    memcpy(file, data, size);
+    memcpy(out, data, size);
+    struct seen cv = { 0 }, cf = { 0 };
+    struct csum_pcap_options o = { .flags = CSUM_PCAP_CHECK_FCS, .on_check = on_check,
+                                   .ctx = &cv };
+    struct csum_pcap_summary s;
+    FUZZ_CHECK(csum_pcap_verify_buffer(file, size, &o, &s, NULL) == vr &&
+               cv.checksum_digest == v->checksum_digest && cv.checksums == v->checksums,
+               "verify with CSUM_PCAP_CHECK_FCS reports other checksums");
+    for (int k = 0; k < CSUM_PCAP_VERDICT_COUNT; k++)
+        FUZZ_CHECK(summary_total(&s, (enum csum_pcap_verdict)k) == cv.by_verdict[k],
+                   "with the FCSs, the summary says %llu %s, callbacks %llu",
+                   (unsigned long long)summary_total(&s, (enum csum_pcap_verdict)k),
+                   csum_pcap_verdict_name((enum csum_pcap_verdict)k),
+                   (unsigned long long)cv.by_verdict[k]);
+    o.flags |= CSUM_PCAP_FIX_FCS;
+    o.ctx = &cf;
+    o.on_fcs = on_fcs;
+    FUZZ_CHECK(csum_pcap_fix_buffer(out, size, &o, &s, NULL) == vr &&
+               cf.checksum_digest == f->checksum_digest,
+               "fix with CSUM_PCAP_CHECK_FCS reports other checksums");
+    FUZZ_CHECK(cf.n_fcs == cf.fcs_bad && s.fcs_fixed == cf.n_fcs,
+               "fix found %llu FCSs bad, wrote %zu, counted %llu", (unsigned long long)cf.fcs_bad,
+               cf.n_fcs, (unsigned long long)s.fcs_fixed);
+    if (cf.n_fcs <= 64) { /* the bytes of the fix without it, but the FCSs written */
+        for (size_t i = 0; i < size; i++) {
+            int in_fcs = 0;
+            for (size_t k = 0; k < cf.n_fcs; k++)
+                in_fcs |= i >= cf.fcs_offsets[k] && i < cf.fcs_offsets[k] + 4;
+            FUZZ_CHECK(in_fcs || out[i] == fixed[i],
+                       "fix with CSUM_PCAP_CHECK_FCS changed byte %zu, in no FCS it wrote", i);
+        }
+    }
+    if (vr == 0) {
+        struct seen after = { 0 };
+        o.flags = CSUM_PCAP_CHECK_FCS;
+        o.ctx = &after;
+        o.on_fcs = NULL;
+        FUZZ_CHECK(csum_pcap_verify_buffer(out, size, &o, &s, NULL) == 0 &&
+                   after.by_verdict[CSUM_PCAP_BAD] == 0,
+                   "after fix with CSUM_PCAP_CHECK_FCS, %llu bad (%llu FCSs)",
+                   (unsigned long long)after.by_verdict[CSUM_PCAP_BAD],
+                   (unsigned long long)after.fcs_bad);
+    }
+    free(file);
+    free(out);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -134,6 +219,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                        "the capture fixed with CSUM_PCAP_FIX_FCS is not clean");
         }
         free(fcs);
+        check_fcs_option(data, size, &v, vr, &f, fixed);
         /* ...and left nothing bad behind. */
         if (vr == 0) {
             struct seen again = { 0 };

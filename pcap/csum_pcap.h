@@ -23,7 +23,8 @@
  * Checksums: IPv4 header, TCP, UDP, ICMP, ICMPv6, IGMP, PIM, VRRP, OSPF, RSVP, DCCP, UDP-Lite,
  * the IPv6 Mobility Header, GRE's optional checksum and that of the extension structure after an ICMP/ICMPv6 error's quote
  * (RFC 4884), each with the depth of its IP layer: level 0 is the frame's outer IP layer,
- * level 1 and more an IP layer inside a tunnel or quoted in an ICMP error.
+ * level 1 and more an IP layer inside a tunnel or quoted in an ICMP error. On request
+ * (CSUM_PCAP_CHECK_FCS), also the frame check sequence of Ethernet and 802.11 frames.
  */
 #ifndef CSUM_PCAP_H
 #define CSUM_PCAP_H
@@ -54,6 +55,10 @@ enum csum_pcap_layer {
     CSUM_PCAP_UDPLITE,    /* UDP-Lite (RFC 3828), over its Checksum Coverage; a stored 0 is
                              bad (never valid), but in a packet quoted in an ICMP error */
     CSUM_PCAP_MH,         /* the IPv6 Mobility Header (RFC 6275 section 6.1.1) */
+    CSUM_PCAP_FCS,        /* an Ethernet or 802.11 frame check sequence, with
+                             CSUM_PCAP_CHECK_FCS only: the CRC-32 of IEEE 802.3, not an
+                             Internet checksum; at the link layer, below the outer IP layer
+                             (level 0, via NONE), reported after the frame's checksums */
     CSUM_PCAP_LAYER_COUNT
 };
 
@@ -102,18 +107,22 @@ enum csum_pcap_skip {
     CSUM_PCAP_SKIP_COUNT
 };
 
-/* One checksum found in a packet. */
+/* One checksum found in a packet (or, with CSUM_PCAP_CHECK_FCS, a frame's FCS). */
 struct csum_pcap_check {
     uint64_t frame;                 /* packet number in the file, from 1 (as Wireshark counts) */
     enum csum_pcap_layer layer;
     enum csum_pcap_verdict verdict;
-    unsigned level;                 /* 0: outer IP layer; 1 and more: inner */
+    unsigned level;                 /* 0: outer IP layer (and an FCS); 1 and more: inner */
     enum csum_pcap_via via;         /* how that level was reached (NONE at level 0) */
-    uint16_t stored;                /* the field as a number in network order */
-    uint16_t computed;              /* the correct value to store, same convention (GOOD, BAD,
+    uint32_t stored;                /* the field as a number in network order: a checksum's
+                                       16 bits; an FCS's 4 bytes in capture order, as struct
+                                       csum_pcap_fcs has them (32 bits since the FCS check:
+                                       code built against an older csum_pcap.h must be
+                                       compiled again) */
+    uint32_t computed;              /* the correct value to store, same convention (GOOD, BAD,
                                        OFFLOAD) */
-    uint64_t offset;                /* offset of the checksum field in the capture (after
-                                       decompression); 0 for NOT_CHECKABLE */
+    uint64_t offset;                /* offset of the checksum field (an FCS's first byte) in the
+                                       capture (after decompression); 0 for NOT_CHECKABLE */
     const char *note;               /* NOT_CHECKABLE, OFFLOAD: why; BAD: a remark or NULL */
 };
 
@@ -121,8 +130,9 @@ struct csum_pcap_check {
  * after every checksum it covers (a tunnel's UDP checksum after the inner packet's). */
 typedef void (*csum_pcap_check_fn)(void *ctx, const struct csum_pcap_check *check);
 
-/* A frame check sequence that a fix computed again (CSUM_PCAP_FIX_FCS): the frame's checksums
- * changed, and its FCS, right before, now covers the fixed frame. Not a 16-bit checksum: the
+/* A frame check sequence that a fix wrote: with CSUM_PCAP_FIX_FCS, the frame's checksums
+ * changed, and its FCS, right before, now covers the fixed frame; with CSUM_PCAP_CHECK_FCS,
+ * every FCS found bad (reported to on_check first), now right. Not a 16-bit checksum: the
  * CRC-32 of IEEE 802.3, of an Ethernet or 802.11 frame, sent least significant byte first. */
 struct csum_pcap_fcs {
     uint64_t frame;                 /* packet number in the file, from 1 */
@@ -134,7 +144,7 @@ struct csum_pcap_fcs {
                                        decompression) */
 };
 
-/* Called for every FCS a fix computes again, after the frame's checksums (which it covers). */
+/* Called for every FCS a fix writes, after the frame's checksums (which it covers). */
 typedef void (*csum_pcap_fcs_fn)(void *ctx, const struct csum_pcap_fcs *fcs);
 
 enum csum_pcap_format { CSUM_PCAP_FORMAT_UNKNOWN, CSUM_PCAP_FORMAT_PCAP, CSUM_PCAP_FORMAT_PCAPNG };
@@ -159,6 +169,18 @@ enum {
      * was. Each one computed again goes to `on_fcs` and is counted in `fcs_fixed`. By
      * default the FCS bytes are left alone, and a fix makes a right one wrong. */
     CSUM_PCAP_FIX_FCS = 1u << 3,
+    /* Also check each frame's FCS (where CSUM_PCAP_FIX_FCS finds one: the capture's FCS
+     * length on an Ethernet or 802.11 link type, a radiotap or PPI header's flags), as
+     * Wireshark's eth.check_fcs and wlan.check_checksum preferences do: a check of layer
+     * CSUM_PCAP_FCS, GOOD or BAD, reported after the frame's checksums and counted with them;
+     * NOT_CHECKABLE when the frame was cut short by the capture's snapshot length (its FCS
+     * not captured). Off by default, as in Wireshark: hosts whose NIC computes the FCS
+     * capture their own frames with whatever the buffer held there. Fixing, the FCS is
+     * checked over the fixed frame (it covers the checksums, as an outer checksum covers an
+     * inner one) and, when BAD, rewritten and reported to on_fcs too: after the fix, no FCS
+     * is bad, a right one made wrong by the fix included (what CSUM_PCAP_FIX_FCS alone
+     * keeps). */
+    CSUM_PCAP_CHECK_FCS = 1u << 4,
 };
 
 enum { CSUM_PCAP_MAX_PORTS = 8 };
@@ -174,8 +196,9 @@ struct csum_pcap_options {
     /* After each read from the input: bytes read so far (compressed bytes when compressed)
      * and packets walked. May be NULL. */
     void (*on_progress)(void *ctx, uint64_t bytes_in, uint64_t packets);
-    /* Fixing with CSUM_PCAP_FIX_FCS: each FCS computed again. May be NULL. (Added after the
-     * other members: code built against an older csum_pcap.h must be compiled again.) */
+    /* Fixing with CSUM_PCAP_FIX_FCS or CSUM_PCAP_CHECK_FCS: each FCS written. May be NULL.
+     * (Added after the other members: code built against an older csum_pcap.h must be
+     * compiled again.) */
     csum_pcap_fcs_fn on_fcs;
 };
 
@@ -183,9 +206,11 @@ enum { CSUM_PCAP_MAX_LINKTYPES = 8 };
 
 struct csum_pcap_summary {
     uint64_t packets;          /* frames, numbered as Wireshark numbers them */
-    uint64_t count[CSUM_PCAP_LAYER_COUNT][CSUM_PCAP_VERDICT_COUNT];
+    uint64_t count[CSUM_PCAP_LAYER_COUNT][CSUM_PCAP_VERDICT_COUNT]; /* count[CSUM_PCAP_FCS]:
+                                  FCSs, with CSUM_PCAP_CHECK_FCS only */
     uint64_t inner[CSUM_PCAP_VERDICT_COUNT]; /* of those, at level 1 and more */
-    uint64_t without_checksum; /* packets in which no checksum was found (ARP, beacons, ...) */
+    uint64_t without_checksum; /* packets in which no checksum was found (ARP, beacons, ...;
+                                  an FCS is none) */
     uint64_t non_packets;      /* frames that hold no packet (pcapng custom/journal blocks) */
     uint64_t skipped[CSUM_PCAP_SKIP_COUNT];
     /* Packets on link types this library does not dissect: in all, and by link type (the
@@ -195,8 +220,8 @@ struct csum_pcap_summary {
     enum csum_pcap_format format;
     enum csum_pcap_compression compression;
     uint64_t bytes;            /* capture bytes walked (after decompression) */
-    uint64_t fcs_fixed;        /* fixing with CSUM_PCAP_FIX_FCS: FCSs computed again (on_fcs;
-                                  added last: see on_fcs) */
+    uint64_t fcs_fixed;        /* fixing with CSUM_PCAP_FIX_FCS or CSUM_PCAP_CHECK_FCS: FCSs
+                                  written (on_fcs; added last: see on_fcs) */
 };
 
 /* Why a capture could not be walked. */
@@ -227,9 +252,10 @@ int csum_pcap_verify_fd(int fd, const struct csum_pcap_options *o,
 /*
  * The same walk, rewriting every BAD checksum (and, with CSUM_PCAP_FIX_OFFLOAD, every OFFLOAD
  * one) in buf with its computed value; nothing else changes (but, with CSUM_PCAP_FIX_FCS, the
- * FCS of a frame whose checksums changed, reported to `on_fcs`). `on_check` sees each checksum
- * as found, before its fix; a checksum covering another one (a tunnel's outer UDP checksum,
- * an ICMP checksum over a quoted header) is computed after that one was fixed. A compressed
+ * FCS of a frame whose checksums changed, and with CSUM_PCAP_CHECK_FCS every BAD FCS, reported
+ * to `on_fcs`). `on_check` sees each checksum as found, before its fix; a checksum covering
+ * another one (a tunnel's outer UDP checksum, an ICMP checksum over a quoted header, a frame's
+ * FCS over its checksums) is computed after that one was fixed. A compressed
  * buffer is refused (use csum_pcap_fix_fd). Returns as csum_pcap_verify_buffer; on -1, fixes
  * before the error were applied.
  */
@@ -244,7 +270,7 @@ int csum_pcap_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options *o,
                      struct csum_pcap_summary *summary, struct csum_pcap_error *err);
 
 /* "ipv4", "tcp", "udp", "icmp", "icmpv6", "gre", "icmp-ext", "igmp", "pim", "vrrp",
- * "ospf", "rsvp", "dccp", "udplite", "mh". */
+ * "ospf", "rsvp", "dccp", "udplite", "mh", "fcs". */
 const char *csum_pcap_layer_name(enum csum_pcap_layer layer);
 
 /* "good", "bad", "offload", "not_checkable", "no_checksum". */

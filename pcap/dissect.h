@@ -47,9 +47,11 @@ struct dissect {
     uint32_t undissected_linktype;       /* that one */
     /* The CRC-32 frame check sequence the frame ends with, when known (the capture's FCS
      * length, or a radio header's flags: radiotap, PPI): the 4 bytes at fcs_at, over
-     * [fcs_from, fcs_at); what CSUM_PCAP_FIX_FCS keeps right. fcs_at is 0 when there is none
-     * (or it was not captured whole). */
+     * [fcs_from, fcs_at); what CSUM_PCAP_FIX_FCS keeps right and CSUM_PCAP_CHECK_FCS checks.
+     * fcs_at is 0 when there is none or it was not captured whole; then fcs_cut is 1 when
+     * there is one, cut off by the capture's snapshot length (not checkable). */
     size_t fcs_from, fcs_at;
+    int fcs_cut;
 };
 
 /* A layer of the packet. 12 bytes, so that it travels in registers from dissector to

@@ -12,7 +12,7 @@
  *    timer) say whether the frame ends with its FCS.
  * The FCS of such a frame is left out of the 802.11 frame dissected (or it would end the
  * payload of an IP layer that takes its length from the frame), and noted for `fix`, which
- * keeps a right one right (walk.c).
+ * keeps a right one right, and for the FCS check (walk.c).
  */
 #include "dissect.h"
 #include "bytes.h"
@@ -29,7 +29,7 @@ enum {
 };
 
 /* The 802.11 frame in *inner ends with a CRC-32 FCS: leave it out of the span, and note it
- * for `fix` when it was captured whole. */
+ * for `fix` and the FCS check when it was captured whole, else that it was cut off. */
 static void wlan_fcs(struct dissect *d, struct span *inner)
 {
     if (inner->end - inner->off < FCS_LEN)
@@ -38,6 +38,8 @@ static void wlan_fcs(struct dissect *d, struct span *inner)
     if (have(d, inner->end, FCS_LEN)) {
         d->fcs_from = inner->off;
         d->fcs_at = inner->end;
+    } else {
+        d->fcs_cut = 1;
     }
 }
 

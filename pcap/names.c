@@ -12,7 +12,7 @@ const char *csum_pcap_layer_name(enum csum_pcap_layer layer)
 {
     static const char *const names[] = { "ipv4", "tcp", "udp", "icmp", "icmpv6", "gre",
                                          "icmp-ext", "igmp", "pim", "vrrp", "ospf", "rsvp",
-                                         "dccp", "udplite", "mh" };
+                                         "dccp", "udplite", "mh", "fcs" };
     _Static_assert(sizeof names / sizeof names[0] == CSUM_PCAP_LAYER_COUNT, "layer names");
     return NAME(names, layer);
 }

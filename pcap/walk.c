@@ -5,7 +5,7 @@
  *
  * Fixes within a packet are applied as each checksum is found, and a checksum is found only
  * after everything it covers (see dissect.h): so an outer checksum is computed over the
- * already corrected inner packet.
+ * already corrected inner packet, and a frame's FCS (checked last) over the corrected frame.
  */
 #include "capture.h"
 #include "dissect.h"
@@ -48,36 +48,50 @@ static uint32_t fcs_crc32(const unsigned char *p, size_t n)
 }
 
 /* Where the packet's capture-level FCS is (the capture's FCS length on an Ethernet or 802.11
- * link type), into d->fcs_from and d->fcs_at; a radio header may say so too (link_radio.c). */
+ * link type), into d->fcs_from and d->fcs_at, or d->fcs_cut when the capture stops before the
+ * frame's end; a radio header may say so too (link_radio.c). */
 static void capture_fcs(struct dissect *d, const struct capture_packet *pkt)
 {
-    if (pkt->fcs_len != FCS_CRC32 || pkt->caplen < FCS_CRC32 || pkt->wirelen > pkt->caplen ||
+    if (pkt->fcs_len != FCS_CRC32 ||
         (pkt->linktype != FCS_ON_ETHERNET && pkt->linktype != FCS_ON_IEEE802_11))
         return;
-    d->fcs_from = 0;
-    d->fcs_at = pkt->caplen - FCS_CRC32;
+    if (pkt->wirelen > pkt->caplen)
+        d->fcs_cut = 1;
+    else if (pkt->caplen >= FCS_CRC32)
+        d->fcs_at = pkt->caplen - FCS_CRC32; /* over the frame from its first byte */
 }
 
-/* Whether the packet has a whole CRC-32 FCS (Ethernet, 802.11), sent least significant byte
- * first, that is right: the one CSUM_PCAP_FIX_FCS keeps right. */
+/* Whether the packet has a CRC-32 FCS (Ethernet, 802.11) captured whole. */
+static int fcs_whole(const struct dissect *d)
+{
+    return d->fcs_at != 0 && d->fcs_from <= d->fcs_at && have(d, d->fcs_at, FCS_CRC32);
+}
+
+/* Whether the packet has a whole CRC-32 FCS, sent least significant byte first, that is right:
+ * the one CSUM_PCAP_FIX_FCS keeps right. */
 static int fcs_right(const struct dissect *d)
 {
-    if (d->fcs_at == 0 || d->fcs_from > d->fcs_at || !have(d, d->fcs_at, FCS_CRC32))
+    if (!fcs_whole(d))
         return 0;
     return fcs_crc32(d->data + d->fcs_from, d->fcs_at - d->fcs_from) == le32(d->data + d->fcs_at);
 }
 
-/* Compute again the FCS of a frame whose checksums were fixed, over the fixed frame (it was
- * right before: w->keep_fcs), and report it after them, as a checksum after what it covers;
- * its bytes as a number in capture order, as every value reported is. */
-static void fix_fcs(struct walk *w, const struct dissect *d)
+/* The FCS the frame's bytes (as they are now: fixed, when fixing) call for, in value[]: the
+ * 4 bytes to store, least significant byte first. Only when fcs_whole(d). */
+static void fcs_value(const struct walk *w, const struct dissect *d,
+                      unsigned char value[FCS_CRC32])
 {
-    unsigned char *fcs = w->pkt->data + d->fcs_at, value[FCS_CRC32];
     const uint32_t crc = fcs_crc32(w->pkt->data + d->fcs_from, d->fcs_at - d->fcs_from);
-    for (int i = 0; i < FCS_CRC32; i++) /* least significant byte first */
+    for (int i = 0; i < FCS_CRC32; i++)
         value[i] = (unsigned char)(crc >> (8 * i));
-    if (memcmp(fcs, value, FCS_CRC32) == 0) /* the fix left it right after all */
-        return;
+}
+
+/* Write value[] over the frame's FCS and report it to on_fcs; its bytes as a number in
+ * capture order, as every value reported is. */
+static void write_fcs(struct walk *w, const struct dissect *d,
+                      const unsigned char value[FCS_CRC32])
+{
+    unsigned char *fcs = w->pkt->data + d->fcs_at;
     const struct csum_pcap_fcs f = {
         .frame = w->pkt->frame,
         .stored = be32(fcs),
@@ -88,6 +102,43 @@ static void fix_fcs(struct walk *w, const struct dissect *d)
     w->summary.fcs_fixed++;
     if (w->opt->on_fcs)
         w->opt->on_fcs(w->opt->ctx, &f);
+}
+
+/* Compute again the FCS of a frame whose checksums were fixed, over the fixed frame (it was
+ * right before: w->keep_fcs), and report it after them, as a checksum after what it covers. */
+static void fix_fcs(struct walk *w, const struct dissect *d)
+{
+    unsigned char value[FCS_CRC32];
+    fcs_value(w, d, value);
+    if (memcmp(w->pkt->data + d->fcs_at, value, FCS_CRC32) != 0) /* else the fix left it right */
+        write_fcs(w, d, value);
+}
+
+/* CSUM_PCAP_CHECK_FCS: the frame's FCS as a check of its own, after its checksums (which it
+ * covers: fixing, it is judged over the fixed frame, and rewritten when bad). Counted with
+ * the checksums, but not in w->found: a packet with an FCS and no checksum is still one
+ * without checksum. */
+static void check_fcs(struct walk *w, const struct dissect *d)
+{
+    struct csum_pcap_check check = { .frame = w->pkt->frame, .layer = CSUM_PCAP_FCS };
+    unsigned char value[FCS_CRC32];
+    if (fcs_whole(d)) {
+        fcs_value(w, d, value);
+        check.stored = be32(w->pkt->data + d->fcs_at);
+        check.computed = be32(value);
+        check.verdict = check.stored == check.computed ? CSUM_PCAP_GOOD : CSUM_PCAP_BAD;
+        check.offset = w->pkt->offset + d->fcs_at;
+    } else if (d->fcs_cut) {
+        check.verdict = CSUM_PCAP_NOT_CHECKABLE;
+        check.note = "the FCS was not captured (the frame is cut short by the snapshot length)";
+    } else {
+        return; /* the frame has none */
+    }
+    w->summary.count[CSUM_PCAP_FCS][check.verdict]++;
+    if (w->opt->on_check)
+        w->opt->on_check(w->opt->ctx, &check);
+    if (w->fixing && check.verdict == CSUM_PCAP_BAD)
+        write_fcs(w, d, value);
 }
 
 static void on_check(void *arg, const struct dissect_check *c)
@@ -163,7 +214,9 @@ static void on_packet(void *arg, const struct capture_packet *pkt)
     w->d = &d;
     dissect_linktype(&d, pkt->linktype, s);
     w->d = NULL;
-    if (w->keep_fcs && w->changed)
+    if (w->opt->flags & CSUM_PCAP_CHECK_FCS)
+        check_fcs(w, &d); /* rewrites every bad one: also what keep_fcs would */
+    else if (w->keep_fcs && w->changed)
         fix_fcs(w, &d);
     if (d.undissected) /* by the link type not dissected: the one inside PKTAP or PPI */
         count_undissected(&w->summary, d.undissected_linktype);

@@ -783,6 +783,170 @@ else
     skip "the 802.11 FCS after fix, checked by tshark (tshark not found)"
 fi
 
+# ---- --fcs: each frame's FCS checked as tshark checks it (eth.check_fcs, wlan.check_checksum),
+# frame by frame with its value, on Ethernet and 802.11 frames with an FCS length (fcs-fix.pcap
+# above and wlan-fcs.pcap: right, wrong and cut by the snapshot length; and the one-frame pcap
+# and pcapng files), 802.11 frames behind radiotap and PPI headers (the corpus', right and
+# wrong), and copies of those cut by a snapshot length, whose cut FCSs are not checkable
+# (tshark shows none), never bad.
+# fix --fcs then leaves none bad, as tshark sees it too. Without --fcs nothing of it shows.
+fcs_tshark() { # fcs_tshark FILE: "FRAME good|bad VALUE" per FCS tshark checks (wlan.fcs reversed)
+    # tshark 4.0 takes no FCS length from a pcap header for 802.11: its wlan.check_fcs
+    # ("assume packets have FCS") says it for wlan-fcs.pcap (and its fixed copy)
+    local assume=FALSE
+    case ${1##*/} in *wlan-fcs*) assume=TRUE ;; esac
+    tshark -n -r "$1" -o eth.check_fcs:TRUE -o wlan.check_checksum:TRUE \
+        -o wlan.check_fcs:$assume -T fields \
+        -e frame.number -e eth.fcs.status -e eth.fcs -e wlan.fcs.status -e wlan.fcs 2>/dev/null |
+    awk -F'\t' 'function net(x) { return "0x" substr(x, 9, 2) substr(x, 7, 2) substr(x, 5, 2) substr(x, 3, 2) }
+        $2 == "0" || $2 == "1" { print $1, $2 == "1" ? "good" : "bad", $3 }
+        $4 == "0" || $4 == "1" { print $1, $4 == "1" ? "good" : "bad", net($5) }' | sort
+}
+fcs_ours() { # fcs_ours FILE [verify options]: "FRAME good|bad VALUE" and "FRAME not_checkable"
+    local f=$1; shift
+    "$CSUM" pcap verify --all "$@" "$f" 2>/dev/null |
+    awk '$1 == "frame" && $3 == "fcs" { n = $2; sub(":", "", n)
+        if ($4 == "good:") print n, "good", $5
+        else if ($4 == "bad:") print n, "bad", substr($6, 1, length($6) - 1)
+        else if ($4 == "not") print n, "not_checkable" }' | sort
+}
+if command -v tshark >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+    # Copies cut by a snapshot length: every third frame loses its last 1 to 3 bytes (the wire
+    # length stays); the numbers of those frames go to NAME.cut. The corpus' 802.11 frames with
+    # an FCS length in the pcap header (LINKTYPE_IEEE802_11), as fcs-fix.pcap's Ethernet ones.
+    python3 - "$TMP" "$C/radiotap.pcap" "$C/ppi.pcap" "$C/wlan.pcap" <<'PY'
+import os, struct, sys, zlib
+d = sys.argv[1]
+data = open(sys.argv[4], "rb").read()
+out, off, n = bytearray(data[:20] + struct.pack("<I", 105 | 0x04000000 | (2 << 28))), 24, 0
+while off + 16 <= len(data):
+    cap, wire = struct.unpack_from("<II", data, off + 8)
+    frame = data[off + 16:off + 16 + cap]
+    off += 16 + cap
+    if cap == wire:
+        n += 1
+        frame += b"\xde\xad\xbe\xef" if n % 5 == 0 else struct.pack("<I", zlib.crc32(frame))
+        kept = len(frame) - 3 if n % 7 == 0 else len(frame)  # cut: the FCS not captured
+        out += struct.pack("<IIII", n, 0, kept, len(frame)) + frame[:kept]
+open(os.path.join(d, "wlan-fcs.pcap"), "wb").write(out)
+for src in sys.argv[2:4]:
+    data, name = open(src, "rb").read(), "cut-" + os.path.basename(src)
+    out, off, n, cut = bytearray(data[:24]), 24, 0, []
+    while off + 16 <= len(data):
+        ts, us, cap, wire = struct.unpack_from("<IIII", data, off)
+        frame = data[off + 16:off + 16 + cap]
+        off += 16 + cap
+        n += 1
+        if n % 3 == 0:
+            frame = frame[:cap - 1 - n // 3 % 3]
+            cut.append(n)
+        out += struct.pack("<IIII", ts, us, len(frame), wire) + frame
+    open(os.path.join(d, name), "wb").write(out)
+    open(os.path.join(d, name + ".cut"), "w").write("".join("%d\n" % k for k in cut))
+PY
+    fcs_files="$TMP/fcs-fix.pcap $TMP/fcs-fixed.pcap $TMP/wlan-fcs.pcap $TMP/fcs.pcap $TMP/fcs-ifopt.pcapng
+               $TMP/fcs-flags.pcapng $TMP/fcs-radiotap.pcap $TMP/fcs-ppi.pcap $C/radiotap.pcap
+               $C/ppi.pcap $TMP/cut-radiotap.pcap $TMP/cut-ppi.pcap"
+    : >"$TMP/fcs-all"
+    for g in $fcs_files; do
+        name=${g##*/}
+        fcs_tshark "$g" >"$TMP/fcs-ts"
+        fcs_ours "$g" --fcs >"$TMP/fcs-ours"
+        grep -v not_checkable "$TMP/fcs-ours" | diff "$TMP/fcs-ts" - >"$TMP/fcs-diff"
+        [ -s "$TMP/fcs-ts" ] && [ ! -s "$TMP/fcs-diff" ]
+        check $? "verify --fcs $name: each FCS's verdict and value as tshark's (< tshark, > ours): $(head -4 "$TMP/fcs-diff" | tr '\n' ' ')"
+        cat "$TMP/fcs-ours" >>"$TMP/fcs-all"
+        # Not checkable: exactly the frames with an FCS that the snapshot length cut.
+        case $name in
+        fcs-fix.pcap | fcs-fixed.pcap | wlan-fcs.pcap) # every frame has one
+            tshark -n -r "$g" -T fields -e frame.number -e frame.cap_len -e frame.len 2>/dev/null |
+                awk '$2 < $3 { print $1, "not_checkable" }' | sort >"$TMP/fcs-want" ;;
+        cut-*) # those of the cut frames that had one
+            awk 'NR == FNR { cut[$1] = 1; next } ($1 in cut) { print $1, "not_checkable" }' \
+                "$g.cut" <(fcs_ours "$C/${name#cut-}" --fcs) | sort >"$TMP/fcs-want" ;;
+        *) : >"$TMP/fcs-want" ;;
+        esac
+        grep not_checkable "$TMP/fcs-ours" | diff "$TMP/fcs-want" - >"$TMP/fcs-diff"
+        [ ! -s "$TMP/fcs-diff" ] && { [ "${name#cut-}" = "$name" ] || [ -s "$TMP/fcs-want" ]; }
+        check $? "verify --fcs $name: the cut FCSs, and only those, not checkable: $(head -4 "$TMP/fcs-diff" | tr '\n' ' ')"
+        # The summary counts them; a bad one fails as a bad checksum does.
+        "$CSUM" pcap verify --fcs "$g" >"$TMP/out" 2>&1
+        rc=$?
+        counts=$(awk '{ n[$2]++ } END { printf "FCSs: %d good, %d bad, %d not checkable", n["good"], n["bad"], n["not_checkable"] }' "$TMP/fcs-ours")
+        tail -1 "$TMP/out" | grep -q "; $counts"
+        check $? "verify --fcs $name: the summary counts $counts ($(tail -1 "$TMP/out"))"
+        "$CSUM" pcap verify "$g" >/dev/null 2>&1
+        want=$(( $? == 1 || $(grep -c ' bad ' "$TMP/fcs-ours") > 0 ))
+        check $(( rc != want )) "verify --fcs $name: exit $rc, want $want"
+        # Without --fcs, none of it.
+        "$CSUM" pcap verify --all "$g" >"$TMP/out" 2>&1
+        ! grep -qE '^frame [0-9]+: fcs |FCSs:' "$TMP/out"
+        check $? "verify $name without --fcs: no FCS checked ($(grep -m1 -E 'fcs|FCS' "$TMP/out"))"
+        # JSON: layer fcs, depth link at level 0, its 4 bytes at its offset.
+        "$CSUM" pcap verify --fcs --json --all "$g" >"$TMP/json" 2>/dev/null
+        "$CSUM" pcap verify --json --all "$g" >"$TMP/json-without" 2>/dev/null
+        python3 - "$TMP/json" "$TMP/json-without" "$g" "$TMP/fcs-ours" <<'PY' >"$TMP/pyout" 2>&1
+import json, sys
+doc, without = (json.load(open(p)) for p in sys.argv[1:3])
+data = open(sys.argv[3], "rb").read()
+want = sorted(l.split() for l in open(sys.argv[4]))
+got = []
+for c in doc["checks"]:
+    if c["layer"] != "fcs":
+        continue
+    assert c["depth"] == "link" and c["level"] == 0 and "via" not in c, c
+    if c["verdict"] == "not_checkable":
+        assert "offset" not in c and c["note"], c
+        got.append([str(c["frame"]), "not_checkable"])
+        continue
+    assert len(c["stored"]) == len(c["computed"]) == 10, c
+    assert data[c["offset"]:c["offset"] + 4].hex() == c["stored"][2:], c
+    assert (c["stored"] == c["computed"]) == (c["verdict"] == "good"), c
+    got.append([str(c["frame"]), c["verdict"], c["stored"]])
+assert sorted(got) == want, (sorted(got)[:2], want[:2])
+s = doc["summary"]
+for v in ("good", "bad", "not_checkable"):
+    assert s["fcs"][v] == sum(1 for w in want if w[1] == v), v
+    assert s[v] == without["summary"][v] + s["fcs"][v], v
+# and without --fcs, what it was: the same checks but the FCSs, none counted
+assert [c for c in doc["checks"] if c["layer"] != "fcs"] == without["checks"]
+assert not any(without["summary"]["fcs"].values()), without["summary"]["fcs"]
+PY
+        check $? "verify --fcs --json $name: $(tail -1 "$TMP/pyout")"
+        # fix --fcs: every FCS right after (tshark agrees), a cut one left; each FCS written is
+        # listed with tshark's values before and after, once, and counted; a dry run says the
+        # same.
+        out="$TMP/fcs-fixed-$name"
+        "$CSUM" pcap fix --fcs "$g" "$out" >"$TMP/fixout" 2>&1
+        check $? "fix --fcs $name: exit status ($(tail -1 "$TMP/fixout"))"
+        fcs_tshark "$out" >"$TMP/fcs-ts-after"
+        awk '{ print $1 }' "$TMP/fcs-ts" | diff - <(awk '$2 == "good" { print $1 }' "$TMP/fcs-ts-after") >"$TMP/fcs-diff"
+        check $? "fix --fcs $name: tshark finds every FCS it checked before good after: $(head -4 "$TMP/fcs-diff" | tr '\n' ' ')"
+        fcs_ours "$out" --fcs | grep -v ' good ' | diff <(grep not_checkable "$TMP/fcs-ours") - >"$TMP/fcs-diff"
+        check $? "fix --fcs $name: verify --fcs finds none bad after, the cut ones left: $(head -4 "$TMP/fcs-diff" | tr '\n' ' ')"
+        join <(cut -d' ' -f1,3 "$TMP/fcs-ts") <(cut -d' ' -f1,3 "$TMP/fcs-ts-after") |
+            awk '$2 != $3 { printf "frame %d: fcs %s -> %s\n", $1, $2, $3 }' | sort >"$TMP/fcs-want"
+        grep -E '^frame [0-9]+: fcs ' "$TMP/fixout" | sort | diff "$TMP/fcs-want" - >"$TMP/fcs-diff"
+        [ -s "$TMP/fcs-want" ] && [ ! -s "$TMP/fcs-diff" ]
+        check $? "fix --fcs $name: each FCS written listed with tshark's values: $(head -4 "$TMP/fcs-diff" | tr '\n' ' ')"
+        # One line a change, the checksums' and the FCSs', each counted as what it is.
+        n=$(wc -l <"$TMP/fcs-want")
+        nck=$(grep -cE '^frame [0-9]+: (outer|inner) [a-z0-9-]+ checksum ' "$TMP/fixout")
+        check $(( $(grep -c '^frame' "$TMP/fixout") != nck + n )) "fix --fcs $name: a listed change of another form: $(grep '^frame' "$TMP/fixout" | grep -vE ': (outer|inner) [a-z0-9-]+ checksum |: fcs ' | head -2 | tr '\n' ' ')"
+        grep -q "fixed $nck checksum$([ "$nck" = 1 ] || echo s) and $n FCS$([ "$n" = 1 ] || echo s); left alone: " "$TMP/fixout"
+        check $? "fix --fcs $name: the summary counts $nck checksums and $n FCSs ($(tail -1 "$TMP/fixout"))"
+        "$CSUM" pcap fix --fcs --dry-run "$g" 2>&1 | grep '^frame' | sed 's/ (dry run)//' |
+            diff - <(grep '^frame' "$TMP/fixout") >/dev/null
+        check $? "fix --fcs --dry-run $name: lists the same changes"
+    done
+    # Both kinds, right and wrong, and cut ones, were compared.
+    for v in good bad not_checkable; do
+        check $(( $(grep -c " $v" "$TMP/fcs-all") < 3 )) "verify --fcs: the captures compared hold $v FCSs ($(grep -c " $v" "$TMP/fcs-all"))"
+    done
+else
+    skip "verify --fcs and fix --fcs against tshark's FCS check (tshark or python3 not found)"
+fi
+
 # OSPF, RSVP, DCCP and the IPv6 Mobility Header (which tshark 4.0 does not verify): the verdicts
 # of every capture of them, before and after fix, against this
 # test's own reading of the RFCs, in Python (tshark's rules differ where the -unlike-tshark

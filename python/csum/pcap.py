@@ -115,7 +115,8 @@ class PcapError(OSError):
 
 
 class Check(NamedTuple):
-    """One checksum found in a capture: an entry of the document's ``checks`` list."""
+    """One checksum found in a capture: an entry of the document's ``checks`` list; with
+    ``fcs=True``, also a frame's FCS (layer ``"fcs"``)."""
 
     frame: int
     """Packet number in the file, from 1 (as Wireshark counts)."""
@@ -123,12 +124,13 @@ class Check(NamedTuple):
     """``"ipv4"`` (the header checksum), ``"tcp"``, ``"udp"``, ``"icmp"``, ``"icmpv6"``,
     ``"gre"``, ``"icmp-ext"`` (an ICMP/ICMPv6 error's RFC 4884 extension structure),
     ``"igmp"``, ``"pim"``, ``"vrrp"``, ``"ospf"``, ``"rsvp"``, ``"dccp"``, ``"udplite"``,
-    ``"mh"`` (the IPv6 Mobility Header)."""
+    ``"mh"`` (the IPv6 Mobility Header); ``"fcs"`` (with ``fcs=True``: the frame check
+    sequence of an Ethernet or 802.11 frame, a CRC-32, after the frame's checksums)."""
     depth: str
     """``"outer"``: in the frame's first IP layer; ``"inner"``: in an IP layer inside a
-    tunnel, or quoted in an ICMP error."""
+    tunnel, or quoted in an ICMP error; ``"link"``: a frame's FCS."""
     level: int
-    """0 for the outer IP layer, 1 and more for inner ones."""
+    """0 for the outer IP layer (and a frame's FCS), 1 and more for inner ones."""
     via: Optional[str]
     """How an inner layer was reached: ``"ip"`` (IP in IP), ``"gre"``, ``"erspan"``,
     ``"vxlan"``, ``"vxlan-gpe"``, ``"geneve"``, ``"icmp"``, ``"icmpv6"``; None when outer."""
@@ -141,7 +143,8 @@ class Check(NamedTuple):
     an RSVP checksum of 0; OSPF
     with cryptographic authentication or an authentication trailer, ``note`` says which)."""
     stored: Optional[int]
-    """The checksum in the file, as a big-endian number (what Wireshark shows); None when not
+    """The checksum in the file, as a big-endian number (what Wireshark shows; an FCS's four
+    bytes in capture order, as ``FcsFix`` and tshark's ``eth.fcs`` have them); None when not
     checkable."""
     computed: Optional[int]
     """The correct checksum, same convention; None when not checkable."""
@@ -149,23 +152,26 @@ class Check(NamedTuple):
     """Byte offset of the checksum field in the capture (after decompression); None when not
     checkable."""
     note: Optional[str]
-    """Why it is not checkable, or offload; a remark on some bad ones; else None."""
+    """Why it is not checkable (an FCS: the snapshot length cut it off), or offload; a remark
+    on some bad ones; else None."""
 
     @classmethod
     def _from_json(cls, e: Dict[str, Any]) -> "Check":
         offset = e.get("offset")
         return cls(int(e["frame"]), str(e["layer"]), str(e["depth"]), int(e["level"]),
-                   e.get("via"), str(e["verdict"]), _hex16(e.get("stored")),
-                   _hex16(e.get("computed")), None if offset is None else int(offset),
+                   e.get("via"), str(e["verdict"]), _hex(e.get("stored")),
+                   _hex(e.get("computed")), None if offset is None else int(offset),
                    e.get("note"))
 
 
 class FcsFix(NamedTuple):
-    """A frame check sequence fix() computed again: an entry of its document's ``fcs`` list.
+    """A frame check sequence fix() wrote: an entry of its document's ``fcs`` list.
 
     An Ethernet or 802.11 frame captured with a right FCS (the CRC-32 of IEEE 802.3) whose
     checksums fix() corrected gets its FCS computed again over the corrected frame, as the CLI
-    lists it (``frame 12: fcs 0x9a3c61f0 -> 0x4e7b0d15``); a wrong or cut one is left alone."""
+    lists it (``frame 12: fcs 0x9a3c61f0 -> 0x4e7b0d15``); a wrong or cut one is left alone,
+    but with ``fcs=True``, where every wrong one is corrected too (and is a bad ``Check`` of
+    layer ``"fcs"`` in ``checks``)."""
 
     frame: int
     """Packet number in the file, from 1."""
@@ -245,7 +251,7 @@ class PcapResult:
 
     @property
     def bad(self) -> List[Check]:
-        """Every wrong checksum, in file order."""
+        """Every wrong checksum (with ``fcs=True``, and FCS), in file order."""
         return [c for c in self.checks if c.verdict == "bad"]
 
     @property
@@ -258,12 +264,14 @@ class VerifyResult(PcapResult):
     """What ``csum pcap verify --json`` reports for one capture."""
 
     def __init__(self, document: Dict[str, Any], path: Optional[str], status: int,
-                 strict: bool = False):
+                 strict: bool = False, fcs: bool = False):
         super().__init__(document, path)
         self.status: int = status
-        """The CLI's exit status: 0, or 1 for bad checksums (with ``strict``, also for
-        anything left unchecked)."""
+        """The CLI's exit status: 0, or 1 for bad checksums (or FCSs, with ``fcs``; with
+        ``strict``, also for anything left unchecked)."""
         self.strict: bool = strict
+        self.fcs: bool = fcs
+        """Whether the frames' FCSs were checked too (``fcs=True``)."""
 
     @property
     def ok(self) -> bool:
@@ -273,15 +281,17 @@ class VerifyResult(PcapResult):
         return self.status == 0
 
     def __repr__(self) -> str:
+        fcs = [c for c in self.bad if c.layer == "fcs"]
+        bad_fcs = f", {len(fcs)} bad FCSs" if self.fcs else ""
         return (f"<{type(self).__name__} {self.document.get('file')!r}: {self.packets} packets, "
-                f"{len(self.bad)} bad checksums, {len(self.offload)} offload>")
+                f"{len(self.bad) - len(fcs)} bad checksums{bad_fcs}, {len(self.offload)} offload>")
 
 
 class FixResult(PcapResult):
     """What ``csum pcap fix SRC DST`` did. ``checks`` (bad and offload ones) come from the fix
     walk itself: a checksum over another one (a tunnel's UDP checksum, an ICMP error's over the
-    quoted header) is computed after that one was fixed. ``fcs`` lists the frame check
-    sequences it computed again, which the CLI lists too."""
+    quoted header, an FCS over the frame, with ``fcs=True``) is computed after that one was
+    fixed. ``fcs`` lists the frame check sequences it wrote, which the CLI lists too."""
 
     def __init__(self, document: Dict[str, Any], src: Optional[str], dst: Optional[str],
                  dry_run: bool, fix_offload: bool):
@@ -293,15 +303,17 @@ class FixResult(PcapResult):
         self.dry_run: bool = dry_run
         self.fix_offload: bool = fix_offload
         self.fcs: List[FcsFix] = [FcsFix._from_json(e) for e in document.get("fcs", [])]
-        """Every FCS computed again in ``dst`` (or that would be, in a dry run), in file
-        order: a frame's right FCS, after its checksums were fixed (the document's ``fcs``)."""
+        """Every FCS written in ``dst`` (or that would be, in a dry run), in file order: a
+        frame's right FCS, after its checksums were fixed, and with ``fcs=True`` every wrong
+        one (the document's ``fcs``)."""
 
     @property
     def fixed(self) -> List[Check]:
         """The checksums rewritten in ``dst`` (or that would be, in a dry run): every bad one,
-        and with ``fix_offload`` the offload placeholders; ``computed`` is the new value."""
-        return [c for c in self.checks
-                if c.verdict == "bad" or (self.fix_offload and c.verdict == "offload")]
+        and with ``fix_offload`` the offload placeholders; ``computed`` is the new value. Not
+        the FCSs, which ``fcs`` lists."""
+        return [c for c in self.checks if c.layer != "fcs" and
+                (c.verdict == "bad" or (self.fix_offload and c.verdict == "offload"))]
 
     def __repr__(self) -> str:
         what = "would fix" if self.dry_run else "fixed"
@@ -312,7 +324,7 @@ class FixResult(PcapResult):
 
 def verify(source: Source, *, checks: str = "problems", strict: bool = False,
            rfc1624: bool = False, ipv6_udp_zero: bool = False, vxlan_ports: Ports = (),
-           geneve_ports: Ports = ()) -> VerifyResult:
+           geneve_ports: Ports = (), fcs: bool = False) -> VerifyResult:
     """Check every IPv4 header, TCP, UDP, UDP-Lite, DCCP, ICMP, ICMPv6, IGMP, PIM, VRRP, OSPF,
     RSVP, IPv6 Mobility Header, GRE and ICMP extension checksum in a capture, as ``csum pcap verify --json`` does.
 
@@ -326,7 +338,12 @@ def verify(source: Source, *, checks: str = "problems", strict: bool = False,
     a TCP checksum stored as 0xffff where 0x0000 is computed is good (by default bad, as in
     Wireshark). ``ipv6_udp_zero``: a UDP checksum of 0 over IPv6 means none, as over IPv4
     (tunnels may send it, RFC 6935/6936; by default bad, as in Wireshark). ``vxlan_ports``/``geneve_ports``: UDP destination ports that also carry VXLAN
-    or Geneve, besides 4789 and 6081 (a port or an iterable, up to 8 each).
+    or Geneve, besides 4789 and 6081 (a port or an iterable, up to 8 each). ``fcs``: also
+    check the FCS (CRC-32) of every Ethernet or 802.11 frame that has one, as tshark's
+    ``eth.check_fcs`` and ``wlan.check_checksum`` do (``--fcs``): checks of layer ``"fcs"``,
+    counted in ``summary['fcs']``; a bad one makes ``ok`` False, one the snapshot length cut
+    off is not checkable. Off by default, as in tshark: a host whose NIC computes the FCS
+    captures its own frames with a stale one.
 
     Raises FileNotFoundError (etc.) when the file cannot be read, PcapError when it is not a
     well-formed pcap or pcapng capture (its ``result`` then holds the verdicts of every packet
@@ -342,21 +359,21 @@ def verify(source: Source, *, checks: str = "problems", strict: bool = False,
     args = ["verify", "--json"] + {"problems": [], "verbose": ["-v"], "all": ["--all"]}[checks]
     if strict:
         args.append("--strict")
-    args += _policy("verify", rfc1624, ipv6_udp_zero, vxlan_ports, geneve_ports)
+    args += _policy("verify", rfc1624, ipv6_udp_zero, vxlan_ports, geneve_ports, fcs)
     with _Source(source, "verify") as src:
         status, err_no, usage, out, err, _ = _run(args + [src.arg], src)
     document = _json(out)
     walked = _walked(document)
     if status in (0, 1) and walked is not None:
-        return VerifyResult(walked, src.path, status, strict)
+        return VerifyResult(walked, src.path, status, strict, fcs)
     raise _failure(status, out, document, err, err_no, usage, src.path,
-                   lambda d: VerifyResult(d, src.path, 2, strict))
+                   lambda d: VerifyResult(d, src.path, 2, strict, fcs))
 
 
 def fix(src: Source, dst: Union[PathLike, BinaryIO, _Writer, None] = None, *,
         dry_run: bool = False, fix_offload: bool = False, rfc1624: bool = False,
-        ipv6_udp_zero: bool = False, vxlan_ports: Ports = (), geneve_ports: Ports = ()
-        ) -> FixResult:
+        ipv6_udp_zero: bool = False, vxlan_ports: Ports = (), geneve_ports: Ports = (),
+        fcs: bool = False) -> FixResult:
     """Write ``dst``, a copy of the capture ``src`` in the same format and compression in which
     every bad checksum is replaced by the correct one and every other byte is identical (but
     the FCS of an Ethernet or 802.11 frame, computed again when it was right: ``result.fcs``),
@@ -373,7 +390,9 @@ def fix(src: Source, dst: Union[PathLike, BinaryIO, _Writer, None] = None, *,
     module's documentation says). ``dry_run=True``: nothing is written (``dst`` may be
     omitted), the result says what would change. ``src`` is never modified, and ``dst`` may
     not be ``src``. ``rfc1624``, ``ipv6_udp_zero``, ``vxlan_ports``, ``geneve_ports``: as for
-    :func:`verify`.
+    :func:`verify`. ``fcs=True``: the FCSs are checked too, as by :func:`verify`, over the
+    frame with its checksums fixed, and every wrong one is rewritten (``result.fcs``; a bad
+    ``Check`` of layer ``"fcs"`` in ``result.checks``): after the fix, none is bad.
 
     Raises ValueError when ``dst`` is ``src`` or missing, OSError when ``dst`` cannot be
     written (checked before ``src`` is read, and when a write fails on the way: a full disk; a
@@ -389,7 +408,7 @@ def fix(src: Source, dst: Union[PathLike, BinaryIO, _Writer, None] = None, *,
         args.append("--dry-run")
     if fix_offload:
         args.append("--fix-offload")
-    args += _policy("fix", rfc1624, ipv6_udp_zero, vxlan_ports, geneve_ports)
+    args += _policy("fix", rfc1624, ipv6_udp_zero, vxlan_ports, geneve_ports, fcs)
     with _Source(src, "fix") as source:
         out_path, out_file = None, None
         if dry_run:
@@ -870,9 +889,10 @@ def _unreadable(text: bytes) -> str:
 # ---- arguments ---------------------------------------------------------------------------
 
 def _policy(func: str, rfc1624: bool, ipv6_udp_zero: bool, vxlan_ports: Ports,
-            geneve_ports: Ports) -> List[str]:
+            geneve_ports: Ports, fcs: bool) -> List[str]:
     args = ["--rfc1624"] if rfc1624 else []
     args += ["--ipv6-udp-zero"] if ipv6_udp_zero else []
+    args += ["--fcs"] if fcs else []
     for option, name, ports in (("--vxlan-port", "vxlan_ports", vxlan_ports),
                                 ("--geneve-port", "geneve_ports", geneve_ports)):
         for port in _ports(func, name, ports):
@@ -900,7 +920,7 @@ def _ports(func: str, name: str, ports: Ports) -> Sequence[int]:
     return ports
 
 
-def _hex16(value: Any) -> Optional[int]:
+def _hex(value: Any) -> Optional[int]:
     if value is None:
         return None
     return int(value, 16) if isinstance(value, str) else int(value)

@@ -25,8 +25,8 @@
  *    per change, without its offset, so the fix walk's checks also go into a third memory
  *    stream, through the CLI's own JSON printers, as the document `csum pcap verify --json`
  *    prints (same members, the checks it lists: bad and offload), plus one member of its
- *    own, "fcs": [{"frame", "stored", "computed", "offset"}], the FCSs the fix computed again
- *    (kept in a fourth stream until the checks are closed); csum.pcap.fix() reads that.
+ *    own, "fcs": [{"frame", "stored", "computed", "offset"}], the FCSs the fix wrote (kept
+ *    in a fourth stream until the checks are closed); csum.pcap.fix() reads that.
  *
  * What this file relies on in cli/cmd_pcap.c, for whoever changes it: the entry point
  * `int cmd_pcap(int argc, char **argv)`; output only through printf/fprintf/fputc/fputs/puts/

@@ -16,11 +16,12 @@ from csum.pcap import Check, PcapError, Undissected
 # ---- the CLI, and what csum.pcap must make of its document --------------------------------
 
 def cli_options(checks="problems", strict=False, rfc1624=False, ipv6_udp_zero=False,
-                vxlan_ports=(), geneve_ports=()):
+                vxlan_ports=(), geneve_ports=(), fcs=False):
     args = {"problems": [], "verbose": ["-v"], "all": ["--all"]}[checks]
     args += ["--strict"] if strict else []
     args += ["--rfc1624"] if rfc1624 else []
     args += ["--ipv6-udp-zero"] if ipv6_udp_zero else []
+    args += ["--fcs"] if fcs else []
     args += [f"--vxlan-port={p}" for p in vxlan_ports] + [f"--geneve-port={p}" for p in geneve_ports]
     return args
 
@@ -63,7 +64,8 @@ def assert_result_is_document(result, doc):
                                   for u in doc["undissected"]]
     assert result.skipped == doc["skipped"]
     for c in result.checks:
-        assert (c.depth == "outer") == (c.level == 0) == (c.via is None)
+        assert (c.depth != "inner") == (c.level == 0) == (c.via is None)
+        assert (c.depth == "link") == (c.layer == "fcs")
         assert (c.stored is None) == (c.verdict == "not_checkable")
 
 
@@ -188,7 +190,8 @@ def test_verify_equals_cli_json_on_the_corpus(csum_cli, pcap_corpus):
 def test_every_listing_and_policy_equals_the_cli(csum_cli, pcap_corpus):
     for path, kw in captures(pcap_corpus):
         for extra in ({"checks": "verbose"}, {"checks": "all", "strict": True},
-                      {"rfc1624": True, "strict": True}, {"ipv6_udp_zero": True}):
+                      {"rfc1624": True, "strict": True}, {"ipv6_udp_zero": True},
+                      {"fcs": True, "checks": "all"}):
             check_same_as_cli(csum_cli, path, **kw, **extra)
 
 
@@ -365,3 +368,49 @@ def test_fix_offload_and_dry_run(csum_cli, pcap_corpus, tmp_path):
     assert out.read_bytes() == theirs.read_bytes()
     assert len(result.fixed) == len(dry.fixed)
     assert csum.pcap.verify(out, strict=True).ok
+
+
+def test_fcs_checked_and_fixed_when_asked(csum_cli, pcap_corpus, tmp_path):
+    """fcs=True: each 802.11 FCS behind a radiotap or PPI header is a check of layer "fcs"
+    (32-bit values, its bytes at its offset), as the CLI's --fcs says; fix(fcs=True) writes
+    what the CLI's fix --fcs writes, every wrong FCS rewritten and listed in result.fcs (not in
+    result.fixed, the checksums), after which none is bad. Without it, nothing of the FCSs."""
+    for name in ("radiotap.pcap", "ppi.pcap"):
+        src = pcap_corpus["dir"] / name
+        data = src.read_bytes()
+        checked = check_same_as_cli(csum_cli, src, checks="all", fcs=True)
+        fcs = [c for c in checked.checks if c.layer == "fcs"]
+        assert {c.verdict for c in fcs} == {"good", "bad"}, name
+        assert len(fcs) == sum(checked.summary["fcs"].values()) > 10
+        for c in fcs:
+            assert (c.depth, c.level, c.via) == ("link", 0, None)
+            assert int.from_bytes(data[c.offset:c.offset + 4], "big") == c.stored
+        assert checked.bad and not checked.ok and "bad FCSs" in repr(checked)
+        plain = csum.pcap.verify(src, checks="all")
+        assert plain.checks == [c for c in checked.checks if c.layer != "fcs"]
+        assert not any(plain.summary["fcs"].values()) and "FCS" not in repr(plain)
+
+        ours, theirs = tmp_path / ("py-" + name), tmp_path / ("cli-" + name)
+        result = csum.pcap.fix(src, ours, fcs=True)
+        subprocess.run([csum_cli, "pcap", "fix", "--fcs", str(src), str(theirs)], check=True,
+                       capture_output=True)
+        assert ours.read_bytes() == theirs.read_bytes(), name
+        assert [(f.frame, f.stored, f.computed) for f in result.fcs] == \
+            cli_fcs_lines(csum_cli, src, "--fcs"), name
+        assert fixed_tuples(result) == cli_fix_lines(csum_cli, src, "--fcs")
+        assert all(c.layer != "fcs" for c in result.fixed)
+        # every bad FCS of the fix walk (wrong in the capture, or made wrong by the fix of the
+        # frame's checksums) is one rewritten
+        bad_fcs = [(c.frame, c.stored, c.computed, c.offset) for c in result.bad
+                   if c.layer == "fcs"]
+        assert bad_fcs == [tuple(f) for f in result.fcs]
+        wrong = {c.frame for c in fcs if c.verdict == "bad"}
+        assert wrong <= {f.frame for f in result.fcs} and len(result.fcs) > len(wrong)
+        after = csum.pcap.verify(ours, checks="all", fcs=True)
+        assert after.ok and not after.bad
+        assert after.summary["fcs"]["good"] == len(fcs)
+        # without fcs=True, fix leaves the wrong ones as they were
+        kept = csum.pcap.fix(src, tmp_path / ("kept-" + name))
+        assert not {f.frame for f in kept.fcs} & wrong
+        assert csum.pcap.verify(tmp_path / ("kept-" + name), fcs=True).summary["fcs"]["bad"] == \
+            len(wrong)

@@ -27,7 +27,10 @@
  *    first placement is a heap block ending exactly at the message, for ASan;
  *  - the three pieces around the split points, summed on their own and combined with
  *    csum_block_add at their offsets, fold to the oracle's value; so does the kernel's
- *    streaming form, where a piece at an even offset continues the running sum directly.
+ *    streaming form, where a piece at an even offset continues the running sum directly;
+ *  - the middle piece's sum taken out of the whole's with csum_block_sub folds to the oracle's
+ *    value of the message with that piece zeroed (but for ones'-complement negative zero:
+ *    where what is left is all zeros under a zero initial sum, 0x0000 instead of 0xffff).
  * partial_large checks the product rows only (they chunk and flush their lanes; the reference
  * rows are scalar loops, checked above 4 GiB by the unit tests), without the pieces.
  */
@@ -50,6 +53,8 @@ struct message {
     csum_wsum initial;
     size_t split[2];
     uint16_t want; /* the oracle's checksum */
+    uint16_t want_rest; /* the oracle's checksum with the bytes in [split[0], split[1]) zeroed */
+    int rest_is_zero;   /* those zeroed bytes, the rest and the initial sum are all 0 */
 };
 
 /* Same bytes at two other addresses: flush against the guard after them, and before them. */
@@ -77,7 +82,8 @@ static void describe(char *out, size_t size, const char *who, const struct messa
              m->align, (unsigned long)m->initial, m->split[0], m->split[1]);
 }
 
-static void check_pieces(const struct csum_impl *impl, const struct message *m, const char *ctx)
+static void check_pieces(const struct csum_impl *impl, const struct message *m, csum_wsum whole,
+                         const char *ctx)
 {
     const size_t from[3] = { 0, m->split[0], m->split[1] };
     const size_t to[3] = { m->split[0], m->split[1], m->len };
@@ -95,6 +101,12 @@ static void check_pieces(const struct csum_impl *impl, const struct message *m, 
                ctx, got_combined, m->want);
     FUZZ_CHECK(got_streamed == m->want, "%s: streamed pieces give 0x%04x, oracle 0x%04x", ctx,
                got_streamed, m->want);
+
+    const csum_wsum middle = impl->partial(m->p + from[1], to[1] - from[1], 0);
+    const uint16_t got_rest = csum16_network_value(csum_fold(csum_block_sub(whole, middle, from[1])));
+    const uint16_t want_rest = m->rest_is_zero ? 0x0000 : m->want_rest;
+    FUZZ_CHECK(got_rest == want_rest, "%s: csum_block_sub of the middle piece gives 0x%04x, "
+               "oracle (the piece zeroed) 0x%04x", ctx, got_rest, want_rest);
 }
 
 static void check_impl(const struct csum_impl *impl, const struct message *m)
@@ -114,7 +126,7 @@ static void check_impl(const struct csum_impl *impl, const struct message *m)
                (const void *)at_end, (unsigned long)sum_start, (const void *)start_guard.data);
 
     if (!FUZZ_LARGE) /* MiB-scale: the lanes and chunks are the point; pieces cost 6 passes */
-        check_pieces(impl, m, ctx);
+        check_pieces(impl, m, sum, ctx);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -154,6 +166,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         m.split[1] = t;
     }
     m.want = oracle_checksum(msg, m.len, m.initial);
+    m.want_rest = 0;
+    m.rest_is_zero = 0;
+    if (!FUZZ_LARGE) { /* for csum_block_sub: the message with its middle piece zeroed */
+        unsigned char *rest = malloc(m.len + (m.len == 0));
+        if (!rest)
+            abort();
+        memcpy(rest, msg, m.len);
+        memset(rest + m.split[0], 0, m.split[1] - m.split[0]);
+        m.want_rest = oracle_checksum(rest, m.len, m.initial);
+        m.rest_is_zero = m.initial == 0;
+        for (size_t i = 0; i < m.len && m.rest_is_zero; i++)
+            m.rest_is_zero = rest[i] == 0;
+        free(rest);
+    }
 
     for (size_t i = 0; i < csum_impl_count(); i++) {
         const struct csum_impl *impl = csum_impl_get(i);

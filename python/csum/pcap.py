@@ -282,9 +282,9 @@ class VerifyResult(PcapResult):
 
     def __repr__(self) -> str:
         fcs = [c for c in self.bad if c.layer == "fcs"]
-        bad_fcs = f", {len(fcs)} bad FCSs" if self.fcs else ""
+        bad_fcs = f", {_count(len(fcs), 'bad FCS')}" if self.fcs else ""
         return (f"<{type(self).__name__} {self.document.get('file')!r}: {self.packets} packets, "
-                f"{len(self.bad) - len(fcs)} bad checksums{bad_fcs}, {len(self.offload)} offload>")
+                f"{_count(len(self.bad) - len(fcs), 'bad checksum')}{bad_fcs}, {len(self.offload)} offload>")
 
 
 class FixResult(PcapResult):

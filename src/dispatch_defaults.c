@@ -166,19 +166,22 @@ static const struct default_plan *plan_here(void)
     return plan_for(&id, csum_cpu_features());
 }
 
-const char *csum_dispatch_default_plan_for(const struct csum_cpu_id *id, uint32_t have, char *why,
-                                          size_t why_size)
+/* The row's plan, its reason copied to `why`. */
+static const char *plan_and_why(const struct default_plan *d, char *why, size_t why_size)
 {
-    const struct default_plan *d = plan_for(id, have);
     snprintf(why, why_size, "%s", d->why);
     return d->plan;
 }
 
+const char *csum_dispatch_default_plan_for(const struct csum_cpu_id *id, uint32_t have, char *why,
+                                          size_t why_size)
+{
+    return plan_and_why(plan_for(id, have), why, why_size);
+}
+
 const char *csum_dispatch_default_plan(char *why, size_t why_size)
 {
-    const struct default_plan *d = plan_here();
-    snprintf(why, why_size, "%s", d->why);
-    return d->plan;
+    return plan_and_why(plan_here(), why, why_size);
 }
 
 const char *csum_dispatch_default_copy_for(const struct csum_cpu_id *id, uint32_t have)

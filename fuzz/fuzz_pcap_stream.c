@@ -3,12 +3,15 @@
  * read-ahead (so the window slides and grows at every record), plain or compressed with
  * gzip or zstd, and `fix` writing the stream back out compressed the same way. The input is
  *   byte 0      read-ahead in bytes (1..256)
- *   byte 1      compression: 0 plain, 1 gzip, 2 zstd (others: plain)
+ *   byte 1      bits 0..5 compression: 0 plain, 1 gzip, 2 zstd (others: plain); bit 6
+ *               CSUM_PCAP_FIX_FCS (what `fix` always sets), bit 7 CSUM_PCAP_CHECK_FCS (--fcs),
+ *               so that the stream paths also carry FCS checks and the FCSs a fix writes
  *   bytes 2..   the capture
  *
  * Always-on checks: reading the capture from a descriptor, plain or compressed, gives the
  * same checks, summary and error (offset and message) as reading it from memory; a fixed
- * stream decompresses to exactly what fixing the plain capture in memory gives; a
+ * stream decompresses to exactly what fixing the plain capture in memory gives, with the same
+ * counts (checks per layer and verdict, FCSs written); a
  * compressed stream cut anywhere gives a prefix of the checks and an error, never a crash.
  */
 #define _GNU_SOURCE
@@ -94,8 +97,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 2)
         return 0;
     const size_t read_ahead = 1 + data[0];
-    const enum csum_pcap_compression comp = data[1] == 1 ? CSUM_PCAP_GZIP
-                                          : data[1] == 2 ? CSUM_PCAP_ZSTD : CSUM_PCAP_PLAIN;
+    const unsigned comp_byte = data[1] & 0x3f;
+    const enum csum_pcap_compression comp = comp_byte == 1 ? CSUM_PCAP_GZIP
+                                          : comp_byte == 2 ? CSUM_PCAP_ZSTD : CSUM_PCAP_PLAIN;
+    const unsigned flags = (data[1] & 0x40 ? CSUM_PCAP_FIX_FCS : 0u) |
+                           (data[1] & 0x80 ? CSUM_PCAP_CHECK_FCS : 0u);
     const unsigned char *cap = data + 2;
     const size_t cap_len = size - 2;
     const struct codec *k = codec_find(comp);
@@ -107,7 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(ref, "out of memory");
     memcpy(ref, cap, cap_len);
     struct seen want = { 0 }, got = { 0 };
-    struct csum_pcap_options o = { .on_check = on_check, .ctx = &want };
+    struct csum_pcap_options o = { .flags = flags, .on_check = on_check, .ctx = &want };
     struct csum_pcap_summary ws, gs;
     struct csum_pcap_error we, ge;
     const int wr = csum_pcap_verify_buffer(ref, cap_len, &o, &ws, &we);
@@ -137,7 +143,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* fix_fd: the output, decompressed, is fix_buffer's result. */
     memcpy(ref, cap, cap_len);
     o.on_check = NULL;
-    const int fixed_rc = csum_pcap_fix_buffer(ref, cap_len, &o, NULL, NULL);
+    struct csum_pcap_summary bs;
+    const int fixed_rc = csum_pcap_fix_buffer(ref, cap_len, &o, &bs, NULL);
     rewind(f);
     FILE *out = tmpfile();
     FUZZ_CHECK(out, "tmpfile");
@@ -145,6 +152,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct csum_pcap_error se;
     const int sr = csum_pcap_fix_fd(fileno(f), fileno(out), &o, &ss, &se);
     FUZZ_CHECK(sr == fixed_rc, "fix_fd %d, fix_buffer %d", sr, fixed_rc);
+    if (sr == 0)
+        FUZZ_CHECK(!memcmp(ss.count, bs.count, sizeof ss.count) && ss.fcs_fixed == bs.fcs_fixed,
+                   "fix_fd's summary is not fix_buffer's (FCSs written: %llu, %llu)",
+                   (unsigned long long)ss.fcs_fixed, (unsigned long long)bs.fcs_fixed);
     if (sr == 0 || se.cut_short) {
         /* Cut short in its last record: the output is the fixed capture up to that record. */
         const size_t want_len = sr == 0 ? cap_len : (size_t)ss.bytes;

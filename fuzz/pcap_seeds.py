@@ -27,6 +27,9 @@ import sys
 
 FUZZ = os.path.dirname(os.path.abspath(__file__))
 # fuzz_pcap_packet.c's table of link types, in order.
+# Captures whose 802.11 frames end with an FCS, and the number of the first frame whose FCS is
+# wrong (`csum pcap verify --fcs` on csum-pcapgen's capture), for the pcap_stream seeds.
+FCS_FRAMES = {"radiotap.pcap": 15, "ppi.pcap": 12}
 LINKTYPES = [0, 1, 8, 9, 12, 14, 50, 51, 101, 104, 105, 107, 108, 113, 119, 127, 163, 192,
              204, 205, 206, 228, 229, 239, 258, 276, 147]
 
@@ -81,6 +84,7 @@ def seeds(src):
     out = {}
     manifest = [l.split() for l in open(os.path.join(src, "MANIFEST"))]
     small = None
+    fcs_captures = {}  # captures whose frames end with an FCS, right and wrong
     for kind, name, *rest in manifest:
         data = open(os.path.join(src, name), "rb").read()
         stem = name.rsplit(".", 1)[0]
@@ -97,6 +101,9 @@ def seeds(src):
         out["pcap/" + stem + "-first4.pcap"] = first
         if small is None and name == "tunnel-gre-csum.pcap":
             small = first
+        if name in FCS_FRAMES:  # the first three frames and the first one with a wrong FCS
+            fcs_captures[stem] = header + b"".join(
+                h + p for h, p in records[:3] + [records[FCS_FRAMES[name] - 1]])
         linktype = struct.unpack(end + "I", header[20:24])[0] & 0xffff
         index = LINKTYPES.index(linktype)
         options = 4 if "--vxlan-port=8472" in rest or "--geneve-port=6082" in rest else 0
@@ -118,6 +125,10 @@ def seeds(src):
     out["pcap_stream/gzip-window7"] = bytes([6, 1]) + small
     out["pcap_stream/zstd-window64"] = bytes([63, 2]) + small
     out["pcap_stream/cut-record-window3"] = bytes([2, 1]) + small[:-30]
+    # Byte 1's bit 7 checks the FCSs (--fcs), bit 6 keeps right ones right when fixing.
+    out["pcap_stream/radiotap-fcs-checked-gzip-window5"] = bytes([4, 0xC1]) + fcs_captures["radiotap"]
+    out["pcap_stream/radiotap-fcs-kept-zstd-window9"] = bytes([8, 0x42]) + fcs_captures["radiotap"]
+    out["pcap_stream/ppi-fcs-checked-window3"] = bytes([2, 0xC0]) + fcs_captures["ppi"]
     return out
 
 

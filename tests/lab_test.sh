@@ -175,6 +175,25 @@ check "lab: lenalign has no % column for a subject against itself" -- \
     sh -c '"$1" bench --quick lenalign -l 40 -a 0 -M generic --baseline generic -c 1000 >"$2" 2>&1 &&
            grep -q "no % column: generic would be compared with itself" "$2" &&
            grep -qE "^40/0 +[0-9.]+/[0-9]+\*? +-  IPv6 header" "$2"' _ "$csum" "$tmp/self"
+# short honours -M: the subjects named, in the order named, the ratio the first's time over
+# the last's (-M mine,linux-6.8 for a change to the algorithm, -M csum_partial,dpdk for a
+# peer); one subject alone is timed too. It used to time only its own three and say "not
+# timed" with exit 0 when -M named any other.
+if command -v python3 >/dev/null; then
+    check "lab: short -M times the subjects named, in that order, ratio first / last" -- \
+        sh -c '"$1" bench --quick short -l 40 -c 1000 -M generic,csum_partial --json 2>"$2" | python3 -c "
+import json, sys
+rows = [r for r in json.load(sys.stdin)[\"results\"] if r[\"table\"] == \"short\"]
+assert {(r[\"impl\"], r[\"mode\"]) for r in rows} == {(i, m) for i in (\"generic\", \"csum_partial\")
+        for m in (\"latency\", \"throughput\")}, rows
+" && grep -q "and generic / csum_partial$" "$2" && grep -qE "^len +generic +csum_partial +ratio$" "$2" &&
+   grep -q "^worst generic / csum_partial: " "$2" &&
+   "$1" bench --quick short -l 40 -c 1000 -M generic --latency --json 2>"$2" | python3 -c "
+import json, sys
+rows = [r for r in json.load(sys.stdin)[\"results\"] if r[\"table\"] == \"short\"]
+assert [(r[\"impl\"], r[\"mode\"]) for r in rows] == [(\"generic\", \"latency\")], rows
+" && ! grep -q "not timed" "$2"' _ "$csum" "$tmp/short-m"
+fi
 # copy honours -M: the rows named (a copy-only row, csum_partial_copy, is a name -M takes;
 # csum_partial picks its copy), with memcpy and memcpy+csum_partial always, the ratios' base.
 if command -v python3 >/dev/null; then

@@ -42,6 +42,20 @@ refused "--busy without copy" "--busy is the copy table's" -- sizes --busy
 refused "--zero-sum with --latency alone (h40 would time nothing)" "--zero-sum times no latency column" -- h40 --zero-sum --latency
 check "lab: h40 --zero-sum says why its latency columns are empty" -- \
     sh -c '"$1" bench --quick h40 --zero-sum -M generic -c 1000 2>&1 | grep -q "note: --zero-sum: the latency columns are not timed"' _ "$csum"
+# A -M name that none of the tables named times is refused, not dropped: h40's 40-byte
+# subjects elsewhere (sizes timed nothing, exit 0), csum_partial subjects in copy (which times
+# copy rows), copy rows in h40; and short, whose subjects are timed together, takes at most 8.
+refused "-M naming an h40 subject for sizes" "-M inline-40: sizes does not time it \\(h40 does" -- sizes -l 40 -M inline-40
+refused "-M naming an h40 subject for copy" "-M inline-40: copy does not time it" -- copy -l 64 -M generic,inline-40
+refused "-M naming a copy row for h40" "-M csum_partial_copy: h40 does not time it \\(copy does" -- h40 -M csum_partial_copy
+refused "-M naming an h40 subject for two tables" "-M inline-40: none of sizes, short times it" -- sizes short -l 40 -M inline-40
+many=$("$csum" bench --list | awk '/^Subjects/ { on = 1; next } /^[^ ]/ { on = 0 } on && !/REFUSED/ { print $1 }' |
+       head -n 9 | paste -sd, -)
+if [ "$(printf '%s\n' "$many" | awk -F, '{ print NF }')" -eq 9 ]; then
+    refused "short -M with more subjects than it times together" "short times at most 8 subjects together" -- short -l 40 -M "$many"
+else
+    printf 'SKIPPED lab: short -M with 9 subjects (this CPU has fewer)\n'
+fi
 refused "--baseline without lenalign" "--baseline is the lenalign table's" -- sizes --baseline generic
 # An option given twice would drop its first value without a word ('-l 40 -l 100' timed 100
 # bytes alone): refused.

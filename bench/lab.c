@@ -261,7 +261,8 @@ static void usage(FILE *f)
             "  --json | --csv    results on stdout as JSON or CSV (tables go to stderr)\n"
             "  --out DIR         also write DIR/report.md, results.json, results.csv (a new\n"
             "                    directory: an earlier run is never overwritten)\n"
-            "  --cpu N           pin to CPU N, 0..(online CPUs - 1) (default: the last one)\n"
+            "  --cpu N           pin to CPU N, 0..(online CPUs - 1) (default: the last one it\n"
+            "                    may run on: taskset's set is kept)\n"
             "  --quick           fewer batches and cases: a check run, not for publishing\n"
             "  --list            list tables and the implementations that would be timed\n"
             "  -h, --help        this help\n"
@@ -857,7 +858,7 @@ int lab_main(int argc, char **argv)
 {
     struct lab_options o;
     memset(&o, 0, sizeof o);
-    o.cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
+    o.cpu = lab_default_cpu();
     o.len = o.align = o.dst_align = o.count = -1;
     struct request r = { .repeats = -1 };
     int status = parse_args(argc, argv, &o, &r);

@@ -61,6 +61,9 @@ double lab_calibrate_ticks_per_ns(double (*ns)(void), uint64_t (*ticks)(void), d
 
 /* Pin the calling thread to `cpu`; returns 0 or -1 with errno. */
 int lab_pin_cpu(int cpu);
+/* The CPU to pin to without --cpu: the last one this process may run on (the last online CPU,
+ * or the last of the set taskset or a cpuset gave it). */
+int lab_default_cpu(void);
 
 /* Optional hardware counters around a batch: instructions, branches, branch-misses. */
 struct lab_counters {

@@ -96,6 +96,19 @@ for opt in "-l LEN" "-a ALIGN" "-c COUNT" "--noise PCT" "--repeats N" "--cpu N";
     else fail "lab: --help gives no range for $opt: $line"; fi
 done
 
+# The default CPU is the last one the lab may run on: under `taskset -c 0` it stays on CPU 0
+# (it moved itself to the last online CPU, out of the set the user chose).
+if command -v taskset >/dev/null && command -v python3 >/dev/null &&
+   [ "$(getconf _NPROCESSORS_ONLN)" -gt 1 ] && taskset -c 0 true 2>/dev/null; then
+    check "lab: keeps to the CPUs taskset allows when --cpu is not given" -- \
+        sh -c 'taskset -c 0 "$1" bench --quick sizes -l 40 -M generic --throughput -c 1000 --json 2>"$2" |
+               python3 -c "
+import json, sys
+assert json.load(sys.stdin)[\"machine\"][\"pinned_cpu\"] == 0
+" && grep -q "pinned to CPU 0;" "$2"' _ "$csum" "$tmp/taskset"
+else
+    printf 'SKIPPED lab: the default CPU under taskset (no taskset, python3 or second CPU)\n'
+fi
 # A run: JSON with spread, load, summary; report opening with machine line and summary.
 out="$tmp/run"
 check "lab: a --quick sizes run with --out" -- "$csum" bench --quick sizes -l 1500 \

@@ -604,6 +604,11 @@ static int refuse_cases(const struct lab_options *o, const struct request *r)
                             "for this count)\n", o->count, (size_t)o->count * sizeof(double), o->count);
             return 2;
         }
+        char why[160];
+        if (!strcmp(tables[t].name, "pcap") && table_pcap_check_settings(o->quick, why, sizeof why)) {
+            fprintf(stderr, "csum: bench: %s\nTry 'csum bench --help'.\n", why);
+            return 2;
+        }
         if (!strcmp(tables[t].name, "thrash") && o->count > 0 && o->count % LAB_THRASH_SCHEDULE) {
             fprintf(stderr, "csum: bench: thrash times whole passes over its %d-call schedule: "
                             "-c takes a multiple of %d there, not %ld (name the other tables "

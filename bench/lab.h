@@ -413,6 +413,9 @@ void table_memops(const struct lab_env *env);
 void table_iov(const struct lab_env *env);
 void table_batch(const struct lab_env *env);
 void table_pcap(const struct lab_env *env);
+/* Whether CSUM_BENCH_PCAP_SIZES, _RUNS and _LIMIT hold what the pcap table takes: 0, or -1 and
+ * `why`. */
+int table_pcap_check_settings(int quick, char *why, size_t size);
 
 /* van de Ven 2021's 40-byte-only steps (bench/h40_kernels.c), NULL-terminated; empty off x86. */
 struct lab_h40_kernel {

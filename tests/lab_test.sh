@@ -313,6 +313,28 @@ if [ -n "$first" ] && [ -n "$machine" ] && [ -n "$tables" ] && [ "$machine" -lt 
 else
     fail "lab: report.md does not open with the machine line and the summary table"
 fi
+# The pcap table's settings are checked before anything runs, as options are: a value that
+# is not one (CSUM_BENCH_PCAP_RUNS=abc ran 3 times, CSUM_BENCH_PCAP_LIMIT=10s stopped at 10 s,
+# a size list that does not parse ran 100 MB), out of range or too long a list is refused.
+pcap_env_refused() { # pcap_env_refused VAR=VALUE "message regex" [tables...]
+    local setting=$1 want=$2 status; shift 2
+    env "$setting" "$csum" bench --quick "$@" >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    if [ "$status" -eq 2 ] && grep -qE -- "$want" "$tmp/err" && ! grep -q "^==" "$tmp/out"; then
+        ok "lab: refuses $setting${1:+ ($*)}"
+    else
+        fail "lab: $setting: exit $status, stderr: $(head -c 300 "$tmp/err")"
+    fi
+}
+pcap_env_refused CSUM_BENCH_PCAP_RUNS=abc "CSUM_BENCH_PCAP_RUNS takes a number of runs from 1 to 15, not 'abc'" pcap
+pcap_env_refused CSUM_BENCH_PCAP_RUNS=0 "CSUM_BENCH_PCAP_RUNS takes a number of runs from 1 to 15, not '0'" pcap
+pcap_env_refused CSUM_BENCH_PCAP_LIMIT=10s "CSUM_BENCH_PCAP_LIMIT takes seconds from 1 to 86400, not '10s'" pcap
+pcap_env_refused CSUM_BENCH_PCAP_SIZES=lots "CSUM_BENCH_PCAP_SIZES takes up to 8 sizes such as 100M,1G" pcap
+pcap_env_refused CSUM_BENCH_PCAP_SIZES=1M,1M,1M,1M,1M,1M,1M,1M,1M "CSUM_BENCH_PCAP_SIZES takes up to 8 sizes" pcap
+# With no table named the pcap table runs too, last: refused before the first.
+pcap_env_refused CSUM_BENCH_PCAP_RUNS=99 "CSUM_BENCH_PCAP_RUNS takes a number of runs from 1 to 15, not '99'"
+check "lab: the pcap settings do not concern a run without the pcap table" -- \
+    env CSUM_BENCH_PCAP_RUNS=abc "$csum" bench --quick sizes -l 40 -M generic -c 1000 --throughput
 # A peer still running at CSUM_BENCH_PCAP_LIMIT is stopped, and shown as a bound, not a time:
 # stand-ins for tshark and tcpdump that sleep, first on PATH.
 mkdir -p "$tmp/slow"

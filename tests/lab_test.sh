@@ -96,6 +96,34 @@ for opt in "-l LEN" "-a ALIGN" "-c COUNT" "--noise PCT" "--repeats N" "--cpu N";
     else fail "lab: --help gives no range for $opt: $line"; fi
 done
 
+# Every field of the JSON document is documented in docs/METHOD.md ("Output"), which a
+# program reading it goes by: a run of sizes, short and copy has them all but short's targets.
+if command -v python3 >/dev/null; then
+    check "lab: every field of --json is named in docs/METHOD.md" -- \
+        sh -c '"$1" bench --quick sizes short copy -l 40 -c 1000 -M csum_partial,generic --json 2>/dev/null |
+               python3 -c "
+import json, re, sys
+doc = json.load(sys.stdin)
+spans = re.findall(r\"\`([^\`]+)\`\", open(\"docs/METHOD.md\").read())
+words = {w for span in spans for w in re.findall(r\"[A-Za-z0-9_]+\", span)}
+against = set(doc[\"summary\"][\"against\"]) | {\"csum_partial\"}
+missing = set()
+def walk(o, where):
+    if isinstance(o, list):
+        for v in o:
+            walk(v, where)
+    elif isinstance(o, dict):
+        for k, v in o.items():
+            if where == \"rows\" and (k in against or k[6:] in against and k.startswith(\"ratio_\")):
+                continue  # <subject> and ratio_<subject>: named by the subjects compared
+            if k not in words:
+                missing.add(k)
+            walk(v, k)
+walk(doc, \"\")
+assert doc[\"results\"] and any(\"dist_ns\" in r for r in doc[\"results\"]), \"no copy results\"
+assert not missing, sorted(missing)
+"' _ "$csum"
+fi
 # The default CPU is the last one the lab may run on: under `taskset -c 0` it stays on CPU 0
 # (it moved itself to the last online CPU, out of the set the user chose).
 if command -v taskset >/dev/null && command -v python3 >/dev/null &&

@@ -51,6 +51,17 @@ int lab_pin_cpu(int cpu)
     return sched_setaffinity(0, sizeof set, &set);
 }
 
+int lab_default_cpu(void)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        for (int cpu = CPU_SETSIZE - 1; cpu >= 0; cpu--)
+            if (CPU_ISSET(cpu, &set))
+                return cpu;
+    return (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
+}
+
 /* 100 dependent adds per iteration: the loop is bound by the chain, one add per core cycle. */
 static uint64_t add_chain(uint64_t iterations)
 {

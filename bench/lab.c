@@ -29,35 +29,43 @@ enum {
     TAKES_BASELINE = 128,   /* --baseline */
 };
 
+/* The kinds of -M name a table times: a name no table named times is refused. */
+enum {
+    NAMES_CSUM = 1, /* csum_partial subjects: the rows, csum_partial, peers ('csum bench --list') */
+    NAMES_H40 = 2,  /* h40's 40-byte kernels and inline-40 */
+    NAMES_COPY = 4, /* the copy rows, csum_partial_copy (and csum_partial, which picks it) */
+};
+
 struct lab_table {
     const char *name;
     lab_table_fn run;
     const char *what;
     unsigned takes;
     unsigned modes; /* MODE_*: what it can time (--latency / --throughput choose among these) */
+    unsigned names; /* NAMES_*: whose names -M may give it */
 };
 
 enum { LAT = MODE_LATENCY, TPUT = MODE_THROUGHPUT };
 
 static const struct lab_table tables[] = {
     { "lenalign", table_lenalign, "Herbert 2016's Len/Aln table and the reviewers' cases, % vs a baseline",
-      TAKES_LEN | TAKES_ALIGN | TAKES_IMPLS | TAKES_BASELINE, LAT | TPUT },
+      TAKES_LEN | TAKES_ALIGN | TAKES_IMPLS | TAKES_BASELINE, LAT | TPUT, NAMES_CSUM },
     { "thrash", table_thrash, "Herbert 2016's branch-prediction experiment: grouped vs interleaved calls",
-      TAKES_LEN | TAKES_ALIGN | TAKES_IMPLS | TAKES_INTERLEAVE, LAT },
+      TAKES_LEN | TAKES_ALIGN | TAKES_IMPLS | TAKES_INTERLEAVE, LAT, NAMES_CSUM },
     { "mixed", table_mixed, "lengths drawn at random every call (1..64, 1..256, 64..1518) vs the mean",
-      TAKES_IMPLS, LAT | TPUT },
+      TAKES_IMPLS, LAT | TPUT, NAMES_CSUM },
     { "sizes", table_sizes, "every length 1..64, powers of two, packet sizes, L2/L3/DRAM; roofline",
-      TAKES_LEN | TAKES_ALIGN | TAKES_IMPLS, LAT | TPUT },
+      TAKES_LEN | TAKES_ALIGN | TAKES_IMPLS, LAT | TPUT, NAMES_CSUM },
     { "short", table_short, "every length 1..256 B: csum_partial vs linux-6.8 (and the short-path row)",
-      TAKES_LEN | TAKES_IMPLS, LAT | TPUT },
+      TAKES_LEN | TAKES_IMPLS, LAT | TPUT, NAMES_CSUM },
     { "h40", table_h40, "van de Ven 2021: 40 bytes, even/odd address, seed first/last, three modes",
-      TAKES_IMPLS | TAKES_ZERO_SUM, LAT | TPUT | MODE_FENCED },
+      TAKES_IMPLS | TAKES_ZERO_SUM, LAT | TPUT | MODE_FENCED, NAMES_CSUM | NAMES_H40 },
     { "copy", table_copy, "Gerum 2021: fused copy+checksum vs memcpy+checksum; min/avg/max, p99.9",
-      TAKES_LEN | TAKES_ALIGN | TAKES_IMPLS | TAKES_DST_ALIGN | TAKES_BUSY, TPUT },
-    { "memops", table_memops, "Evans 2003: zero/copy variants, cached 4 KiB vs uncached 400 MB", 0, TPUT },
-    { "iov", table_iov, "Viro/Laight 2020: checksum over 16 iovec segments of 1..1024 bytes", 0, LAT },
-    { "batch", table_batch, "IPv4 header checksums: csum_ipv4_header_batch vs a loop, per header", 0, TPUT },
-    { "pcap", table_pcap, "csum pcap verify throughput on a generated capture (GB/s)", 0, TPUT },
+      TAKES_LEN | TAKES_ALIGN | TAKES_IMPLS | TAKES_DST_ALIGN | TAKES_BUSY, TPUT, NAMES_COPY },
+    { "memops", table_memops, "Evans 2003: zero/copy variants, cached 4 KiB vs uncached 400 MB", 0, TPUT, 0 },
+    { "iov", table_iov, "Viro/Laight 2020: checksum over 16 iovec segments of 1..1024 bytes", 0, LAT, 0 },
+    { "batch", table_batch, "IPv4 header checksums: csum_ipv4_header_batch vs a loop, per header", 0, TPUT, 0 },
+    { "pcap", table_pcap, "csum pcap verify throughput on a generated capture (GB/s)", 0, TPUT, 0 },
 };
 #define N_TABLES (sizeof tables / sizeof tables[0])
 
@@ -253,7 +261,8 @@ static void usage(FILE *f)
             "  --json | --csv    results on stdout as JSON or CSV (tables go to stderr)\n"
             "  --out DIR         also write DIR/report.md, results.json, results.csv (a new\n"
             "                    directory: an earlier run is never overwritten)\n"
-            "  --cpu N           pin to CPU N, 0..(online CPUs - 1) (default: the last one)\n"
+            "  --cpu N           pin to CPU N, 0..(online CPUs - 1) (default: the last one it\n"
+            "                    may run on: taskset's set is kept)\n"
             "  --quick           fewer batches and cases: a check run, not for publishing\n"
             "  --list            list tables and the implementations that would be timed\n"
             "  -h, --help        this help\n"
@@ -595,6 +604,11 @@ static int refuse_cases(const struct lab_options *o, const struct request *r)
                             "for this count)\n", o->count, (size_t)o->count * sizeof(double), o->count);
             return 2;
         }
+        char why[160];
+        if (!strcmp(tables[t].name, "pcap") && table_pcap_check_settings(o->quick, why, sizeof why)) {
+            fprintf(stderr, "csum: bench: %s\nTry 'csum bench --help'.\n", why);
+            return 2;
+        }
         if (!strcmp(tables[t].name, "thrash") && o->count > 0 && o->count % LAB_THRASH_SCHEDULE) {
             fprintf(stderr, "csum: bench: thrash times whole passes over its %d-call schedule: "
                             "-c takes a multiple of %d there, not %ld (name the other tables "
@@ -615,27 +629,92 @@ static int refuse_cases(const struct lab_options *o, const struct request *r)
     return 0;
 }
 
-/* Every name -M and --baseline give is something to time, checked before spending any time.
- * 0, or 2 after saying why not. */
-static int refuse_names(const struct lab_options *o, struct lab_subject *everything,
-                        size_t n_everything)
+/* A -M name that none of the tables that will run times: 0, or 2 after saying which tables
+ * would. (With no table named every table runs, and each kind of name has one.) */
+static int refuse_untimed_name(const struct request *r, const char *name, unsigned kinds)
 {
+    if (!r->any_selected)
+        return 0;
+    size_t named = 0, first = 0;
+    for (size_t t = 0; t < N_TABLES; t++) {
+        if (!r->selected[t])
+            continue;
+        if (tables[t].names & kinds)
+            return 0;
+        if (named++ == 0)
+            first = t;
+    }
+    if (named == 1) {
+        fprintf(stderr, "csum: bench: -M %s: %s does not time it (", name, tables[first].name);
+    } else {
+        fprintf(stderr, "csum: bench: -M %s: none of ", name);
+        for (size_t t = 0, k = 0; t < N_TABLES; t++)
+            if (r->selected[t])
+                fprintf(stderr, "%s%s", k++ ? ", " : "", tables[t].name);
+        fprintf(stderr, " times it (");
+    }
+    size_t timing = 0;
+    for (size_t t = 0; t < N_TABLES; t++)
+        if (tables[t].names & kinds)
+            fprintf(stderr, "%s%s", timing++ ? ", " : "", tables[t].name);
+    fprintf(stderr, " %s%s)\nTry 'csum bench --help'.\n", timing > 1 ? "do" : "does",
+            (kinds & NAMES_CSUM) ? "" : ": see 'csum bench --list'");
+    return 2;
+}
+
+/* Whether `name` is one of the names of the comma-separated `list` before `end`. */
+static int named_before(const char *list, const char *end, const char *name)
+{
+    const size_t n = strlen(name);
+    for (const char *p = list; p < end;) {
+        const size_t k = strcspn(p, ",");
+        if (k == n && !strncmp(p, name, n))
+            return 1;
+        p += k + (p[k] == ',');
+    }
+    return 0;
+}
+
+/* Every name -M and --baseline give is something to time, by a table that will run, checked
+ * before spending any time. 0, or 2 after saying why not. */
+static int refuse_names(const struct lab_options *o, const struct request *r,
+                        struct lab_subject *everything, size_t n_everything)
+{
+    size_t for_short = 0; /* the csum_partial subjects short would time together */
     for (const char *p = o->only_impls; p && *p;) {
         size_t k = strcspn(p, ",");
         char name[64];
         snprintf(name, sizeof name, "%.*s", (int)(k < 63 ? k : 63), p);
-        int h40_only = !strcmp(name, "inline-40");
+        unsigned kinds = 0;
+        if (!strcmp(name, "inline-40"))
+            kinds |= NAMES_H40;
         for (size_t k = 0; lab_h40_kernels[k].name; k++)
-            h40_only |= !strcmp(name, lab_h40_kernels[k].name);
-        int copy_only = 0; /* the copy table's rows: streaming ones, csum_partial_copy */
-        for (size_t k = 0; lab_copy_subjects[k]; k++)
-            copy_only |= !strcmp(name, lab_copy_subjects[k]->name);
-        if (!h40_only && !copy_only && !lab_subject_find(everything, n_everything, name))
+            if (!strcmp(name, lab_h40_kernels[k].name))
+                kinds |= NAMES_H40;
+        for (size_t k = 0; lab_copy_subjects[k]; k++) /* streaming rows, csum_partial_copy too */
+            if (!strcmp(name, lab_copy_subjects[k]->name) || !strcmp(name, "csum_partial"))
+                kinds |= NAMES_COPY;
+        if (lab_subject_find(everything, n_everything, name)) {
+            kinds |= NAMES_CSUM;
+            for_short += !named_before(o->only_impls, p, name); /* short times it once */
+        }
+        if (!kinds)
             return bad_usage(csum_impl_find(name) || csum_copy_impl_find(name)
                                  ? "implementation '%s' is not supported by this CPU"
                                  : "unknown implementation '%s' (see 'csum bench --list')",
                              name);
+        if (refuse_untimed_name(r, name, kinds) != 0)
+            return 2;
         p += k + (p[k] == ',');
+    }
+    size_t short_table = 0;
+    while (strcmp(tables[short_table].name, "short"))
+        short_table++;
+    if (for_short > LAB_GROUP_MAX && (!r->any_selected || r->selected[short_table])) {
+        fprintf(stderr, "csum: bench: short times at most %d subjects together, and -M names %zu "
+                        "(name fewer, or the other tables without short)\nTry 'csum bench "
+                        "--help'.\n", LAB_GROUP_MAX, for_short);
+        return 2;
     }
     if (o->baseline && !lab_subject_find(everything, n_everything, o->baseline))
         return bad_usage("unknown baseline '%s' (see 'csum bench --list')", o->baseline);
@@ -784,7 +863,7 @@ int lab_main(int argc, char **argv)
 {
     struct lab_options o;
     memset(&o, 0, sizeof o);
-    o.cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
+    o.cpu = lab_default_cpu();
     o.len = o.align = o.dst_align = o.count = -1;
     struct request r = { .repeats = -1 };
     int status = parse_args(argc, argv, &o, &r);
@@ -802,7 +881,7 @@ int lab_main(int argc, char **argv)
     all.baseline = NULL;
     struct lab_subject *everything;
     size_t n_everything = lab_subjects(&all, &everything);
-    status = refuse_names(&o, everything, n_everything);
+    status = refuse_names(&o, &r, everything, n_everything);
     if (status == 0 && r.list)
         print_list(everything, n_everything);
     free(everything);

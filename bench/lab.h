@@ -61,6 +61,9 @@ double lab_calibrate_ticks_per_ns(double (*ns)(void), uint64_t (*ticks)(void), d
 
 /* Pin the calling thread to `cpu`; returns 0 or -1 with errno. */
 int lab_pin_cpu(int cpu);
+/* The CPU to pin to without --cpu: the last one this process may run on (the last online CPU,
+ * or the last of the set taskset or a cpuset gave it). */
+int lab_default_cpu(void);
 
 /* Optional hardware counters around a batch: instructions, branches, branch-misses. */
 struct lab_counters {
@@ -410,6 +413,9 @@ void table_memops(const struct lab_env *env);
 void table_iov(const struct lab_env *env);
 void table_batch(const struct lab_env *env);
 void table_pcap(const struct lab_env *env);
+/* Whether CSUM_BENCH_PCAP_SIZES, _RUNS and _LIMIT hold what the pcap table takes: 0, or -1 and
+ * `why`. */
+int table_pcap_check_settings(int quick, char *why, size_t size);
 
 /* van de Ven 2021's 40-byte-only steps (bench/h40_kernels.c), NULL-terminated; empty off x86. */
 struct lab_h40_kernel {

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "lab.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,10 +191,12 @@ static void json_field(FILE *f, const char *key, const char *value)
     json_string(f, value);
 }
 
+/* Negative: not applicable or not available; not finite (a ratio to a median of 0 ticks,
+ * which a clock coarser than one call gives): no number either. JSON has neither nan nor inf. */
 static void json_number(FILE *f, double v)
 {
-    if (v < 0)
-        fputs("null", f); /* not applicable or not available */
+    if (!(v >= 0) || !isfinite(v))
+        fputs("null", f);
     else
         fprintf(f, "%.6g", v);
 }
@@ -330,7 +333,7 @@ void lab_write_json(FILE *f, const struct lab_options *o, const struct lab_clock
 
 static void csv_number(FILE *f, double v)
 {
-    if (v >= 0)
+    if (v >= 0 && isfinite(v))
         fprintf(f, "%.6g", v);
 }
 

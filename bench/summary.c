@@ -11,6 +11,7 @@
  */
 #include "lab.h"
 
+#include <math.h>
 #include <string.h>
 
 static const size_t headline[] = { 40, 1500, 4096, 65536, 1048576 };
@@ -64,6 +65,13 @@ static const struct lab_result *headline_row(size_t k, size_t *len, const char *
     return NULL;
 }
 
+/* a's ticks over b's; -1 when b has none to divide by (a median of 0 ticks). */
+static double ticks_ratio(const struct lab_result *a, const struct lab_result *b)
+{
+    const double r = a->st.ticks_median / b->st.ticks_median;
+    return b->st.ticks_median > 0 && isfinite(r) ? r : -1;
+}
+
 static void cell(FILE *f, const struct lab_result *r)
 {
     if (!r)
@@ -85,9 +93,9 @@ static double worst_short(const char *mode, size_t *at, size_t *count)
             r->len < 1 || r->len > 256 || r->variant[0])
             continue;
         const struct lab_result *k = find(table, "linux-6.8", mode, r->len, "");
-        if (!k)
+        const double ratio = k ? ticks_ratio(r, k) : -1;
+        if (ratio < 0)
             continue;
-        double ratio = r->st.ticks_median / k->st.ticks_median;
         (*count)++;
         if (ratio > worst) {
             worst = ratio;
@@ -101,7 +109,7 @@ static double copy_ratio(size_t len)
 {
     const struct lab_result *c = find("copy", "csum_partial_copy", "throughput", len, "idle");
     const struct lab_result *m = find("copy", "memcpy", "throughput", len, "idle");
-    return c && m ? c->st.ns_median / m->st.ns_median : -1;
+    return c && m && m->st.ns_median > 0 ? c->st.ns_median / m->st.ns_median : -1;
 }
 
 /* Over batch results with n >= 64: the worst batch/loop ratio and ticks per header. */
@@ -113,8 +121,8 @@ static void batch_worst(double *ratio, double *ticks)
         if (strcmp(b->table, "batch") || strcmp(b->impl, "csum_ipv4_header_batch") || b->len < 64)
             continue;
         const struct lab_result *l = find("batch", "csum_ipv4_header loop", b->mode, b->len, b->variant);
-        if (l && b->st.ticks_median / l->st.ticks_median > *ratio)
-            *ratio = b->st.ticks_median / l->st.ticks_median;
+        if (l && ticks_ratio(b, l) > *ratio)
+            *ratio = ticks_ratio(b, l);
         if (b->st.ticks_median > *ticks)
             *ticks = b->st.ticks_median;
     }
@@ -158,9 +166,14 @@ void lab_write_summary_md(FILE *f)
                     continue;
                 }
                 cell(f, o);
-                fprintf(f, " %.2f |", me->st.ticks_median / o->st.ticks_median);
+                if (ticks_ratio(me, o) >= 0)
+                    fprintf(f, " %.2f |", ticks_ratio(me, o));
+                else
+                    fprintf(f, " – |");
             }
-            if (me->roofline_pct > 100)
+            if (!isfinite(me->roofline_pct))
+                fprintf(f, " – |\n");
+            else if (me->roofline_pct > 100)
                 fprintf(f, " %.0f %% † |\n", me->roofline_pct);
             else if (me->roofline_pct >= 0)
                 fprintf(f, " %.0f %% |\n", me->roofline_pct);
@@ -231,7 +244,7 @@ void lab_write_summary_json(FILE *f)
                 len, mode);
         json_cell(f, me);
         fprintf(f, ", \"roofline_pct\": ");
-        if (me->roofline_pct >= 0)
+        if (me->roofline_pct >= 0 && isfinite(me->roofline_pct))
             fprintf(f, "%.1f", me->roofline_pct);
         else
             fputs("null", f);
@@ -240,8 +253,8 @@ void lab_write_summary_json(FILE *f)
             fprintf(f, ", \"%s\": ", vs[k]);
             json_cell(f, o);
             fprintf(f, ", \"ratio_%s\": ", vs[k]);
-            if (o)
-                fprintf(f, "%.4f", me->st.ticks_median / o->st.ticks_median);
+            if (o && ticks_ratio(me, o) >= 0)
+                fprintf(f, "%.4f", ticks_ratio(me, o));
             else
                 fputs("null", f);
         }

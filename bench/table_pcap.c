@@ -189,10 +189,14 @@ static void warm(const char *path)
 }
 
 /* "100M,1G": sizes in bytes (k, M, G: powers of 1000, as GB/s is). */
+/* A list such as 100M,1G into sizes[]: how many, or 0 when it is not such a list (more than
+ * MAX_SIZES included). */
 static int parse_sizes(const char *s, uint64_t *sizes)
 {
     int n = 0;
-    while (*s && n < MAX_SIZES) {
+    while (*s) {
+        if (n == MAX_SIZES)
+            return 0;
         char *end;
         errno = 0;
         unsigned long long v = strtoull(s, &end, 10);
@@ -211,6 +215,57 @@ static int parse_sizes(const char *s, uint64_t *sizes)
         s = *end ? end + 1 : end;
     }
     return n;
+}
+
+/* What the environment asks of this table, or the defaults. */
+struct pcap_settings {
+    uint64_t sizes[MAX_SIZES];
+    int n_sizes, runs;
+    long limit;
+};
+
+/* 0, or -1 with `why` saying which variable holds what (the lab refuses it before any table
+ * runs, as it refuses an option: a value dropped for a default would time something else). */
+static int pcap_settings(int quick, struct pcap_settings *s, char *why, size_t size)
+{
+    const char *spec = getenv("CSUM_BENCH_PCAP_SIZES");
+    s->n_sizes = parse_sizes(spec && *spec ? spec : quick ? "16M" : "100M,1G", s->sizes);
+    if (s->n_sizes == 0) {
+        snprintf(why, size, "CSUM_BENCH_PCAP_SIZES takes up to %d sizes such as 100M,1G (bytes, "
+                 "or k, M, G of them; at most 64 GiB each), not '%s'", MAX_SIZES, spec);
+        return -1;
+    }
+    const char *runs = getenv("CSUM_BENCH_PCAP_RUNS");
+    const char *limit = getenv("CSUM_BENCH_PCAP_LIMIT");
+    char *end;
+    s->runs = quick ? 1 : 3;
+    if (runs && *runs) {
+        errno = 0;
+        const long v = strtol(runs, &end, 10);
+        if (errno || *end || v < 1 || v > MAX_RUNS) {
+            snprintf(why, size, "CSUM_BENCH_PCAP_RUNS takes a number of runs from 1 to %d, not "
+                     "'%s'", MAX_RUNS, runs);
+            return -1;
+        }
+        s->runs = (int)v;
+    }
+    s->limit = DEFAULT_LIMIT_S;
+    if (limit && *limit) {
+        errno = 0;
+        s->limit = strtol(limit, &end, 10);
+        if (errno || *end || s->limit < 1 || s->limit > 86400) {
+            snprintf(why, size, "CSUM_BENCH_PCAP_LIMIT takes seconds from 1 to 86400, not '%s'",
+                     limit);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int table_pcap_check_settings(int quick, char *why, size_t size)
+{
+    struct pcap_settings s;
+    return pcap_settings(quick, &s, why, size);
 }
 
 struct tool {
@@ -371,27 +426,16 @@ void table_pcap(const struct lab_env *env)
             "median", "", "", "max RSS");
     in_memory(env, path, env->o->quick ? 32u << 20 : 256u << 20);
 
-    uint64_t sizes[MAX_SIZES];
-    const char *spec = getenv("CSUM_BENCH_PCAP_SIZES");
-    int n_sizes = parse_sizes(spec && *spec ? spec : env->o->quick ? "16M" : "100M,1G", sizes);
-    if (n_sizes == 0) {
-        lab_note("pcap", "CSUM_BENCH_PCAP_SIZES='%s' is not a list such as 100M,1G", spec);
-        n_sizes = parse_sizes("100M", sizes);
+    /* lab.c refused settings that do not parse before any table ran. */
+    struct pcap_settings set;
+    char why[160];
+    if (pcap_settings(env->o->quick, &set, why, sizeof why) != 0) {
+        lab_fail("pcap", "%s", why);
+        set.n_sizes = 0;
     }
-    const char *runs_env = getenv("CSUM_BENCH_PCAP_RUNS");
-    int runs = runs_env ? atoi(runs_env) : env->o->quick ? 1 : 3;
-    if (runs < 1 || runs > MAX_RUNS)
-        runs = 3;
-    /* A command still running after this many seconds is stopped: tcpdump -vv slows down with
-     * the capture's size (19 minutes on the 1 GB one on the Zen 4 VM, most of a full lab run),
-     * and "more than 5 minutes" says what matters about it. */
-    const char *limit_env = getenv("CSUM_BENCH_PCAP_LIMIT");
-    long limit = limit_env && *limit_env ? strtol(limit_env, NULL, 10) : DEFAULT_LIMIT_S;
-    if (limit < 1 || limit > 86400) {
-        lab_note("pcap", "CSUM_BENCH_PCAP_LIMIT='%s' is not 1..86400 seconds: %d used", limit_env,
-                 DEFAULT_LIMIT_S);
-        limit = DEFAULT_LIMIT_S;
-    }
+    const uint64_t *const sizes = set.sizes;
+    const int n_sizes = set.n_sizes, runs = set.runs;
+    const long limit = set.limit;
 
     double rss[MAX_SIZES] = { 0 };
     for (int i = 0; i < n_sizes; i++) {

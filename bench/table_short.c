@@ -7,6 +7,10 @@
  * ratio). The subjects of one length are timed together, their batches interleaved
  * (lab_measure_group), so the ratio is not a comparison of two moments of a shared machine.
  * Aligned buffers only: `lenalign` and `thrash` cover alignments and mixed lengths.
+ *
+ * With -M the subjects are the ones named, in the order named, and the ratio is the first's
+ * time over the last's: `-M mine,linux-6.8` times a change to the algorithm (a row of its own)
+ * against the kernel's at every length, `-M csum_partial,dpdk` a peer, interleaved as above.
  */
 #include "lab.h"
 
@@ -15,18 +19,43 @@
 static const char *const wanted[] = { "csum_partial", "x86-scalar", "linux-6.8", "generic" };
 enum { N_WANTED = sizeof wanted / sizeof wanted[0], MAX_LEN = 256 };
 
+/* The subjects -M names, in its order, each once (names of other tables' subjects, h40's
+ * and copy's, are not this table's); at most LAB_GROUP_MAX, which lab.c checked. */
+static size_t named_subjects(const struct lab_env *env, const struct lab_subject *subj[])
+{
+    size_t n = 0;
+    for (const char *p = env->o->only_impls; *p && n < LAB_GROUP_MAX;) {
+        const size_t k = strcspn(p, ",");
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(k < 63 ? k : 63), p);
+        const struct lab_subject *s = lab_subject_find(env->subjects, env->n_subjects, name);
+        int again = 0;
+        for (size_t i = 0; i < n; i++)
+            again |= subj[i] == s;
+        if (s && !s->refused && !again)
+            subj[n++] = s;
+        p += k + (p[k] == ',');
+    }
+    return n;
+}
+
 void table_short(const struct lab_env *env)
 {
-    const struct lab_subject *subj[N_WANTED];
+    const struct lab_subject *subj[LAB_GROUP_MAX];
     size_t n = 0;
-    for (size_t w = 0; w < N_WANTED; w++) {
-        struct lab_subject *s = lab_subject_find(env->subjects, env->n_subjects, wanted[w]);
-        if (s && !s->refused && (w < 3 || n < 2)) /* generic only where linux-6.8 is missing */
-            subj[n++] = s;
+    if (env->o->only_impls) {
+        n = named_subjects(env, subj);
+    } else {
+        for (size_t w = 0; w < N_WANTED; w++) {
+            struct lab_subject *s = lab_subject_find(env->subjects, env->n_subjects, wanted[w]);
+            if (s && !s->refused && (w < 3 || n < 2)) /* generic only where linux-6.8 is missing */
+                subj[n++] = s;
+        }
     }
-    if (n < 2) {
-        lab_note("short", "needs csum_partial and a baseline row (linux-6.8, else generic); "
-                          "not timed (-M excluded them?)");
+    if (n < (env->o->only_impls ? 1u : 2u)) {
+        lab_note("short", env->o->only_impls ? "-M names no subject this table can time: not timed"
+                                             : "needs csum_partial and a baseline row (linux-6.8, "
+                                               "else generic): not timed");
         return;
     }
     const size_t from = env->o->len >= 0 ? (size_t)env->o->len : 1;
@@ -42,21 +71,23 @@ void table_short(const struct lab_env *env)
         if (!(modes & mode))
             continue;
         char what[160];
+        char versus[96] = "";
+        if (n > 1)
+            snprintf(versus, sizeof versus, ", and %s / %s", subj[0]->name, subj[n - 1]->name);
         snprintf(what, sizeof what, "%s mode, every length %zu..%zu B: median ticks per call "
-                 "(* = noisy), and %s / %s", lab_mode_name(mode), from, to, subj[0]->name,
-                 subj[n - 1]->name);
+                 "(* = noisy)%s", lab_mode_name(mode), from, to, versus);
         lab_table_title(env, "short", what);
         lab_out("%-5s", "len");
         for (size_t i = 0; i < n; i++)
             lab_out(" %12.12s", subj[i]->name);
-        lab_out(" %7s\n", "ratio");
+        lab_out(n > 1 ? " %7s\n" : "%s\n", n > 1 ? "ratio" : "");
         double worst = 0;
         size_t worst_at = 0;
         for (size_t len = from; len <= to; len++) {
             struct lab_expect expect;
             lab_expect_case(buf, len, &expect);
-            double t[N_WANTED] = { 0 };
-            struct lab_result *res[N_WANTED];
+            double t[LAB_GROUP_MAX] = { 0 };
+            struct lab_result *res[LAB_GROUP_MAX];
             lab_time_csum_group(env, subj, (int)n, "short", "", (enum lab_mode)mode, buf, len,
                                 0x5a5a, &expect, res);
             lab_out("%-5zu", len);
@@ -69,6 +100,10 @@ void table_short(const struct lab_env *env)
                 t[i] = r->st.ticks_median;
                 lab_out(" %11.1f%s", t[i], r->st.noisy ? "*" : " ");
             }
+            if (n < 2) {
+                lab_out("\n");
+                continue;
+            }
             double ratio = t[0] > 0 && t[n - 1] > 0 ? t[0] / t[n - 1] : 0;
             if (ratio > worst) {
                 worst = ratio;
@@ -76,7 +111,9 @@ void table_short(const struct lab_env *env)
             }
             lab_out(" %7.2f%s\n", ratio, ratio > 1.0 ? " slower" : "");
         }
-        lab_out("worst %s / %s: %.2f at %zu B\n", subj[0]->name, subj[n - 1]->name, worst, worst_at);
+        if (n > 1)
+            lab_out("worst %s / %s: %.2f at %zu B\n", subj[0]->name, subj[n - 1]->name, worst,
+                    worst_at);
     }
     lab_buffer_free(buf, buf_len);
 }

@@ -141,13 +141,14 @@ static void size_row(const struct lab_env *env, enum lab_mode mode, const struct
     struct lab_result *rr = lab_result_add("sizes", "roofline", c->level, mode, len, align, &rst);
     if (rr) { /* a limit: its speed is its best batch's */
         rr->roofline_pct = 100;
-        rr->bytes_per_tick = (double)len / rst.ticks_min;
-        rr->gbps = (double)len / rst.ns_min;
+        rr->bytes_per_tick = rst.ticks_min > 0 ? (double)len / rst.ticks_min : -1;
+        rr->gbps = rst.ns_min > 0 ? (double)len / rst.ns_min : -1;
     }
     double public_bpt = -1, public_pct = -1;
     for (size_t i = first; i < last; i++) {
         struct lab_result *r = lab_result_get(i);
-        r->roofline_pct = 100.0 * rst.ticks_min / r->st.ticks_median;
+        /* none against a median of 0 ticks (a clock coarser than a -c 1 batch) */
+        r->roofline_pct = r->st.ticks_median > 0 ? 100.0 * rst.ticks_min / r->st.ticks_median : -1;
         if (r->roofline_pct > 100.0)
             explain_above_roofline(env, r, &rst);
         if (!strcmp(r->impl, "csum_partial")) {

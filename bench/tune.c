@@ -87,7 +87,7 @@ static void usage(FILE *f)
                "                  file that --write wrote; anything else is left alone, exit 1)\n"
                "  -M IMPL,...     only these implementations\n"
                "  --quick         fewer lengths and batches (noisier)\n"
-               "  --cpu N         pin to CPU N (default: the last online CPU)\n");
+               "  --cpu N         pin to CPU N (default: the last CPU it may run on)\n");
 }
 
 /* -M: every name a product row this CPU runs (tune chooses among those only). 0, or -1 with
@@ -603,7 +603,7 @@ int lab_tune_main(int argc, char **argv)
 {
     struct lab_options o;
     memset(&o, 0, sizeof o);
-    o.cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
+    o.cpu = lab_default_cpu();
     o.len = o.align = o.count = -1;
     const char *write_to = NULL;
     int force = 0;

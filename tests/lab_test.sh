@@ -42,6 +42,20 @@ refused "--busy without copy" "--busy is the copy table's" -- sizes --busy
 refused "--zero-sum with --latency alone (h40 would time nothing)" "--zero-sum times no latency column" -- h40 --zero-sum --latency
 check "lab: h40 --zero-sum says why its latency columns are empty" -- \
     sh -c '"$1" bench --quick h40 --zero-sum -M generic -c 1000 2>&1 | grep -q "note: --zero-sum: the latency columns are not timed"' _ "$csum"
+# A -M name that none of the tables named times is refused, not dropped: h40's 40-byte
+# subjects elsewhere (sizes timed nothing, exit 0), csum_partial subjects in copy (which times
+# copy rows), copy rows in h40; and short, whose subjects are timed together, takes at most 8.
+refused "-M naming an h40 subject for sizes" "-M inline-40: sizes does not time it \\(h40 does" -- sizes -l 40 -M inline-40
+refused "-M naming an h40 subject for copy" "-M inline-40: copy does not time it" -- copy -l 64 -M generic,inline-40
+refused "-M naming a copy row for h40" "-M csum_partial_copy: h40 does not time it \\(copy does" -- h40 -M csum_partial_copy
+refused "-M naming an h40 subject for two tables" "-M inline-40: none of sizes, short times it" -- sizes short -l 40 -M inline-40
+many=$("$csum" bench --list | awk '/^Subjects/ { on = 1; next } /^[^ ]/ { on = 0 } on && !/REFUSED/ { print $1 }' |
+       head -n 9 | paste -sd, -)
+if [ "$(printf '%s\n' "$many" | awk -F, '{ print NF }')" -eq 9 ]; then
+    refused "short -M with more subjects than it times together" "short times at most 8 subjects together" -- short -l 40 -M "$many"
+else
+    printf 'SKIPPED lab: short -M with 9 subjects (this CPU has fewer)\n'
+fi
 refused "--baseline without lenalign" "--baseline is the lenalign table's" -- sizes --baseline generic
 # An option given twice would drop its first value without a word ('-l 40 -l 100' timed 100
 # bytes alone): refused.
@@ -82,6 +96,47 @@ for opt in "-l LEN" "-a ALIGN" "-c COUNT" "--noise PCT" "--repeats N" "--cpu N";
     else fail "lab: --help gives no range for $opt: $line"; fi
 done
 
+# Every field of the JSON document is documented in docs/METHOD.md ("Output"), which a
+# program reading it goes by: a run of sizes, short and copy has them all but short's targets.
+if command -v python3 >/dev/null; then
+    check "lab: every field of --json is named in docs/METHOD.md" -- \
+        sh -c '"$1" bench --quick sizes short copy -l 40 -c 1000 -M csum_partial,generic --json 2>/dev/null |
+               python3 -c "
+import json, re, sys
+doc = json.load(sys.stdin)
+spans = re.findall(r\"\`([^\`]+)\`\", open(\"docs/METHOD.md\").read())
+words = {w for span in spans for w in re.findall(r\"[A-Za-z0-9_]+\", span)}
+against = set(doc[\"summary\"][\"against\"]) | {\"csum_partial\"}
+missing = set()
+def walk(o, where):
+    if isinstance(o, list):
+        for v in o:
+            walk(v, where)
+    elif isinstance(o, dict):
+        for k, v in o.items():
+            if where == \"rows\" and (k in against or k[6:] in against and k.startswith(\"ratio_\")):
+                continue  # <subject> and ratio_<subject>: named by the subjects compared
+            if k not in words:
+                missing.add(k)
+            walk(v, k)
+walk(doc, \"\")
+assert doc[\"results\"] and any(\"dist_ns\" in r for r in doc[\"results\"]), \"no copy results\"
+assert not missing, sorted(missing)
+"' _ "$csum"
+fi
+# The default CPU is the last one the lab may run on: under `taskset -c 0` it stays on CPU 0
+# (it moved itself to the last online CPU, out of the set the user chose).
+if command -v taskset >/dev/null && command -v python3 >/dev/null &&
+   [ "$(getconf _NPROCESSORS_ONLN)" -gt 1 ] && taskset -c 0 true 2>/dev/null; then
+    check "lab: keeps to the CPUs taskset allows when --cpu is not given" -- \
+        sh -c 'taskset -c 0 "$1" bench --quick sizes -l 40 -M generic --throughput -c 1000 --json 2>"$2" |
+               python3 -c "
+import json, sys
+assert json.load(sys.stdin)[\"machine\"][\"pinned_cpu\"] == 0
+" && grep -q "pinned to CPU 0;" "$2"' _ "$csum" "$tmp/taskset"
+else
+    printf 'SKIPPED lab: the default CPU under taskset (no taskset, python3 or second CPU)\n'
+fi
 # A run: JSON with spread, load, summary; report opening with machine line and summary.
 out="$tmp/run"
 check "lab: a --quick sizes run with --out" -- "$csum" bench --quick sizes -l 1500 \
@@ -175,6 +230,25 @@ check "lab: lenalign has no % column for a subject against itself" -- \
     sh -c '"$1" bench --quick lenalign -l 40 -a 0 -M generic --baseline generic -c 1000 >"$2" 2>&1 &&
            grep -q "no % column: generic would be compared with itself" "$2" &&
            grep -qE "^40/0 +[0-9.]+/[0-9]+\*? +-  IPv6 header" "$2"' _ "$csum" "$tmp/self"
+# short honours -M: the subjects named, in the order named, the ratio the first's time over
+# the last's (-M mine,linux-6.8 for a change to the algorithm, -M csum_partial,dpdk for a
+# peer); one subject alone is timed too. It used to time only its own three and say "not
+# timed" with exit 0 when -M named any other.
+if command -v python3 >/dev/null; then
+    check "lab: short -M times the subjects named, in that order, ratio first / last" -- \
+        sh -c '"$1" bench --quick short -l 40 -c 1000 -M generic,csum_partial --json 2>"$2" | python3 -c "
+import json, sys
+rows = [r for r in json.load(sys.stdin)[\"results\"] if r[\"table\"] == \"short\"]
+assert {(r[\"impl\"], r[\"mode\"]) for r in rows} == {(i, m) for i in (\"generic\", \"csum_partial\")
+        for m in (\"latency\", \"throughput\")}, rows
+" && grep -q "and generic / csum_partial$" "$2" && grep -qE "^len +generic +csum_partial +ratio$" "$2" &&
+   grep -q "^worst generic / csum_partial: " "$2" &&
+   "$1" bench --quick short -l 40 -c 1000 -M generic --latency --json 2>"$2" | python3 -c "
+import json, sys
+rows = [r for r in json.load(sys.stdin)[\"results\"] if r[\"table\"] == \"short\"]
+assert [(r[\"impl\"], r[\"mode\"]) for r in rows] == [(\"generic\", \"latency\")], rows
+" && ! grep -q "not timed" "$2"' _ "$csum" "$tmp/short-m"
+fi
 # copy honours -M: the rows named (a copy-only row, csum_partial_copy, is a name -M takes;
 # csum_partial picks its copy), with memcpy and memcpy+csum_partial always, the ratios' base.
 if command -v python3 >/dev/null; then
@@ -267,6 +341,28 @@ if [ -n "$first" ] && [ -n "$machine" ] && [ -n "$tables" ] && [ "$machine" -lt 
 else
     fail "lab: report.md does not open with the machine line and the summary table"
 fi
+# The pcap table's settings are checked before anything runs, as options are: a value that
+# is not one (CSUM_BENCH_PCAP_RUNS=abc ran 3 times, CSUM_BENCH_PCAP_LIMIT=10s stopped at 10 s,
+# a size list that does not parse ran 100 MB), out of range or too long a list is refused.
+pcap_env_refused() { # pcap_env_refused VAR=VALUE "message regex" [tables...]
+    local setting=$1 want=$2 status; shift 2
+    env "$setting" "$csum" bench --quick "$@" >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    if [ "$status" -eq 2 ] && grep -qE -- "$want" "$tmp/err" && ! grep -q "^==" "$tmp/out"; then
+        ok "lab: refuses $setting${1:+ ($*)}"
+    else
+        fail "lab: $setting: exit $status, stderr: $(head -c 300 "$tmp/err")"
+    fi
+}
+pcap_env_refused CSUM_BENCH_PCAP_RUNS=abc "CSUM_BENCH_PCAP_RUNS takes a number of runs from 1 to 15, not 'abc'" pcap
+pcap_env_refused CSUM_BENCH_PCAP_RUNS=0 "CSUM_BENCH_PCAP_RUNS takes a number of runs from 1 to 15, not '0'" pcap
+pcap_env_refused CSUM_BENCH_PCAP_LIMIT=10s "CSUM_BENCH_PCAP_LIMIT takes seconds from 1 to 86400, not '10s'" pcap
+pcap_env_refused CSUM_BENCH_PCAP_SIZES=lots "CSUM_BENCH_PCAP_SIZES takes up to 8 sizes such as 100M,1G" pcap
+pcap_env_refused CSUM_BENCH_PCAP_SIZES=1M,1M,1M,1M,1M,1M,1M,1M,1M "CSUM_BENCH_PCAP_SIZES takes up to 8 sizes" pcap
+# With no table named the pcap table runs too, last: refused before the first.
+pcap_env_refused CSUM_BENCH_PCAP_RUNS=99 "CSUM_BENCH_PCAP_RUNS takes a number of runs from 1 to 15, not '99'"
+check "lab: the pcap settings do not concern a run without the pcap table" -- \
+    env CSUM_BENCH_PCAP_RUNS=abc "$csum" bench --quick sizes -l 40 -M generic -c 1000 --throughput
 # A peer still running at CSUM_BENCH_PCAP_LIMIT is stopped, and shown as a bound, not a time:
 # stand-ins for tshark and tcpdump that sleep, first on PATH.
 mkdir -p "$tmp/slow"

@@ -280,6 +280,65 @@ void test_lab_summary(struct test_ctx *t)
           "summary JSON: %s", strstr(text, "{\"ratio\"") ? strstr(text, "{\"ratio\"") : text);
 }
 
+/* Whether `text` has a number that is not one: nan or inf after a ':' (JSON) or a ',' (CSV). */
+static const char *non_finite(const char *text)
+{
+    for (const char *p = text; *p; p++) {
+        if (*p != ':' && *p != ',')
+            continue;
+        const char *v = p + 1 + (p[1] == ' ');
+        v += *v == '-';
+        if (!strncmp(v, "nan", 3) || !strncmp(v, "inf", 3))
+            return p;
+    }
+    return NULL;
+}
+
+/* A median of 0 ticks (a clock coarser than the call: arm64's 24 MHz CNTVCT under -c 1) and
+ * what is computed from it: the JSON stays JSON (null, not nan or inf), the CSV leaves the
+ * cell empty, in the results and the summary alike. */
+void test_lab_output_finite(struct test_ctx *t)
+{
+    struct lab_stats zero;
+    memset(&zero, 0, sizeof zero);
+    zero.batches = 3;
+    lab_result_add("sizes", "csum_partial", "", MODE_THROUGHPUT, 40, 0, &zero);
+    lab_result_add("sizes", "linux-6.8", "", MODE_THROUGHPUT, 40, 0, &zero);
+    struct lab_result *r = lab_result_add("sizes", "zero-ticks", "", MODE_THROUGHPUT, 4096, 0, &zero);
+    if (r) {
+        r->roofline_pct = 100.0 * 26.0 / r->st.ticks_median; /* as table_sizes computes it */
+        r->bytes_per_tick = 4096.0 / r->st.ticks_median;
+        r->gbps = 0.0 / r->st.ns_median;
+    }
+    struct lab_options o;
+    memset(&o, 0, sizeof o);
+    o.batches = 3;
+    o.batch_ms = 1;
+    struct lab_clock clk;
+    memset(&clk, 0, sizeof clk);
+    clk.tick_name = "TSC ticks";
+    clk.ticks_per_ns = 1;
+    clk.granularity = 1;
+    clk.cycles_per_tick = 1;
+    static char text[1 << 20];
+    for (int csv = 0; csv < 2; csv++) {
+        text[0] = '\0';
+        FILE *f = tmpfile();
+        if (f) {
+            if (csv)
+                lab_write_csv(f, &o, &clk);
+            else
+                lab_write_json(f, &o, &clk);
+            rewind(f);
+            text[fread(text, 1, sizeof text - 1, f)] = '\0';
+            fclose(f);
+        }
+        const char *bad = non_finite(text);
+        CHECK(t, text[0] && !bad, "%s: a number that is not one: '%.60s'", csv ? "CSV" : "JSON",
+              bad ? bad : "(no output)");
+    }
+}
+
 /* Records the initial sum of every call; returns something new each time. */
 static csum_wsum seen[4];
 static size_t n_seen;

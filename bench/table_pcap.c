@@ -188,9 +188,8 @@ static void warm(const char *path)
     close(fd);
 }
 
-/* "100M,1G": sizes in bytes (k, M, G: powers of 1000, as GB/s is). */
-/* A list such as 100M,1G into sizes[]: how many, or 0 when it is not such a list (more than
- * MAX_SIZES included). */
+/* A list such as 100M,1G (bytes; k, M, G: powers of 1000, as GB/s is) into sizes[]: how many,
+ * or 0 when it is not such a list (more than MAX_SIZES included). */
 static int parse_sizes(const char *s, uint64_t *sizes)
 {
     int n = 0;

@@ -25,6 +25,24 @@
  * (csum_ipv6_magic's addresses, csum_replace*'s arguments, the buffer of
  * csum_dispatch_describe and csum_dispatch_file when `size` > 0).
  *
+ * Threads and first use: every function may be called from any thread, concurrently, with no
+ * set-up call. Each dispatched operation (csum_partial and csum_iov; csum_partial_copy and
+ * csum_iov_copy; csum_ipv4_header_batch) chooses its plan on its first call, or on the first
+ * query of it (csum_impl_active, csum_dispatch_describe, csum_dispatch_source,
+ * csum_copy_impl_active): that call reads the environment (CSUM_IMPL, CSUM_DISPATCH and the
+ * plan file; CSUM_COPY_IMPL; CSUM_BATCH_IMPL; and, once for the process, CSUM_CPU_DISABLE with
+ * the CPU's features) and allocates the plan. Threads that race through a first call agree on
+ * one plan, and a selection made meanwhile (csum_impl_select() and the like) is kept. After that
+ * the library reads none of it again: setting a variable or rewriting the plan file changes
+ * nothing in a running process, with one exception: when a usable CSUM_IMPL chose the first
+ * plan, the automatic plan is built at the first csum_impl_select("auto") or
+ * csum_dispatch_set("auto"), from CSUM_DISPATCH and the plan file as they are then.
+ * (csum_dispatch_file() reads its variables on every call.) A thread that must not pay for
+ * this on its first packet calls csum_impl_active(), csum_copy_impl_active(0) and
+ * csum_ipv4_header_batch(NULL, 0, NULL) at startup. The variables are read with getenv (glibc's
+ * secure_getenv), which must not run while another thread calls setenv() or putenv(): set
+ * them before starting threads, or make those calls first.
+ *
  * Language: this header is C99 and C++11 (or later) clean, -pedantic and -Wshadow included
  * (tested by tests/header_test.sh); only the optional constant-length inline path uses GNU C
  * (gcc, clang).
@@ -205,7 +223,8 @@ CSUM_API csum_sum16 csum_ipv4_header(const void *iph, unsigned ihl);
  * point to a readable header; a NULL `hdrs` or `out` reads and writes nothing, whatever `n`
  * (a caller bug, never a crash). Uses SIMD across headers (16 per step with AVX-512) where
  * the CPU has it, portable C otherwise (and AVX2 where the compiled-in csum_partial plan keeps
- * to 256-bit rows, as on Intel Skylake-SP).
+ * to 256-bit rows, as on Intel Skylake-SP); CSUM_BATCH_IMPL=name in the environment forces one
+ * implementation's batch for every count.
  */
 CSUM_API void csum_ipv4_header_batch(const void *const *hdrs, size_t n, csum_sum16 *out);
 
@@ -315,10 +334,17 @@ CSUM_API const struct csum_impl *csum_impl_get(size_t i);
 /** The implementation called `name`, or NULL (also for NULL). */
 CSUM_API const struct csum_impl *csum_impl_find(const char *name);
 
-/** Nonzero if this CPU (and OS) can run `impl`; 0 for NULL or a pointer not from the table. */
+/**
+ * Nonzero if this CPU (and OS) can run `impl`; 0 for NULL or a pointer not from the table, and
+ * for an implementation that needs a feature CSUM_CPU_DISABLE hides.
+ */
 CSUM_API int csum_impl_supported(const struct csum_impl *impl);
 
-/** The implementation csum_partial() uses now (initializing the choice if needed). */
+/**
+ * The implementation csum_partial() uses now for the longest buffers, the last range of the
+ * dispatch plan (csum_dispatch_describe() gives every range), choosing the plan if that was
+ * not done yet.
+ */
 CSUM_API const struct csum_impl *csum_impl_active(void);
 
 /**
@@ -418,7 +444,10 @@ CSUM_API const struct csum_copy_impl *csum_copy_impl_get(size_t i);
 /** The copy implementation called `name`, or NULL (also for NULL). */
 CSUM_API const struct csum_copy_impl *csum_copy_impl_find(const char *name);
 
-/** Nonzero if this CPU (and OS) can run `impl`; 0 for NULL or a pointer not from the table. */
+/**
+ * Nonzero if this CPU (and OS) can run `impl`; 0 for NULL, a pointer not from the table, or an
+ * implementation that needs a feature CSUM_CPU_DISABLE hides.
+ */
 CSUM_API int csum_copy_impl_supported(const struct csum_copy_impl *impl);
 
 /**

@@ -272,6 +272,15 @@ static void note_ignored_force(enum csum_op op, char *notes, size_t size)
     note_ignored(notes, size, force_variable[op], why);
 }
 
+/* CSUM_DISPATCH, or NULL when it is unset or "auto": the text csum_dispatch_set() takes for
+ * the automatic plan, which the variable leads to when it names none (the plan file, else the
+ * compiled-in plan), so it is no plan to ignore or to put after CSUM_IMPL. */
+static const char *dispatch_variable(void)
+{
+    const char *text = csum_getenv("CSUM_DISPATCH");
+    return text && strcmp(text, "auto") != 0 ? text : NULL;
+}
+
 static const struct csum_plan *build_auto_partial(void)
 {
     struct csum_plan p;
@@ -279,7 +288,7 @@ static const struct csum_plan *build_auto_partial(void)
     struct csum_op_entry e;
     note_ignored_force(CSUM_OP_PARTIAL, notes, sizeof notes);
 
-    const char *from_env = csum_getenv("CSUM_DISPATCH");
+    const char *from_env = dispatch_variable();
     if (from_env) {
         if (csum_plan_parse(&p, CSUM_OP_PARTIAL, from_env, 1, why, sizeof why) == 0) {
             snprintf(source, sizeof source, "CSUM_DISPATCH%s", notes);
@@ -492,7 +501,7 @@ static const struct csum_plan *initialize(enum csum_op op)
     /* The source of the force variable's plan; csum_partial's notes a CSUM_DISPATCH that this
      * plan overrides (the automatic plan, when it is used instead, notes its own reasons). */
     char partial_source[128] = "one implementation for all lengths";
-    if (op == CSUM_OP_PARTIAL && csum_getenv("CSUM_DISPATCH"))
+    if (op == CSUM_OP_PARTIAL && dispatch_variable())
         note_ignored(partial_source, sizeof partial_source, "CSUM_DISPATCH", "CSUM_IMPL comes first");
     const struct csum_plan *choice =
         plan_for_name(op, csum_getenv(force_variable[op]),

@@ -243,8 +243,82 @@ static int out_of_memory_child(void)
     return 0;
 }
 
+/* Every plan and choice the process has, on one line: the three plans with their sources, the
+ * copy row of a 100-byte and of the longest copy, and which rows this CPU runs. */
+static void describe_choices(char *out, size_t size)
+{
+    char plan[256], batch[256];
+    csum_dispatch_describe(plan, sizeof plan);
+    const struct csum_copy_impl *longest = csum_copy_impl_active(SIZE_MAX);
+    int n = snprintf(out, size, "%s (%s) | copy %s, %s (%s) | batch %s (%s) | runs", plan,
+                     csum_dispatch_source(), csum_copy_impl_active(100)->name,
+                     longest ? longest->name : "-", csum_copy_source(),
+                     csum_ipv4_batch_describe(batch, sizeof batch), csum_ipv4_batch_source());
+    for (size_t i = 0; i < csum_impl_count() && n > 0 && (size_t)n < size; i++)
+        if (csum_impl_supported(csum_impl_get(i)))
+            n += snprintf(out + n, size - (size_t)n, " %s", csum_impl_get(i)->name);
+}
+
+/*
+ * "env-later" (csum.h, "Threads and first use"): once the plans are chosen, setting every
+ * variable the library reads and writing a plan file change nothing, not even for a selection
+ * of "auto" that follows; prints "same", or both descriptions. "env-auto-later": with a usable
+ * CSUM_IMPL at first use the automatic plan is not built then, but at the first selection of
+ * "auto", which reads CSUM_DISPATCH as it is at that time; prints the source it gives.
+ */
+static int environment_later_child(const char *mode)
+{
+    static unsigned char buf[1500], dst[1500];
+    testdata_fill(buf, sizeof buf, 5);
+    csum_partial(buf, sizeof buf, 0);
+    csum_partial_copy(dst, buf, sizeof buf, 0);
+    csum_ipv4_header_batch(NULL, 0, NULL);
+    if (!strcmp(mode, "env-auto-later")) {
+        setenv("CSUM_DISPATCH", "generic@0", 1);
+        const int selected = csum_impl_select("auto"); /* before the source is read */
+        printf("%d %s\n", selected, csum_dispatch_source());
+        return 0;
+    }
+    static char before[2048], after[2048];
+    describe_choices(before, sizeof before);
+    char path[] = "/tmp/csum-test-plan-XXXXXX";
+    int fd = mkstemp(path);
+    static const char plan_file[] = "generic@0\n";
+    if (fd < 0 || write(fd, plan_file, sizeof plan_file - 1) != (ssize_t)(sizeof plan_file - 1)) {
+        printf("cannot write %s\n", path);
+        return 1;
+    }
+    close(fd);
+    setenv("CSUM_DISPATCH_FILE", path, 1);
+    setenv("CSUM_IMPL", "generic", 1);
+    setenv("CSUM_DISPATCH", "generic@0", 1);
+    setenv("CSUM_COPY_IMPL", "generic", 1);
+    setenv("CSUM_BATCH_IMPL", "generic", 1);
+    char features[512] = "";
+    for (size_t i = 0; i < csum_impl_count(); i++) {
+        size_t used = strlen(features);
+        snprintf(features + used, sizeof features - used, "%s%s", used ? " " : "",
+                 csum_impl_get(i)->requires);
+    }
+    setenv("CSUM_CPU_DISABLE", features, 1);
+    csum_partial(buf, sizeof buf, 0);
+    csum_partial_copy(dst, buf, sizeof buf, 0);
+    csum_ipv4_header_batch(NULL, 0, NULL);
+    const int selected = csum_impl_select("auto") == 0 && csum_copy_impl_select("auto") == 0;
+    describe_choices(after, sizeof after);
+    unlink(path);
+    if (selected && !strcmp(before, after))
+        printf("same\n");
+    else
+        printf("before: %s\nafter (auto %s): %s\n", before, selected ? "selected" : "refused",
+               after);
+    return 0;
+}
+
 int selection_child_main(const char *mode)
 {
+    if (!strncmp(mode, "env-", 4))
+        return environment_later_child(mode);
     if (!strncmp(mode, "copy", 4))
         return copy_selection_child(mode);
     if (!strcmp(mode, "out-of-memory"))
@@ -416,6 +490,16 @@ void test_api_selection_env(struct test_ctx *t)
     int rc = test_run_child("out-of-memory", NULL, NULL, out, sizeof out, err, sizeof err);
     CHECK(t, rc == 0 && !strcmp(out, want) && !err[0],
           "out of memory: the child said '%s' (rc %d, stderr '%s'), want '%s'", out, rc, err, want);
+    /* The environment is read when the plans are chosen, never again (csum.h, "Threads and
+     * first use"); the automatic plan, when it was not needed then, when it first is. */
+    rc = test_run_child("env-later", NULL, NULL, out, sizeof out, err, sizeof err);
+    CHECK(t, rc == 0 && !strcmp(out, "same\n") && !err[0],
+          "variables set after first use changed the plans (rc %d, stderr '%s'): %s", rc, err, out);
+    rc = test_run_child("env-auto-later", "CSUM_IMPL=generic", NULL, out, sizeof out, err,
+                        sizeof err);
+    CHECK(t, rc == 0 && !strcmp(out, "0 CSUM_DISPATCH\n") && !err[0],
+          "CSUM_IMPL at first use, CSUM_DISPATCH set before selecting \"auto\": the child "
+          "said '%s' (rc %d), want '0 CSUM_DISPATCH'", out, rc);
     char env[128], disable[256];
     for (size_t i = 0; i < csum_impl_count(); i++) {
         const struct csum_impl *impl = csum_impl_get(i);

@@ -275,7 +275,11 @@ CSUM_API csum_sum16 csum_udp_fixup(csum_sum16 check);
 /**
  * Update a stored checksum after a 16-bit field of the covered data changed from `from` to
  * `to` (both as stored), without recomputing it: RFC 1624 eqn. 3, HC' = ~(~HC + ~m + m'),
- * which unlike eqn. 2 never turns a correct 0x0000 into 0xffff. The field must start at an
+ * which unlike eqn. 2 never turns a correct 0x0000 into 0xffff. Its one difference from
+ * computing the checksum again: when the change leaves the covered data all zeros, it gives
+ * 0x0000 where the sum of zeros complemented is 0xffff (the same ones'-complement number;
+ * Linux's csum_replace2 does the same), which no real header meets: an IPv4 header's version
+ * and a pseudo-header's protocol are never 0. The field must start at an
  * even offset of the checksummed data, as every IPv4/IPv6/TCP/UDP header field does.
  * UDP is the caller's to handle, as in Linux: a stored 0 over IPv4 means "no checksum" and must
  * stay 0, and a result of 0 must be stored as csum_udp_fixup() gives it.

@@ -33,11 +33,16 @@ static void warn_cut_short(const char *cmd, const char *name, const struct csum_
             ": %s (interrupted?); %s\n", cmd, name, e->offset, e->message, kept);
 }
 
-/* "csum: pcap verify: FILE: malformed capture at byte offset N: what" on stderr. */
+/* "csum: pcap verify: FILE: malformed capture at byte offset N: what" on stderr; a file that
+ * csum does not read (xz-compressed, say) or that could not be read is not malformed, and the
+ * message says what it is (or what failed) alone: "csum: pcap verify: FILE: what". */
 static int capture_error(const char *cmd, const char *name, const struct csum_pcap_error *e)
 {
-    fprintf(stderr, "csum: pcap %s: %s: malformed capture at byte offset %" PRIu64 ": %s\n",
-            cmd, name, e->offset, e->message);
+    if (e->kind == CSUM_PCAP_ERROR_MALFORMED)
+        fprintf(stderr, "csum: pcap %s: %s: malformed capture at byte offset %" PRIu64 ": %s\n",
+                cmd, name, e->offset, e->message);
+    else
+        fprintf(stderr, "csum: pcap %s: %s: %s\n", cmd, name, e->message);
     return EXIT_USAGE;
 }
 

@@ -77,7 +77,10 @@ void print_verify_help(void)
            "  --json              one JSON document: {\"file\", \"checks\": [{\"frame\", \"layer\",\n"
            "                      \"depth\", \"level\", \"via\", \"verdict\", \"stored\", \"computed\",\n"
            "                      \"offset\", \"note\"}], \"packets\", \"summary\", \"undissected\",\n"
-           "                      \"skipped\", \"error\" (only when the capture is malformed)};\n"
+           "                      \"skipped\", \"error\": {\"offset\", \"kind\", \"message\"}}, the\n"
+           "                      error only when the walk stopped: of kind malformed (the\n"
+           "                      offset says where), unsupported (xz, say) or system (a\n"
+           "                      failed read);\n"
            "                      each byte of the file name that is not UTF-8 as \\udcXX, as\n"
            "                      Python's os.fsdecode() gives it\n"
            "  -v, --verbose       also list not-checkable checksums (with the reason) and\n"
@@ -91,8 +94,9 @@ void print_verify_help(void)
            "warning names the byte offset, and the packets before it count as usual.\n"
            "Exit status: 0 every checkable checksum (and FCS, with --fcs) is good, 1 some\n"
            "are bad (or, with --strict, something unchecked or a capture cut short), 2 the\n"
-           "file is unreadable or malformed (the message names the byte offset, after the\n"
-           "verdicts for every complete packet before it), or bad usage.\n");
+           "file is unreadable, of a kind csum does not read (xz-compressed, say), or\n"
+           "malformed (the message then names the byte offset, after the verdicts for every\n"
+           "complete packet before it), or bad usage.\n");
 }
 
 void print_fix_help(void)
@@ -127,6 +131,7 @@ void print_fix_help(void)
            "  --fix-offload       also replace offload placeholders by the computed value\n");
     print_policy_options();
     printf("Exit status: 0 done (also when a reader of the list of changes stops early, as\n"
-           "head does), 2 the input is unreadable or malformed, OUT cannot be written, the\n"
-           "list cannot be written (OUT is complete all the same), or bad usage.\n");
+           "head does), 2 the input is unreadable, of a kind csum does not read or\n"
+           "malformed, OUT cannot be written, the list cannot be written (OUT is complete\n"
+           "all the same), or bad usage.\n");
 }

@@ -117,10 +117,11 @@ void print_summary_members(const struct csum_pcap_summary *s,
     printf("}");
     if (e) {
         if (e->output) /* writing OUT failed (fix): there is no offset in the capture to name */
-            printf(",\n \"error\": {\"offset\": null, \"output\": true, \"message\": ");
+            printf(",\n \"error\": {\"offset\": null, \"output\": true,");
         else
-            printf(",\n \"error\": {\"offset\": %" PRIu64 ",%s \"message\": ", e->offset,
+            printf(",\n \"error\": {\"offset\": %" PRIu64 ",%s", e->offset,
                    e->cut_short ? " \"cut_short\": true," : "");
+        printf(" \"kind\": \"%s\", \"message\": ", csum_pcap_error_kind_name(e->kind));
         json_string(e->message);
         printf("}");
     }

@@ -89,10 +89,15 @@ void print_unchecked(FILE *f, const struct csum_pcap_summary *s)
     }
 }
 
+/* "FILE: 40 packets; checksums: 30 good, 1 bad, 2 offload, 3 not checkable, 4 none (not
+ * computed by the sender)", each a count of checksums by verdict, the FCSs not among them (with
+ * --fcs, "; FCSs: ..." after). "none" is the verdict's name, as the lines of -v say it: not
+ * JSON's "without_checksum", the packets in which no checksum was found at all. */
 void print_summary_text(const char *name, const struct csum_pcap_summary *s, int fcs)
 {
     printf("%s: %" PRIu64 " packets; checksums: %" PRIu64 " good, %" PRIu64 " bad, %" PRIu64
-           " offload, %" PRIu64 " not checkable, %" PRIu64 " without checksum", name,
+           " offload, %" PRIu64 " not checkable, %" PRIu64 " none (not computed by the sender)",
+           name,
            s->packets, checksums_of(s, CSUM_PCAP_GOOD), checksums_of(s, CSUM_PCAP_BAD),
            checksums_of(s, CSUM_PCAP_OFFLOAD), checksums_of(s, CSUM_PCAP_NOT_CHECKABLE),
            checksums_of(s, CSUM_PCAP_NO_CHECKSUM));

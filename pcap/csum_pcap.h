@@ -210,7 +210,8 @@ struct csum_pcap_summary {
                                   FCSs, with CSUM_PCAP_CHECK_FCS only */
     uint64_t inner[CSUM_PCAP_VERDICT_COUNT]; /* of those, at level 1 and more */
     uint64_t without_checksum; /* packets in which no checksum was found (ARP, beacons, ...;
-                                  an FCS is none) */
+                                  an FCS is none): packets, not the checksums of verdict
+                                  CSUM_PCAP_NO_CHECKSUM, which count[][] has */
     uint64_t non_packets;      /* frames that hold no packet (pcapng custom/journal blocks) */
     uint64_t skipped[CSUM_PCAP_SKIP_COUNT];
     /* Packets on link types this library does not dissect: in all, and by link type (the

@@ -66,7 +66,7 @@ for f in $captures; do
     check $(( $(wc -l <"$TMP/plain") != listed + 1 )) "verify $f: plain output is $listed bad/offload lines + one summary ($(wc -l <"$TMP/plain") lines)"
     grep -q "^$C/$f: [0-9]* packets; checksums: " "$TMP/plain"
     check $? "verify $f: summary line names the file"
-    counts=$(awk '{ n[$4]++ } END { printf "%d good, %d bad, %d offload, %d not checkable, %d without checksum",
+    counts=$(awk '{ n[$4]++ } END { printf "%d good, %d bad, %d offload, %d not checkable, %d none (not computed by the sender)",
                                   n["good"], n["bad"], n["offload"], n["not_checkable"], n["none"] }' "$C/$f.expect")
     grep -q "packets; checksums: $counts" "$TMP/plain"
     check $? "verify $f: summary counts $counts ($(tail -1 "$TMP/plain" | cut -c1-200))"
@@ -898,6 +898,15 @@ PY
         counts=$(awk '{ n[$2]++ } END { printf "FCSs: %d good, %d bad, %d not checkable", n["good"], n["bad"], n["not_checkable"] }' "$TMP/fcs-ours")
         tail -1 "$TMP/out" | grep -q "; $counts"
         check $? "verify --fcs $name: the summary counts $counts ($(tail -1 "$TMP/out"))"
+        # The text's "checksums:" leave the FCSs out; JSON's totals by verdict count them too.
+        "$CSUM" pcap verify --fcs --json "$g" 2>/dev/null | python3 -c '
+import json, re, sys
+d, text = json.load(sys.stdin)["summary"], open(sys.argv[1]).read()
+m = re.search(r"checksums: (\d+) good, (\d+) bad, (\d+) offload, (\d+) not checkable, (\d+) none", text)
+verdicts = ("good", "bad", "offload", "not_checkable", "no_checksum")
+assert [int(x) for x in m.groups()] == [d[v] - d["fcs"][v] for v in verdicts], (m.groups(), d)
+' "$TMP/out" >/dev/null 2>&1
+        check $? "verify --fcs $name: the text's checksums are JSON's totals less the FCSs"
         "$CSUM" pcap verify "$g" >/dev/null 2>&1
         want=$(( $? == 1 || $(grep -c ' bad ' "$TMP/fcs-ours") > 0 ))
         check $(( rc != want )) "verify --fcs $name: exit $rc, want $want"

@@ -231,9 +231,13 @@ class PcapResult:
         self.bytes: int = int(document["bytes"])
         """Capture bytes walked (after decompression)."""
         self.summary: Dict[str, Any] = document["summary"]
-        """Counts per layer and verdict (``summary['tcp']['bad']``), totals per verdict
-        (``summary['bad']``), ``inner`` (per verdict, of inner layers), ``without_checksum``,
-        ``non_packets``, ``undissected`` and ``skipped`` (packets)."""
+        """Counts of checks per layer and verdict (``summary['tcp']['bad']``; the FCSs, with
+        ``fcs=True``, in ``summary['fcs']``), totals per verdict (``summary['bad']``: of every
+        check, FCSs included, where the CLI's text summary leaves them out), ``inner`` (per
+        verdict, of inner layers); and counts of packets: ``without_checksum`` (those in which
+        no checksum was found at all, as ARP; not the checksums of verdict ``"no_checksum"``,
+        which ``summary['no_checksum']`` counts), ``non_packets``, ``undissected`` and
+        ``skipped``."""
         self.checks: List[Check] = [Check._from_json(e) for e in document["checks"]]
         """The checksums listed, in file order: every bad and offload one, and more as asked
         (verify()'s ``checks``)."""

@@ -174,7 +174,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int fr = csum_pcap_fix_buffer(fixed, size, &fo, &fs, &fe);
     FUZZ_CHECK(memcmp(file, data, size) == 0, "verify changed its input");
     if (vr != 0)
-        FUZZ_CHECK(ve.message[0], "an error without a message");
+        FUZZ_CHECK(ve.message[0] && (unsigned)ve.kind < CSUM_PCAP_ERROR_KIND_COUNT,
+                   "an error without a message, or of kind %d", (int)ve.kind);
     for (int k = 0; k < CSUM_PCAP_VERDICT_COUNT; k++)
         FUZZ_CHECK(summary_total(&vs, (enum csum_pcap_verdict)k) == v.by_verdict[k],
                    "summary says %llu %s, callbacks %llu",

@@ -136,9 +136,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                (unsigned long long)gs.packets, wr, (unsigned long long)want.checks,
                (unsigned long long)ws.packets);
     if (wr != 0)
-        FUZZ_CHECK(ge.offset == we.offset && !strcmp(ge.message, we.message),
-                   "errors differ: stream '%s' at %llu, memory '%s' at %llu", ge.message,
-                   (unsigned long long)ge.offset, we.message, (unsigned long long)we.offset);
+        FUZZ_CHECK(ge.offset == we.offset && !strcmp(ge.message, we.message) &&
+                   ge.kind == we.kind, "errors differ: stream %s '%s' at %llu, memory %s '%s' "
+                   "at %llu", csum_pcap_error_kind_name(ge.kind), ge.message,
+                   (unsigned long long)ge.offset, csum_pcap_error_kind_name(we.kind),
+                   we.message, (unsigned long long)we.offset);
 
     /* fix_fd: the output, decompressed, is fix_buffer's result. */
     memcpy(ref, cap, cap_len);

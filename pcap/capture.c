@@ -57,7 +57,8 @@ int reader_fill(struct reader *r, size_t n)
     if (r->cap < want) {
         unsigned char *p = realloc(r->buf, want);
         if (!p)
-            return stream_error(r->err, r->base, "out of memory for a record of %zu bytes", n);
+            return stream_system_error(r->err, r->base, "out of memory for a record of %zu bytes",
+                                       n);
         r->buf = p;
         r->cap = want;
     }
@@ -118,9 +119,9 @@ static int walk_by_magic(struct reader *r, enum csum_pcap_format *format, captur
         if (other)
             return input_not_read(&r->in, other);
         if (again != CSUM_PCAP_PLAIN) /* reading it would take a second decoder */
-            return stream_error(r->err, 0, "compressed twice (%s inside %s): decompress the "
-                                "outer layer first", csum_pcap_compression_name(again),
-                                csum_pcap_compression_name(r->in.compression));
+            return stream_unsupported(r->err, 0, "compressed twice (%s inside %s): decompress "
+                                      "the outer layer first", csum_pcap_compression_name(again),
+                                      csum_pcap_compression_name(r->in.compression));
         return stream_error(r->err, 0, "not a pcap or pcapng file (magic number %02x %02x %02x "
                             "%02x)", p[0], p[1], p[2], p[3]);
     }

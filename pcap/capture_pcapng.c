@@ -138,7 +138,7 @@ static int block(struct reader *r, struct section *s, unsigned char *blk, uint64
         size_t n;
         const unsigned char *fcs = find_option(b + 8, body_len - 8, s->big, OPT_IF_FCSLEN, &n);
         if (add_interface(s, file16(b, s->big), file32(b + 4, s->big), fcs && n == 1 ? *fcs : 0))
-            return stream_error(r->err, off, "out of memory for pcapng interfaces");
+            return stream_system_error(r->err, off, "out of memory for pcapng interfaces");
         return 0;
     }
     case BLOCK_EPB:

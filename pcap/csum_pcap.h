@@ -210,7 +210,8 @@ struct csum_pcap_summary {
                                   FCSs, with CSUM_PCAP_CHECK_FCS only */
     uint64_t inner[CSUM_PCAP_VERDICT_COUNT]; /* of those, at level 1 and more */
     uint64_t without_checksum; /* packets in which no checksum was found (ARP, beacons, ...;
-                                  an FCS is none) */
+                                  an FCS is none): packets, not the checksums of verdict
+                                  CSUM_PCAP_NO_CHECKSUM, which count[][] has */
     uint64_t non_packets;      /* frames that hold no packet (pcapng custom/journal blocks) */
     uint64_t skipped[CSUM_PCAP_SKIP_COUNT];
     /* Packets on link types this library does not dissect: in all, and by link type (the
@@ -224,6 +225,19 @@ struct csum_pcap_summary {
                                   written (on_fcs; added last: see on_fcs) */
 };
 
+/* What kind of problem stopped a walk (struct csum_pcap_error's kind). */
+enum csum_pcap_error_kind {
+    CSUM_PCAP_ERROR_MALFORMED,   /* the bytes are no well-formed capture (or a capture cut
+                                    short, with cut_short): `offset` says where */
+    CSUM_PCAP_ERROR_UNSUPPORTED, /* a well-formed file of a kind this build does not read:
+                                    xz, bzip2 or lz4 compression, gzip or zstd without zlib or
+                                    libzstd, compression inside compression, a compressed
+                                    capture fixed in place (csum_pcap_fix_buffer) */
+    CSUM_PCAP_ERROR_SYSTEM,      /* reading the capture or writing out_fd failed, or memory ran
+                                    out: the message names the cause */
+    CSUM_PCAP_ERROR_KIND_COUNT
+};
+
 /* Why a capture could not be walked. */
 struct csum_pcap_error {
     uint64_t offset;     /* byte offset in the capture (after decompression) of the problem */
@@ -233,6 +247,9 @@ struct csum_pcap_error {
                             interrupted does (also a compressed stream cut mid-frame): every
                             whole record before `offset` was walked, and csum_pcap_fix_fd wrote
                             them all, a capture without the cut record that reads to its end */
+    enum csum_pcap_error_kind kind; /* whether the capture is malformed, or what else stopped
+                                       the walk (added last: code built against an older
+                                       csum_pcap.h must be compiled again) */
 };
 
 /*
@@ -278,6 +295,9 @@ const char *csum_pcap_verdict_name(enum csum_pcap_verdict verdict);
 
 /* "", "ip", "gre", "erspan", "vxlan", "vxlan-gpe", "geneve", "icmp", "icmpv6". */
 const char *csum_pcap_via_name(enum csum_pcap_via via);
+
+/* "malformed", "unsupported", "system". */
+const char *csum_pcap_error_kind_name(enum csum_pcap_error_kind kind);
 
 /* "wlan_protected", "wlan_fragment", "macsec_encrypted", "nesting", "truncated", "malformed". */
 const char *csum_pcap_skip_name(enum csum_pcap_skip skip);

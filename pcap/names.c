@@ -25,6 +25,14 @@ const char *csum_pcap_verdict_name(enum csum_pcap_verdict verdict)
     return NAME(names, verdict);
 }
 
+const char *csum_pcap_error_kind_name(enum csum_pcap_error_kind kind)
+{
+    static const char *const names[] = { "malformed", "unsupported", "system" };
+    _Static_assert(sizeof names / sizeof names[0] == CSUM_PCAP_ERROR_KIND_COUNT,
+                   "error kind names");
+    return NAME(names, kind);
+}
+
 const char *csum_pcap_via_name(enum csum_pcap_via via)
 {
     static const char *const names[] = { "", "ip", "gre", "erspan", "vxlan", "vxlan-gpe",

@@ -63,7 +63,8 @@ int output_write(struct output *o, const void *p, size_t n, uint64_t offset);
 int output_finish(struct output *o, uint64_t offset);
 void output_close(struct output *o);
 
-/* Fill *err (if not NULL) and return -1. */
+/* Fill *err (if not NULL) and return -1: a malformed capture (err->kind), unless one of the
+ * two below says otherwise. */
 int stream_error(struct csum_pcap_error *err, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -72,5 +73,13 @@ int stream_error(struct csum_pcap_error *err, uint64_t offset, const char *fmt, 
  * when fixing). capture_walk() clears it for a capture cut before its own header. */
 int stream_mark_cut_short(struct csum_pcap_error *err);
 #define stream_cut_short(err, ...) (stream_error((err), __VA_ARGS__), stream_mark_cut_short(err))
+
+/* The same for what is not the capture's fault: a file this build does not read
+ * (stream_unsupported), a failed read, write or allocation (stream_system_error). */
+int stream_mark_kind(struct csum_pcap_error *err, enum csum_pcap_error_kind kind);
+#define stream_unsupported(err, ...) \
+    (stream_error((err), __VA_ARGS__), stream_mark_kind((err), CSUM_PCAP_ERROR_UNSUPPORTED))
+#define stream_system_error(err, ...) \
+    (stream_error((err), __VA_ARGS__), stream_mark_kind((err), CSUM_PCAP_ERROR_SYSTEM))
 
 #endif /* CSUM_PCAP_STREAM_H */

@@ -22,7 +22,15 @@ int stream_error(struct csum_pcap_error *err, uint64_t offset, const char *fmt, 
         vsnprintf(err->message, sizeof err->message, fmt, ap);
         va_end(ap);
         err->cut_short = 0;
+        err->kind = CSUM_PCAP_ERROR_MALFORMED;
     }
+    return -1;
+}
+
+int stream_mark_kind(struct csum_pcap_error *err, enum csum_pcap_error_kind kind)
+{
+    if (err)
+        err->kind = kind;
     return -1;
 }
 
@@ -64,7 +72,7 @@ static long source_read(struct input *in, unsigned char *dst, size_t n)
     }
     long r = read_fd(in->fd, dst, n);
     if (r < 0)
-        return stream_error(in->err, in->bytes_in, "cannot read: %s", strerror(errno));
+        return stream_system_error(in->err, in->bytes_in, "cannot read: %s", strerror(errno));
     in->bytes_in += (uint64_t)r;
     return r;
 }
@@ -72,11 +80,12 @@ static long source_read(struct input *in, unsigned char *dst, size_t n)
 int input_not_read(const struct input *in, const char *compressor)
 {
     if (in->fixing) /* recompressed on the way out, as fix does with gzip and zstd */
-        return stream_error(in->err, 0, "%s-compressed capture: not read by csum (decompress "
-                            "it first, e.g. %s -dc IN | csum pcap fix - - | %s >OUT)",
-                            compressor, compressor, compressor);
-    return stream_error(in->err, 0, "%s-compressed capture: not read by csum (decompress it "
-                        "first, e.g. %s -dc FILE | csum pcap verify -)", compressor, compressor);
+        return stream_unsupported(in->err, 0, "%s-compressed capture, which csum does not "
+                                  "read: decompress it first, e.g. %s -dc IN | csum pcap fix - - "
+                                  "| %s >OUT", compressor, compressor, compressor);
+    return stream_unsupported(in->err, 0, "%s-compressed capture, which csum does not read: "
+                              "decompress it first, e.g. %s -dc FILE | csum pcap verify -",
+                              compressor, compressor);
 }
 
 int input_open(struct input *in, int fd, const void *mem, size_t len, int fixing,
@@ -101,7 +110,7 @@ int input_open(struct input *in, int fd, const void *mem, size_t len, int fixing
         in->raw_cap = RAW_CHUNK;
         in->raw = malloc(in->raw_cap);
         if (!in->raw)
-            return stream_error(err, 0, "out of memory");
+            return stream_system_error(err, 0, "out of memory");
         long r = source_read(in, in->raw, sizeof head);
         if (r < 0)
             return -1;
@@ -117,12 +126,13 @@ int input_open(struct input *in, int fd, const void *mem, size_t len, int fixing
     if (in->compression != CSUM_PCAP_PLAIN) {
         in->codec = codec_find(in->compression);
         if (!in->codec)
-            return stream_error(err, 0, "%s-compressed capture, but this csum was built "
+            return stream_unsupported(err, 0, "%s-compressed capture, but this csum was built "
                                 "without %s", csum_pcap_compression_name(in->compression),
                                 in->compression == CSUM_PCAP_GZIP ? "zlib" : "libzstd");
         in->decoder = in->codec->decoder_new();
         if (!in->decoder)
-            return stream_error(err, 0, "out of memory for the %s decoder", in->codec->name);
+            return stream_system_error(err, 0, "out of memory for the %s decoder",
+                                       in->codec->name);
         in->at_boundary = 0;
     }
     return 0;

@@ -19,8 +19,8 @@ static int write_all(struct output *o, const unsigned char *p, size_t n, uint64_
         if (w <= 0) {
             if (o->err)
                 o->err->output = 1;
-            return stream_error(o->err, offset, "cannot write the output: %s",
-                                w < 0 ? strerror(errno) : "no progress");
+            return stream_system_error(o->err, offset, "cannot write the output: %s",
+                                       w < 0 ? strerror(errno) : "no progress");
         }
         p += w;
         n -= (size_t)w;
@@ -37,12 +37,13 @@ int output_open(struct output *o, int fd, enum csum_pcap_compression c, struct c
         return 0;
     o->codec = codec_find(c);
     if (!o->codec)
-        return stream_error(err, 0, "cannot write %s: not built in", csum_pcap_compression_name(c));
+        return stream_unsupported(err, 0, "cannot write %s: not built in",
+                                  csum_pcap_compression_name(c));
     o->encoder = o->codec->encoder_new();
     o->cap = OUT_CHUNK;
     o->buf = malloc(o->cap);
     if (!o->encoder || !o->buf)
-        return stream_error(err, 0, "out of memory for the %s encoder", o->codec->name);
+        return stream_system_error(err, 0, "out of memory for the %s encoder", o->codec->name);
     return 0;
 }
 
@@ -56,7 +57,7 @@ static int encode(struct output *o, const unsigned char *p, size_t n, int finish
         enum codec_status st = o->codec->encode(o->encoder, &p, &n, &out, &room, finish,
                                                 msg, sizeof msg);
         if (st == CODEC_ERROR)
-            return stream_error(o->err, offset, "%s", msg);
+            return stream_system_error(o->err, offset, "%s", msg); /* the encoder's own failure */
         o->len = o->cap - room;
         if (o->len == o->cap || (finish && st == CODEC_BOUNDARY)) {
             if (write_all(o, o->buf, o->len, offset) != 0)

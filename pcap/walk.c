@@ -242,8 +242,8 @@ static int run(int in_fd, const void *mem, size_t len, int fixing, int out_fd,
     int rc = reader_open(&r, in_fd, mem, len, fixing, err);
     w.summary.compression = r.in.compression;
     if (rc == 0 && fixing && mem && r.in.compression != CSUM_PCAP_PLAIN)
-        rc = stream_error(err, 0, "a %s-compressed capture cannot be fixed in place",
-                          csum_pcap_compression_name(r.in.compression));
+        rc = stream_unsupported(err, 0, "a %s-compressed capture cannot be fixed in place",
+                                csum_pcap_compression_name(r.in.compression));
     if (rc == 0 && out_fd >= 0) {
         rc = output_open(&out, out_fd, r.in.compression, err);
         r.out = &out;

@@ -71,12 +71,15 @@ if ! "$py" -m build --outdir "$work/dist" "$root" >"$work/build.log" 2>&1; then
     tail -n 30 "$work/build.log"
     fail "python -m build failed (log: $work/build.log)"
 fi
-"$py" - "$work/dist" <<'PY' || fail "python -m build made an incomplete sdist or wheel"
-import glob, sys, tarfile, zipfile
+"$py" - "$work/dist" "$root/python/src/pcap_adapter.c" <<'PY' || fail "python -m build made an incomplete sdist or wheel"
+import glob, re, sys, tarfile, zipfile
 (sdist,), (wheel,) = glob.glob(sys.argv[1] + "/*.tar.gz"), glob.glob(sys.argv[1] + "/*.whl")
 names = {n.split("/", 1)[1] for n in tarfile.open(sdist).getnames() if "/" in n}
 need = {"pyproject.toml", "CMakeLists.txt", "include/csum_version.h", "python/src/pcap_adapter.c",
-        "cli/cmd_pcap.c", "cli/file_io.c", "cli/file_io.h", "pcap/csum_pcap.h", "python/csum/py.typed"}
+        "cli/file_io.c", "cli/file_io.h", "pcap/csum_pcap.h", "python/csum/py.typed"}
+# every file of the CLI's csum pcap, which the extension compiles (src/pcap_adapter.c)
+need |= {"cli/cmd_pcap.h"} | {"cli/" + f for f in re.findall(r'#include "(cmd_pcap[a-z_]*\.c)"',
+                                                              open(sys.argv[2]).read())}
 assert need <= names, need - names
 files = zipfile.ZipFile(wheel).namelist()
 assert any(f.startswith("csum/_csum.") and f.endswith(".so") for f in files), files

@@ -66,7 +66,7 @@ for f in $captures; do
     check $(( $(wc -l <"$TMP/plain") != listed + 1 )) "verify $f: plain output is $listed bad/offload lines + one summary ($(wc -l <"$TMP/plain") lines)"
     grep -q "^$C/$f: [0-9]* packets; checksums: " "$TMP/plain"
     check $? "verify $f: summary line names the file"
-    counts=$(awk '{ n[$4]++ } END { printf "%d good, %d bad, %d offload, %d not checkable, %d without checksum",
+    counts=$(awk '{ n[$4]++ } END { printf "%d good, %d bad, %d offload, %d not checkable, %d none (not computed by the sender)",
                                   n["good"], n["bad"], n["offload"], n["not_checkable"], n["none"] }' "$C/$f.expect")
     grep -q "packets; checksums: $counts" "$TMP/plain"
     check $? "verify $f: summary counts $counts ($(tail -1 "$TMP/plain" | cut -c1-200))"
@@ -166,9 +166,9 @@ for f in $malformed; do
     "$CSUM" pcap verify --json "$C/$f" >"$TMP/out" 2>/dev/null
     check $(( $? != 2 )) "malformed $f with --json: exit 2"
     if command -v python3 >/dev/null 2>&1; then
-        python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["error"]["offset"] == int(sys.argv[2]) and d["error"]["message"], d' \
+        python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["error"]["offset"] == int(sys.argv[2]) and d["error"]["kind"] == "malformed" and d["error"]["message"], d' \
             "$TMP/out" "$off" >/dev/null 2>&1
-        check $? "malformed $f with --json: a JSON document with error.offset $off"
+        check $? "malformed $f with --json: a JSON document with error.offset $off, kind malformed"
     fi
     "$CSUM" pcap fix "$C/$f" "$TMP/fixed-malformed" >/dev/null 2>&1
     check $(( $? != 2 )) "fix of malformed $f: exit 2"
@@ -344,14 +344,37 @@ for z in $compressors; do # compressed twice: named as such, not as an unknown m
     "$z" -c "$C/clean.pcap" | "$z" -c >"$TMP/twice"
     "$CSUM" pcap verify "$TMP/twice" >/dev/null 2>"$TMP/err"
     check $(( $? != 2 )) "$z inside $z: exit 2"
-    grep -q "compressed twice ($z inside $z): decompress the outer layer first" "$TMP/err"
-    check $? "$z inside $z: named as such ($(head -c 200 "$TMP/err"))"
+    [ "$(cat "$TMP/err")" = "csum: pcap verify: $TMP/twice: compressed twice ($z inside $z): decompress the outer layer first" ]
+    check $? "$z inside $z: named as such, not as malformed ($(head -c 200 "$TMP/err"))"
 done
+# A file csum does not read is not malformed: the message says what it is, with no offset,
+# and the JSON error's kind is unsupported.
 printf '\xfd7zXZ\x00rest' >"$TMP/x.pcap.xz"
 "$CSUM" pcap verify "$TMP/x.pcap.xz" >/dev/null 2>"$TMP/err"
 check $(( $? != 2 )) "xz-compressed capture: exit 2"
-grep -q "xz-compressed" "$TMP/err"
-check $? "xz-compressed capture: named as such ($(head -c 200 "$TMP/err"))"
+[ "$(cat "$TMP/err")" = "csum: pcap verify: $TMP/x.pcap.xz: xz-compressed capture, which csum does not read: decompress it first, e.g. xz -dc FILE | csum pcap verify -" ]
+check $? "xz-compressed capture: named as such, not as malformed ($(head -c 200 "$TMP/err"))"
+"$CSUM" pcap verify --json "$TMP/x.pcap.xz" 2>/dev/null | grep -q '"error": {"offset": 0, "kind": "unsupported", "message": "xz-compressed capture, which'
+check $? "xz-compressed capture with --json: error of kind unsupported"
+# gzip or zstd in a build without zlib or libzstd (the cross builds have no libzstd): said so.
+for z in gzip zstd; do
+    "$CSUM" pcap --help | grep -q "$z: no" || continue
+    lib=$([ $z = gzip ] && echo zlib || echo libzstd)
+    if [ $z = gzip ]; then printf '\x1f\x8b\x08\x00rest' >"$TMP/unbuilt"; else printf '\x28\xb5\x2f\xfdrest' >"$TMP/unbuilt"; fi
+    "$CSUM" pcap verify "$TMP/unbuilt" >/dev/null 2>"$TMP/err"
+    check $(( $? != 2 )) "$z-compressed capture in a build without $lib: exit 2"
+    [ "$(cat "$TMP/err")" = "csum: pcap verify: $TMP/unbuilt: $z-compressed capture, but this csum was built without $lib" ]
+    check $? "$z-compressed capture in a build without $lib: said so, not malformed ($(head -c 200 "$TMP/err"))"
+done
+# A capture that cannot be read once open (here an I/O error) is not malformed either.
+if [ -r /proc/self/mem ]; then
+    "$CSUM" pcap verify /proc/self/mem >/dev/null 2>"$TMP/err"
+    check $(( $? != 2 )) "a read error: exit 2"
+    grep -qx "csum: pcap verify: /proc/self/mem: cannot read: [^:]*" "$TMP/err"
+    check $? "a read error: said as such, not malformed ($(head -c 200 "$TMP/err"))"
+    "$CSUM" pcap verify --json /proc/self/mem 2>/dev/null | grep -q '"error": {"offset": 0, "kind": "system", "message": "cannot read: '
+    check $? "a read error with --json: error of kind system"
+fi
 # ... and what to run instead, for what was asked: verify says how to verify it, fix how to fix
 # it (into a capture compressed the same way), and what they suggest does that.
 for z in xz bzip2 lz4; do
@@ -361,11 +384,11 @@ for z in xz bzip2 lz4; do
     fi
     "$z" -c "$C/ethernet-le-usec.pcap" >"$TMP/in.$z"
     "$CSUM" pcap verify "$TMP/in.$z" >/dev/null 2>"$TMP/err"
-    grep -q "(decompress it first, e.g. $z -dc FILE | csum pcap verify -)" "$TMP/err"
+    grep -q ": decompress it first, e.g. $z -dc FILE | csum pcap verify -$" "$TMP/err"
     check $? "verify of a $z-compressed capture: suggests a verify ($(head -c 300 "$TMP/err"))"
     "$CSUM" pcap fix "$TMP/in.$z" "$TMP/out.$z" >/dev/null 2>"$TMP/err"
     check $(( $? != 2 )) "fix of a $z-compressed capture: exit 2"
-    cmd=$(sed -n 's/.*(decompress it first, e.g. \(.* | csum pcap fix - - | .*\))$/\1/p' "$TMP/err")
+    cmd=$(sed -n 's/.*: decompress it first, e.g. \(.* | csum pcap fix - - | .*\)$/\1/p' "$TMP/err")
     [ "$cmd" = "$z -dc IN | csum pcap fix - - | $z >OUT" ]
     check $? "fix of a $z-compressed capture: suggests a fix ($(head -c 300 "$TMP/err"))"
     rm -f "$TMP/out.$z"
@@ -875,6 +898,15 @@ PY
         counts=$(awk '{ n[$2]++ } END { printf "FCSs: %d good, %d bad, %d not checkable", n["good"], n["bad"], n["not_checkable"] }' "$TMP/fcs-ours")
         tail -1 "$TMP/out" | grep -q "; $counts"
         check $? "verify --fcs $name: the summary counts $counts ($(tail -1 "$TMP/out"))"
+        # The text's "checksums:" leave the FCSs out; JSON's totals by verdict count them too.
+        "$CSUM" pcap verify --fcs --json "$g" 2>/dev/null | python3 -c '
+import json, re, sys
+d, text = json.load(sys.stdin)["summary"], open(sys.argv[1]).read()
+m = re.search(r"checksums: (\d+) good, (\d+) bad, (\d+) offload, (\d+) not checkable, (\d+) none", text)
+verdicts = ("good", "bad", "offload", "not_checkable", "no_checksum")
+assert [int(x) for x in m.groups()] == [d[v] - d["fcs"][v] for v in verdicts], (m.groups(), d)
+' "$TMP/out" >/dev/null 2>&1
+        check $? "verify --fcs $name: the text's checksums are JSON's totals less the FCSs"
         "$CSUM" pcap verify "$g" >/dev/null 2>&1
         want=$(( $? == 1 || $(grep -c ' bad ' "$TMP/fcs-ours") > 0 ))
         check $(( rc != want )) "verify --fcs $name: exit $rc, want $want"

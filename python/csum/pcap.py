@@ -89,7 +89,12 @@ LISTINGS = ("problems", "verbose", "all")
 
 
 class PcapError(OSError):
-    """A capture that cannot be walked: not pcap/pcapng, or malformed (``offset`` says where).
+    """A capture that cannot be walked, for the reason ``kind`` names (the document's
+    ``error.kind``): ``"malformed"``, not pcap/pcapng or damaged (``offset`` says where);
+    ``"unsupported"``, a file csum does not read (compressed with xz, bzip2 or lz4, with gzip
+    or zstd in a build without zlib or libzstd, or compressed twice: the message says what it
+    is and how to read it); ``"system"``, reading it failed once open (an I/O error) or memory
+    ran out.
 
     A subclass of OSError, like ``gzip.BadGzipFile``, so that one ``except OSError`` catches
     every problem with a capture file; a missing or unreadable file raises the usual OSError
@@ -100,16 +105,17 @@ class PcapError(OSError):
     """
 
     def __init__(self, message: str, path: Optional[str] = None, offset: Optional[int] = None,
-                 result: Optional["PcapResult"] = None):
+                 result: Optional["PcapResult"] = None, kind: str = "malformed"):
         super().__init__(message)
         self.message = message
         self.path = path
         self.offset = offset
         self.result = result
+        self.kind = kind
 
     def __str__(self) -> str:
         where = f"{self.path}: " if self.path is not None else ""
-        if self.offset is not None:
+        if self.offset is not None and self.kind == "malformed":
             return f"{where}malformed capture at byte offset {self.offset}: {self.message}"
         return f"{where}{self.message}"
 
@@ -225,9 +231,13 @@ class PcapResult:
         self.bytes: int = int(document["bytes"])
         """Capture bytes walked (after decompression)."""
         self.summary: Dict[str, Any] = document["summary"]
-        """Counts per layer and verdict (``summary['tcp']['bad']``), totals per verdict
-        (``summary['bad']``), ``inner`` (per verdict, of inner layers), ``without_checksum``,
-        ``non_packets``, ``undissected`` and ``skipped`` (packets)."""
+        """Counts of checks per layer and verdict (``summary['tcp']['bad']``; the FCSs, with
+        ``fcs=True``, in ``summary['fcs']``), totals per verdict (``summary['bad']``: of every
+        check, FCSs included, where the CLI's text summary leaves them out), ``inner`` (per
+        verdict, of inner layers); and counts of packets: ``without_checksum`` (those in which
+        no checksum was found at all, as ARP; not the checksums of verdict ``"no_checksum"``,
+        which ``summary['no_checksum']`` counts), ``non_packets``, ``undissected`` and
+        ``skipped``."""
         self.checks: List[Check] = [Check._from_json(e) for e in document["checks"]]
         """The checksums listed, in file order: every bad and offload one, and more as asked
         (verify()'s ``checks``)."""
@@ -345,9 +355,10 @@ def verify(source: Source, *, checks: str = "problems", strict: bool = False,
     off is not checkable. Off by default, as in tshark: a host whose NIC computes the FCS
     captures its own frames with a stale one.
 
-    Raises FileNotFoundError (etc.) when the file cannot be read, PcapError when it is not a
-    well-formed pcap or pcapng capture (its ``result`` then holds the verdicts of every packet
-    before the problem), ValueError for bad options. The GIL is released while the capture is walked.
+    Raises FileNotFoundError (etc.) when the file cannot be opened, PcapError when it is not a
+    well-formed pcap or pcapng capture, is one csum does not read (xz-compressed, say) or
+    cannot be read to its end (its ``kind`` says which, and its ``result`` holds the verdicts
+    of every packet before the problem), ValueError for bad options. The GIL is released while the capture is walked.
 
     >>> r = csum.pcap.verify('tunnels.pcap', vxlan_ports=8472)     # doctest: +SKIP
     >>> [(c.frame, c.via, c.layer) for c in r.bad if c.depth == 'inner']  # doctest: +SKIP
@@ -860,7 +871,8 @@ def _failure(status: int, text: bytes, document: Optional[Dict[str, Any]], err: 
     error = document.get("error") if document else None
     if isinstance(error, dict) and error.get("offset") is not None:
         result = make_result(document) if _walked(document) is not None else None
-        return PcapError(str(error.get("message", "")), path, int(error["offset"]), result)
+        return PcapError(str(error.get("message", "")), path, int(error["offset"]), result,
+                         str(error.get("kind", "malformed")))
     m = _MALFORMED.search(message)
     if m:
         return PcapError(m.group(2).strip(), path, int(m.group(1)))
@@ -874,7 +886,8 @@ def _failure(status: int, text: bytes, document: Optional[Dict[str, Any]], err: 
     target = dst if dst is not None and ": cannot write" in message else path
     if err_no and message.endswith(os.strerror(err_no)):
         return OSError(err_no, os.strerror(err_no), target)
-    return PcapError(message.replace("csum: ", "", 1) or "csum pcap failed", target)
+    return PcapError(message.replace("csum: ", "", 1) or "csum pcap failed", target,
+                     kind="system")
 
 
 def _unreadable(text: bytes) -> str:

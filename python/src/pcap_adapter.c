@@ -1,8 +1,10 @@
 /*
- * csum.pcap's whole coupling to csum's pcap code. The CLI's `csum pcap` subcommand
- * (cli/cmd_pcap.c) is compiled into the extension unchanged, over the same csum_pcap library
- * the tool links; what is process-wide in a program is made per call here, so that threads
- * may run it at once and it never disturbs the interpreter:
+ * csum.pcap's whole coupling to csum's pcap code. The CLI's `csum pcap` subcommand (the
+ * driver cli/cmd_pcap.c and its pieces cli/cmd_pcap_*.c, with their header cli/cmd_pcap.h) is
+ * compiled into the extension unchanged, every file #included below into this one translation
+ * unit, over the same csum_pcap library the tool links; what is process-wide in a program is
+ * made per call here, so that threads may run it at once and it never disturbs the
+ * interpreter:
  *
  *  - stdout and stderr are this thread's memory streams. csum.pcap.verify() parses the very
  *    document `csum pcap verify --json` prints, so Python's results equal the CLI's by
@@ -28,21 +30,24 @@
  *    own, "fcs": [{"frame", "stored", "computed", "offset"}], the FCSs the fix wrote (kept
  *    in a fourth stream until the checks are closed); csum.pcap.fix() reads that.
  *
- * What this file relies on in cli/cmd_pcap.c, for whoever changes it: the entry point
- * `int cmd_pcap(int argc, char **argv)`; output only through printf/fprintf/fputc/fputs/puts/
- * putchar/fflush on stdout and stderr (no write(2) to 1 or 2, no perror); standard input and
- * output only as STDIN_FILENO/STDOUT_FILENO; signals only through signal(); the umask only
- * read through umask(); the helpers declared in cli/cli.h (usage_error() is defined below,
- * file_same/file_temp_* come from cli/file_io.c); the headers included here before the macros
- * (a new header included by cmd_pcap.c after them must not declare what the macros rename);
- * and, for the fix wrapper, its struct report (members a and name, set before the walk),
- * listed(), on_check(), on_progress(), on_fcs(), json_string(), print_check_json() and
- * print_summary_members(), with their current signatures. A change to any of these fails to
- * compile here, except the output and descriptor rules, which the Python tests exercise.
+ * What this file relies on in cli/cmd_pcap*.c, for whoever changes them: the entry point
+ * `int cmd_pcap(int argc, char **argv)`; the list of files below, every cli/cmd_pcap*.c file
+ * (a new piece is one more #include here, or the extension fails to link); output only
+ * through printf/fprintf/fputc/fputs/puts/putchar/fflush on stdout and stderr (no write(2) to
+ * 1 or 2, no perror); standard input and output only as STDIN_FILENO/STDOUT_FILENO; signals
+ * only through signal(); the umask only read through umask(); the helpers declared in
+ * cli/cli.h (usage_error() is defined below, file_same/file_temp_* come from cli/file_io.c);
+ * the headers included here before the macros (a new header included by a piece after them
+ * must not declare what the macros rename); names that are static in one piece and another
+ * never alike (here they share one translation unit); and, for the fix wrapper, the struct
+ * report of cli/cmd_pcap.h (members a and name, set before the walk), listed(), on_check(),
+ * on_progress(), on_fcs(), json_string(), print_check_json() and print_summary_members(),
+ * with their current signatures. A change to any of these fails to compile here, except the
+ * output and descriptor rules, which the Python tests exercise.
  *
- * cmd_pcap.c's `pending_tmp` (the temporary file its signal handler removes) is per thread,
- * so fix() calls running at once in several threads do not share it; the handler itself is
- * never installed here.
+ * cmd_pcap_output.c's `pending_tmp` (the temporary file its signal handler removes) is per
+ * thread, so fix() calls running at once in several threads do not share it; the handler
+ * itself is never installed here.
  */
 #define _GNU_SOURCE /* open_memstream */
 #include "pcap_adapter.h"
@@ -106,7 +111,7 @@ static mode_t adapter_umask(mode_t ignored)
 static int adapter_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options *o,
                           struct csum_pcap_summary *s, struct csum_pcap_error *e);
 
-/* From here on, cmd_pcap.c's process-wide things are this call's (see the top). */
+/* From here on, the CLI's process-wide things are this call's (see the top). */
 #undef stdout
 #undef stderr
 #define stdout adapter_out
@@ -126,6 +131,13 @@ static int adapter_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options 
 #define csum_pcap_fix_fd adapter_fix_fd
 
 #include "cmd_pcap.c"
+#include "cmd_pcap_args.c"
+#include "cmd_pcap_help.c"
+#include "cmd_pcap_json.c"
+#include "cmd_pcap_output.c"
+#include "cmd_pcap_progress.c"
+#include "cmd_pcap_report.c"
+#include "cmd_pcap_text.c"
 
 /* main.c's helper, which the extension does not compile. Same text as the CLI's, without
  * its "Try 'csum --help'"; the caller learns that it was a usage error (ValueError). */
@@ -150,7 +162,7 @@ void usage_hint(const char *command)
 /* ---- fix: the walk's document, as verify --json prints it, and its FCSs ------------------- */
 
 struct fix_tap {
-    struct report *cli;   /* cmd_pcap.c's own report: its callbacks get it unchanged */
+    struct report *cli;   /* the CLI's own report: its callbacks get it unchanged */
     struct report doc;    /* print_check_json's count of listed checks */
     uint64_t fcs_listed;  /* FCSs in adapter_fcs */
 };
@@ -199,7 +211,7 @@ static int adapter_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options 
     struct csum_pcap_options tapped = *o;
     tapped.on_check = tap_check;
     tapped.on_progress = tap_progress;
-    tapped.on_fcs = o->on_fcs ? tap_fcs : NULL; /* every callback gets cmd_pcap.c's context */
+    tapped.on_fcs = o->on_fcs ? tap_fcs : NULL; /* every callback gets the CLI's context */
     tapped.ctx = &t;
     TO_DOC((printf("{\"file\": "), json_string(t.cli->name), printf(",\n \"checks\": [")));
     const int rc = csum_pcap_fix_fd(in_fd, out_fd, &tapped, s, e);

@@ -4,6 +4,7 @@ files), captures of random packets on every link type and tunnel it knows (with 
 placeholders, jumbograms, 0xffff for 0x0000, fragments), and randomly damaged copies; and
 every checksum it lists is the one csum-pcapgen's oracle expects (NAME.expect)."""
 import json
+import os
 import re
 import subprocess
 
@@ -80,11 +81,16 @@ def check_same_as_cli(cli, path, **kw):
     assert rc == 2 and "error" in doc, err
     with pytest.raises(PcapError) as info:
         csum.pcap.verify(path, **kw)
+    e = info.value
+    assert (e.offset, e.message, e.kind) == (
+        doc["error"]["offset"], doc["error"]["message"], doc["error"]["kind"])
+    if e.kind != "malformed":  # not the capture's fault: said without an offset
+        assert err == f"csum: pcap verify: {path}: {e.message}\n"
+        assert str(e) == f"{path}: {e.message}"
+        return None
     m = re.search(r"malformed capture at byte offset (\d+): (.*)", err)
     assert m, err
-    e = info.value
     assert (e.offset, e.message) == (int(m.group(1)), m.group(2).strip())
-    assert (e.offset, e.message) == (doc["error"]["offset"], doc["error"]["message"])
     assert str(e) == f"{path}: malformed capture at byte offset {m.group(1)}: {m.group(2).strip()}"
     assert e.result is not None and e.result.document == doc  # the packets before the problem
     assert_result_is_document(e.result, doc)
@@ -276,12 +282,47 @@ def test_malformed_files_raise_pcaperror_with_the_offset(csum_cli, pcap_corpus):
         with pytest.raises(PcapError) as info:
             csum.pcap.verify(path)
         assert info.value.offset == int(offset), name
+        assert info.value.kind == "malformed", name
         assert isinstance(info.value, OSError) and info.value.path == str(path)
         check_same_as_cli(csum_cli, path)
     # Malformed after a packet: its verdicts come with the error.
     with pytest.raises(PcapError) as info:
         csum.pcap.verify(pcap_corpus["dir"] / "bad-ng-caplen.pcapng", checks="all")
     assert info.value.result.packets == 1 and len(info.value.result.checks) == 2
+
+
+def test_a_file_csum_does_not_read_is_not_malformed(csum_cli, tmp_path):
+    """An xz-compressed capture is no malformed one: PcapError of kind "unsupported", whose
+    message says what it is and what to run instead, as the CLI's does."""
+    path = tmp_path / "t.pcap.xz"
+    path.write_bytes(b"\xfd7zXZ\x00rest")
+    check_same_as_cli(csum_cli, path)
+    for source in (path, path.read_bytes()):
+        with pytest.raises(PcapError) as info:
+            csum.pcap.verify(source)
+        e = info.value
+        assert e.kind == "unsupported"
+        assert e.message == ("xz-compressed capture, which csum does not read: decompress it "
+                             "first, e.g. xz -dc FILE | csum pcap verify -")
+        assert "malformed" not in str(e)
+    with pytest.raises(PcapError) as info:
+        csum.pcap.fix(path, tmp_path / "out.pcap.xz")
+    assert info.value.kind == "unsupported" and "csum pcap fix - - | xz >OUT" in str(info.value)
+    assert not (tmp_path / "out.pcap.xz").exists()
+
+
+@pytest.mark.skipif(not os.access("/proc/self/mem", os.R_OK), reason="no /proc/self/mem")
+def test_a_read_error_is_not_malformed(csum_cli):
+    """A capture that cannot be read once open (reading /proc/self/mem at 0 fails with EIO)
+    is a PcapError of kind "system", said as the failed read, not as a malformed capture."""
+    with pytest.raises(PcapError) as info:
+        csum.pcap.verify("/proc/self/mem")
+    e = info.value
+    assert e.kind == "system" and e.message.startswith("cannot read: ")
+    assert str(e) == f"/proc/self/mem: {e.message}"
+    rc, doc, err = cli_verify(csum_cli, "/proc/self/mem")
+    assert rc == 2 and doc["error"]["kind"] == "system", doc["error"]
+    assert err.startswith("csum: pcap verify: /proc/self/mem: cannot read: "), err
 
 
 def test_cut_captures_are_results_that_say_where(csum_cli, pcap_corpus):

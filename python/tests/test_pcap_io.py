@@ -100,7 +100,7 @@ def test_a_file_object_is_read_from_its_position(pcap_corpus):
         f.read(24)
         with pytest.raises(PcapError) as info:  # no file header there
             csum.pcap.verify(f)
-    assert info.value.offset == 0 and info.value.path is None
+    assert info.value.offset == 0 and info.value.path is None and info.value.kind == "malformed"
     assert str(info.value).startswith("malformed capture at byte offset 0: ")
     prefixed = io.BytesIO(b"junk" + data)
     prefixed.read(4)

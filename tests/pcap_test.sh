@@ -367,7 +367,8 @@ for z in gzip zstd; do
     check $? "$z-compressed capture in a build without $lib: said so, not malformed ($(head -c 200 "$TMP/err"))"
 done
 # A capture that cannot be read once open (here an I/O error) is not malformed either.
-if [ -r /proc/self/mem ]; then
+# /proc/self/mem opens, and reading its address 0 fails with EIO (where it does: the guard).
+if head -c 1 /proc/self/mem 2>&1 >/dev/null | grep -q "Input/output error"; then
     "$CSUM" pcap verify /proc/self/mem >/dev/null 2>"$TMP/err"
     check $(( $? != 2 )) "a read error: exit 2"
     grep -qx "csum: pcap verify: /proc/self/mem: cannot read: [^:]*" "$TMP/err"

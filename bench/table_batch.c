@@ -103,10 +103,12 @@ void table_batch(const struct lab_env *env)
                     if (r)
                         r->bytes_per_tick = r->gbps = -1; /* per header, not per byte */
                 }
-                lab_out("%-7s %-8zu %-7s %12.2f%1s %12.2f%1s %7.2fx\n", packed ? "packed" : "mbuf",
+                char ratio[16] = "-"; /* none against a median of 0 ticks (a coarse clock) */
+                if (loop.ticks_median > 0)
+                    snprintf(ratio, sizeof ratio, "%.2fx", batch.ticks_median / loop.ticks_median);
+                lab_out("%-7s %-8zu %-7s %12.2f%1s %12.2f%1s %8s\n", packed ? "packed" : "mbuf",
                         c->n, mixed ? "5..15" : "5", loop.ticks_median, loop.noisy ? "*" : "",
-                        batch.ticks_median, batch.noisy ? "*" : "",
-                        batch.ticks_median / loop.ticks_median);
+                        batch.ticks_median, batch.noisy ? "*" : "", ratio);
             }
         }
     lab_note("batch", "len column in the results = number of headers; times are per header");

@@ -39,7 +39,7 @@ enum {
 struct lab_table {
     const char *name;
     lab_table_fn run;
-    const char *what;
+    const char *what; /* lines of at most 68 columns (80 under "  NAME      "), '\n' between */
     unsigned takes;
     unsigned modes; /* MODE_*: what it can time (--latency / --throughput choose among these) */
     unsigned names; /* NAMES_*: whose names -M may give it */
@@ -48,19 +48,19 @@ struct lab_table {
 enum { LAT = MODE_LATENCY, TPUT = MODE_THROUGHPUT };
 
 static const struct lab_table tables[] = {
-    { "lenalign", table_lenalign, "Herbert 2016's Len/Aln table and the reviewers' cases, % vs a baseline",
+    { "lenalign", table_lenalign, "Herbert 2016's Len/Aln table and the reviewers' cases,\n% vs a baseline",
       TAKES_LEN | TAKES_ALIGN | TAKES_IMPLS | TAKES_BASELINE, LAT | TPUT, NAMES_CSUM },
-    { "thrash", table_thrash, "Herbert 2016's branch-prediction experiment: grouped vs interleaved calls",
+    { "thrash", table_thrash, "Herbert 2016's branch-prediction experiment: grouped vs\ninterleaved calls",
       TAKES_LEN | TAKES_ALIGN | TAKES_IMPLS | TAKES_INTERLEAVE, LAT, NAMES_CSUM },
-    { "mixed", table_mixed, "lengths drawn at random every call (1..64, 1..256, 64..1518) vs the mean",
+    { "mixed", table_mixed, "lengths drawn at random every call (1..64, 1..256, 64..1518)\nvs the mean",
       TAKES_IMPLS, LAT | TPUT, NAMES_CSUM },
-    { "sizes", table_sizes, "every length 1..64, powers of two, packet sizes, L2/L3/DRAM; roofline",
+    { "sizes", table_sizes, "every length 1..64, powers of two, packet sizes, L2/L3/DRAM;\nroofline",
       TAKES_LEN | TAKES_ALIGN | TAKES_IMPLS, LAT | TPUT, NAMES_CSUM },
-    { "short", table_short, "every length 1..256 B: csum_partial vs linux-6.8 (and the short-path row)",
+    { "short", table_short, "every length 1..256 B: csum_partial vs linux-6.8\n(and the short-path row)",
       TAKES_LEN | TAKES_IMPLS, LAT | TPUT, NAMES_CSUM },
-    { "h40", table_h40, "van de Ven 2021: 40 bytes, even/odd address, seed first/last, three modes",
+    { "h40", table_h40, "van de Ven 2021: 40 bytes, even/odd address, seed first/last,\nthree modes",
       TAKES_IMPLS | TAKES_ZERO_SUM, LAT | TPUT | MODE_FENCED, NAMES_CSUM | NAMES_H40 },
-    { "copy", table_copy, "Gerum 2021: fused copy+checksum vs memcpy+checksum; min/avg/max, p99.9",
+    { "copy", table_copy, "Gerum 2021: fused copy+checksum vs memcpy+checksum;\nmin/avg/max, p99.9",
       TAKES_LEN | TAKES_ALIGN | TAKES_IMPLS | TAKES_DST_ALIGN | TAKES_BUSY, TPUT, NAMES_COPY },
     { "memops", table_memops, "Evans 2003: zero/copy variants, cached 4 KiB vs uncached 400 MB", 0, TPUT, 0 },
     { "iov", table_iov, "Viro/Laight 2020: checksum over 16 iovec segments of 1..1024 bytes", 0, LAT, 0 },
@@ -204,41 +204,58 @@ static int refuse_ignored_options(const struct lab_options *o, const int *select
     return 0;
 }
 
+/* The tables, each with what it times, a description's later lines under its first (--help
+ * and --list). */
+static void print_table_list(FILE *f)
+{
+    for (size_t i = 0; i < N_TABLES; i++) {
+        fprintf(f, "  %-9s ", tables[i].name);
+        for (const char *c = tables[i].what; *c; c++) {
+            fputc(*c, f);
+            if (*c == '\n')
+                fprintf(f, "%12s", "");
+        }
+        fputc('\n', f);
+    }
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
             "Usage: csum bench [TABLE...] [OPTIONS]\n"
             "The lab: time every implementation side by side with one stated method.\n"
             "\nTables (default: all):\n");
-    for (size_t i = 0; i < N_TABLES; i++)
-        fprintf(f, "  %-9s %s\n", tables[i].name, tables[i].what);
+    print_table_list(f);
     fprintf(f,
             "\nOptions:\n"
-            "  -l LEN            only this length, 0..1073741824; must be allocatable (thrash:\n"
-            "                    its first combination)\n"
+            "  -l LEN            only this length, 0..1073741824; must be allocatable\n"
+            "                    (thrash: its first combination)\n"
             "                    tables: ");
     print_tables_with(f, TAKES_LEN, 0, 1);
     fprintf(f,
             "\n"
-            "  -a ALIGN          only this alignment, 0..63 (offset from a 64-byte boundary;\n"
-            "                    copy: of the source and, unless --dst-align, the destination)\n"
+            "  -a ALIGN          only this alignment, 0..63 (offset from a 64-byte\n"
+            "                    boundary; copy: of the source and, unless --dst-align,\n"
+            "                    the destination)\n"
             "                    tables: ");
     print_tables_with(f, TAKES_ALIGN, 0, 1);
     fprintf(f,
             "\n"
-            "  --dst-align N     copy: the destination at this offset, 0..63 (default: -a's, or 0)\n"
+            "  --dst-align N     copy: the destination at this offset, 0..63\n"
+            "                    (default: -a's, or 0)\n"
             "  -c COUNT          calls per batch (or iterations per distribution) instead of\n"
             "                    auto, 1..1000000000; refused if one measurement would take\n"
             "                    more than 60 s (thrash: a multiple of 1048576, whole passes\n"
             "                    over its schedule; one pass without -c)\n"
-            "  --noise PCT       repeat, then flag, results whose p10-p90 spread exceeds PCT %%\n"
-            "                    of the median, 1..100 (default 10)\n"
+            "  --noise PCT       repeat, then flag, results whose p10-p90 spread exceeds\n"
+            "                    PCT %% of the median, 1..100 (default 10)\n"
             "  --repeats N       how often a noisy measurement is repeated, 0..5 (default 2;\n"
             "                    1 with --quick)\n"
             "  -M IMPL[,IMPL...] only these implementations (names from 'csum impls', plus\n"
-            "                    csum_partial = the public entry point, peers such as dpdk, and\n"
-            "                    for h40 the 40-byte kernels 40:... and inline-40; copy: its\n"
-            "                    rows by name, csum_partial's copy with it, memcpy always)\n"
+            "                    csum_partial = the public entry point, peers such as dpdk,\n"
+            "                    and for h40 the 40-byte kernels 40:... and inline-40;\n"
+            "                    copy: its rows by name, csum_partial's copy with it,\n"
+            "                    memcpy always)\n"
             "                    tables: ");
     print_tables_with(f, TAKES_IMPLS, 0, 1);
     fprintf(f,
@@ -725,8 +742,7 @@ static int refuse_names(const struct lab_options *o, const struct request *r,
 static void print_list(const struct lab_subject *everything, size_t n_everything)
 {
     printf("Tables:\n");
-    for (size_t i = 0; i < N_TABLES; i++)
-        printf("  %-9s %s\n", tables[i].name, tables[i].what);
+    print_table_list(stdout);
     printf("Subjects (this CPU):\n");
     for (size_t i = 0; i < n_everything; i++)
         printf("  %-14s %s%s\n", everything[i].name, everything[i].refused ? "REFUSED: " : "",

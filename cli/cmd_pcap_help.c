@@ -21,19 +21,19 @@ void print_pcap_help(void)
            "quoted in ICMP errors; every checksum says whether it is in the outer or an\n"
            "inner IP layer.\n"
            "Run 'csum pcap verify --help' or 'csum pcap fix --help' for details.\n");
-    printf("Compressed captures in this build:");
+    /* One line per format: a library's version string has no bound. */
+    printf("Compressed captures in this build:\n");
     for (int c = CSUM_PCAP_GZIP; c <= CSUM_PCAP_ZSTD; c++) {
         const char *lib = csum_pcap_compression_library((enum csum_pcap_compression)c);
-        printf(" %s: %s%s%s", csum_pcap_compression_name((enum csum_pcap_compression)c),
+        printf("  %s: %s%s%s\n", csum_pcap_compression_name((enum csum_pcap_compression)c),
                lib ? "yes (" : "no", lib ? lib : "", lib ? ")" : "");
-        putchar(c == CSUM_PCAP_ZSTD ? '\n' : ',');
     }
 }
 
 static void print_policy_options(void)
 {
-    printf("  --rfc1624           a TCP checksum stored as 0xffff where 0x0000 is computed is\n"
-           "                      good (the same ones'-complement number, RFC 1624); by\n"
+    printf("  --rfc1624           a TCP checksum stored as 0xffff where 0x0000 is computed\n"
+           "                      is good (the same ones'-complement number, RFC 1624); by\n"
            "                      default it is bad, as in Wireshark\n"
            "  --ipv6-udp-zero     a UDP checksum of 0 over IPv6 means none, as over IPv4\n"
            "                      (tunnels may send it: RFC 6935, 6936); by default it is\n"

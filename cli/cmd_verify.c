@@ -19,14 +19,15 @@ static const char *const op_names[CSUM_OP_COUNT] = {
 static void print_verify_help(void)
 {
     printf("Usage: csum verify [--quick] [NAME...]\n"
-           "Compare each supported implementation (or only those named) with the byte-at-a-time\n"
-           "RFC 1071 oracle: csum_partial's over lengths 0..1100 and larger, every alignment\n"
-           "0..63, several initial sums, random / all-0xff / all-zero data; csum_partial_copy's\n"
-           "(streaming ones included) over the same, with the copy checked byte for byte and the\n"
-           "bytes around it untouched; csum_ipv4_header_batch's over batches of 0..100 headers\n"
-           "and more. A NAME selects every kind of implementation of that name (avx2: its sum,\n"
-           "copy and batch; avx2-nt: a copy). Implementations this CPU cannot run are listed as\n"
-           "SKIPPED. Exit 1 on any mismatch, or when an implementation named on the command line\n"
+           "Compare each supported implementation (or only those named) with the\n"
+           "byte-at-a-time RFC 1071 oracle: csum_partial's over lengths 0..1100 and larger,\n"
+           "every alignment 0..63, several initial sums, random / all-0xff / all-zero data;\n"
+           "csum_partial_copy's (streaming ones included) over the same, with the copy\n"
+           "checked byte for byte and the bytes around it untouched;\n"
+           "csum_ipv4_header_batch's over batches of 0..100 headers and more. A NAME selects\n"
+           "every kind of implementation of that name (avx2: its sum, copy and batch;\n"
+           "avx2-nt: a copy). Implementations this CPU cannot run are listed as SKIPPED.\n"
+           "Exit 1 on any mismatch, or when an implementation named on the command line\n"
            "cannot run here (it was not verified).\n"
            "  --quick   fewer lengths and alignments (what 'csum bench' runs before timing)\n");
 }

@@ -51,6 +51,32 @@ expect_status 2 "impls: extra argument" -- "$CSUM" impls extra
 for cmd in impls verify sum; do
     expect_status 0 "$cmd --help" -- "$CSUM" "$cmd" --help
 done
+# Every help text fits in 80 columns, and so does the hint after a usage error: csum --help,
+# the --help of each command it lists and of each subcommand a command's usage names (csum
+# pcap verify). Columns are characters, not bytes (UTF-8 continuation bytes are not counted).
+expect_narrow() { # expect_narrow FILE DESCRIPTION: fails naming each line wider than 80
+    local wide
+    wide=$(LC_ALL=C tr -d '\200-\277' <"$1" | LC_ALL=C awk 'length($0) > 80 { print NR, length($0) }' |
+           while read -r n w; do printf '\n    line %s, %s columns: %s' "$n" "$w" "$(sed -n "${n}p" "$1")"; done)
+    if [ -z "$wide" ]; then ok "$2"; else fail "$2:$wide"; fi
+}
+help_commands=$("$CSUM" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { on = 0 } on { print $1 }')
+if [ -n "$help_commands" ]; then ok "csum --help lists commands"; else fail "csum --help lists no commands"; fi
+helps=("")
+for cmd in $help_commands; do
+    helps+=("$cmd")
+    for sub in $("$CSUM" "$cmd" --help | sed -nE "s/^(Usage:)? +csum $cmd ([a-z]+) .*/\2/p" | sort -u); do
+        helps+=("$cmd $sub")
+    done
+done
+for h in "${helps[@]}"; do
+    "$CSUM" $h --help >"$TMP/out" 2>&1
+    expect_narrow "$TMP/out" "csum${h:+ $h} --help fits in 80 columns"
+    "$CSUM" $h --no-such-option >/dev/null 2>"$TMP/err"
+    grep '^Try ' "$TMP/err" >"$TMP/try"
+    if [ -s "$TMP/try" ]; then expect_narrow "$TMP/try" "csum${h:+ $h}'s usage hint fits in 80 columns"
+    else fail "csum${h:+ $h} --no-such-option: no 'Try ...' hint ($(head -c 300 "$TMP/err"))"; fi
+done
 # Output that cannot be written (a full disk, a closed standard output) is a failure, named,
 # whichever command printed it: never an exit 0 with the output lost.
 printf 'x' >"$TMP/x"

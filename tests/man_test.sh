@@ -33,9 +33,10 @@ for cmd in $commands; do
 done
 # The lab's tables, and which take -l and -a, as `csum bench --help` says (it prints them from
 # the lab's own table): each has its entry in the manual, which has no other, and the manual's
-# -l and -a entries give the same "tables: ..." list.
+# -l and -a entries give the same "tables: ..." list. A table's line starts with its name (the
+# further lines of its description are indented).
 bench_text=$(awk '/^\.SS csum bench/ { on = 1; next } /^\.SS / { on = 0 } on' <<<"$text")
-help_tables=$("$csum" bench --help | awk '/^Tables/ { on = 1; next } on && /^$/ { exit } on { print $1 }')
+help_tables=$("$csum" bench --help | awk '/^Tables/ { on = 1; next } on && /^$/ { exit } on && /^  [^ ]/ { print $1 }')
 [ -n "$help_tables" ] || fail "man: no tables found in 'csum bench --help'"
 man_tables=$(awk '/^Tables / { on = 1; next } /^Options:/ { on = 0 }
                   on && prev ~ /^\.TP/ && /^\.B [a-z0-9]+$/ { print $2 } { prev = $0 }' <<<"$bench_text")

@@ -272,13 +272,14 @@ static void note_ignored_force(enum csum_op op, char *notes, size_t size)
     note_ignored(notes, size, force_variable[op], why);
 }
 
-/* CSUM_DISPATCH, or NULL when it is unset or "auto": the text csum_dispatch_set() takes for
- * the automatic plan, which the variable leads to when it names none (the plan file, else the
- * compiled-in plan), so it is no plan to ignore or to put after CSUM_IMPL. */
+/* CSUM_DISPATCH, or NULL when it is unset, empty or "auto": what the automatic plan is asked
+ * for with (csum_dispatch_set("auto"), and an empty or "auto" CSUM_IMPL), which the variable
+ * leads to when it names none (the plan file, else the compiled-in plan), so it is no plan to
+ * ignore or to put after CSUM_IMPL. */
 static const char *dispatch_variable(void)
 {
     const char *text = csum_getenv("CSUM_DISPATCH");
-    return text && strcmp(text, "auto") != 0 ? text : NULL;
+    return text && *text && strcmp(text, "auto") != 0 ? text : NULL;
 }
 
 static const struct csum_plan *build_auto_partial(void)

@@ -462,17 +462,19 @@ void test_dispatch_sources(struct test_ctx *t)
     expect_plan(t, NULL, NULL, defaults);
     expect_plan(t, "CSUM_DISPATCH=generic@0", NULL, "generic@0 (CSUM_DISPATCH)");
     expect_plan(t, "CSUM_DISPATCH=nonsense@@", NULL, defaults);       /* malformed: ignored */
-    /* "auto", as csum_dispatch_set() takes it: the plan and its source of no variable, not
-     * "CSUM_DISPATCH ignored: no implementation 'auto'"; nor does CSUM_IMPL then override it. */
-    {
+    /* "auto", as csum_dispatch_set() takes it, or empty, as an empty CSUM_IMPL is: the plan
+     * and its source of no variable, not "CSUM_DISPATCH ignored: no implementation 'auto'" or
+     * "empty plan"; nor does CSUM_IMPL then override it. */
+    static const char *const automatic[] = { "CSUM_DISPATCH=auto", "CSUM_DISPATCH=" };
+    for (size_t i = 0; i < 2; i++) {
         char unset[512], err[256], out[512];
         test_run_child("plan", NULL, NULL, unset, sizeof unset, err, sizeof err);
-        int rc = test_run_child("plan", "CSUM_DISPATCH=auto", NULL, out, sizeof out, err, sizeof err);
-        CHECK(t, rc == 0 && !strcmp(out, unset), "CSUM_DISPATCH=auto: '%s', unset: '%s'", out, unset);
-        rc = test_run_child("plan", "CSUM_DISPATCH=auto", "CSUM_IMPL=generic", out, sizeof out,
-                            err, sizeof err);
+        int rc = test_run_child("plan", automatic[i], NULL, out, sizeof out, err, sizeof err);
+        CHECK(t, rc == 0 && !strcmp(out, unset), "%s: '%s', unset: '%s'", automatic[i], out, unset);
+        rc = test_run_child("plan", automatic[i], "CSUM_IMPL=generic", out, sizeof out, err,
+                            sizeof err);
         CHECK(t, rc == 0 && !strcmp(out, "generic@0 (one implementation for all lengths)\n"),
-              "CSUM_DISPATCH=auto CSUM_IMPL=generic: '%s'", out);
+              "%s CSUM_IMPL=generic: '%s'", automatic[i], out);
     }
     expect_plan(t, "CSUM_DISPATCH=no-such-impl@0", NULL, defaults);
     /* ... and the reason is given by csum_dispatch_source(). */

@@ -679,29 +679,15 @@ static int refuse_untimed_name(const struct request *r, const char *name, unsign
     return 2;
 }
 
-/* Whether `name` is one of the names of the comma-separated `list` before `end`. */
-static int named_before(const char *list, const char *end, const char *name)
-{
-    const size_t n = strlen(name);
-    for (const char *p = list; p < end;) {
-        const size_t k = strcspn(p, ",");
-        if (k == n && !strncmp(p, name, n))
-            return 1;
-        p += k + (p[k] == ',');
-    }
-    return 0;
-}
-
 /* Every name -M and --baseline give is something to time, by a table that will run, checked
  * before spending any time. 0, or 2 after saying why not. */
 static int refuse_names(const struct lab_options *o, const struct request *r,
                         struct lab_subject *everything, size_t n_everything)
 {
     size_t for_short = 0; /* the csum_partial subjects short would time together */
-    for (const char *p = o->only_impls; p && *p;) {
-        size_t k = strcspn(p, ",");
-        char name[64];
-        snprintf(name, sizeof name, "%.*s", (int)(k < 63 ? k : 63), p);
+    char name[64];
+    for (const char *p = o->only_impls, *next; (next = lab_list_next(p, name, sizeof name));
+         p = next) {
         unsigned kinds = 0;
         if (!strcmp(name, "inline-40"))
             kinds |= NAMES_H40;
@@ -713,7 +699,8 @@ static int refuse_names(const struct lab_options *o, const struct request *r,
                 kinds |= NAMES_COPY;
         if (lab_subject_find(everything, n_everything, name)) {
             kinds |= NAMES_CSUM;
-            for_short += !named_before(o->only_impls, p, name); /* short times it once */
+            /* short times it once */
+            for_short += !lab_list_has(o->only_impls, (size_t)(p - o->only_impls), name);
         }
         if (!kinds)
             return bad_usage(csum_impl_find(name) || csum_copy_impl_find(name)
@@ -722,7 +709,6 @@ static int refuse_names(const struct lab_options *o, const struct request *r,
                              name);
         if (refuse_untimed_name(r, name, kinds) != 0)
             return 2;
-        p += k + (p[k] == ',');
     }
     size_t short_table = 0;
     while (strcmp(tables[short_table].name, "short"))

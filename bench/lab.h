@@ -169,6 +169,11 @@ size_t lab_cpu_lacks(const char *needs, char *missing, size_t size);
 
 /* Whether -M (and --baseline) let `name` be measured. */
 int lab_wanted(const struct lab_options *o, const char *name);
+/* A comma-separated list of names (-M): the name at `p` copied into name[size] (cut to fit),
+ * and where the next one starts; NULL at the end of the list (p NULL or empty). */
+const char *lab_list_next(const char *p, char *name, size_t size);
+/* Whether `name` is one of the names in list[0..len) (len ends the list or falls after a comma). */
+int lab_list_has(const char *list, size_t len, const char *name);
 
 /* Find a subject by name in the list (NULL if absent). */
 struct lab_subject *lab_subject_find(struct lab_subject *s, size_t n, const char *name);

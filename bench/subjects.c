@@ -12,17 +12,31 @@
 #include "csum_oracle.h"
 #include "lab_build.h"
 
-int lab_wanted(const struct lab_options *o, const char *name)
+const char *lab_list_next(const char *p, char *name, size_t size)
 {
-    if (!o->only_impls)
-        return 1;
-    size_t n = strlen(name);
-    for (const char *p = o->only_impls; *p;) {
-        size_t k = strcspn(p, ",");
+    if (!p || !*p)
+        return NULL;
+    const size_t k = strcspn(p, ",");
+    snprintf(name, size, "%.*s", (int)(k < size - 1 ? k : size - 1), p);
+    return p + k + (p[k] == ',');
+}
+
+int lab_list_has(const char *list, size_t len, const char *name)
+{
+    const size_t n = strlen(name);
+    for (const char *p = list; p < list + len;) {
+        const size_t k = strcspn(p, ",");
         if (k == n && strncmp(p, name, n) == 0)
             return 1;
         p += k + (p[k] == ',');
     }
+    return 0;
+}
+
+int lab_wanted(const struct lab_options *o, const char *name)
+{
+    if (!o->only_impls || lab_list_has(o->only_impls, strlen(o->only_impls), name))
+        return 1;
     /* The baseline of the % column is always measured. */
     return o->baseline && strcmp(o->baseline, name) == 0;
 }

@@ -131,8 +131,7 @@ void table_lenalign(const struct lab_env *env)
     const char *new_name = NULL;
     char first[64] = "";
     if (o->only_impls) { /* -M NEW,...: the first one named */
-        size_t k = strcspn(o->only_impls, ",");
-        snprintf(first, sizeof first, "%.*s", (int)(k < 63 ? k : 63), o->only_impls);
+        lab_list_next(o->only_impls, first, sizeof first);
         new_name = first;
     } else {
         new_name = "csum_partial"; /* what users call, through dispatch */

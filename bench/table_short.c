@@ -24,17 +24,15 @@ enum { N_WANTED = sizeof wanted / sizeof wanted[0], MAX_LEN = 256 };
 static size_t named_subjects(const struct lab_env *env, const struct lab_subject *subj[])
 {
     size_t n = 0;
-    for (const char *p = env->o->only_impls; *p && n < LAB_GROUP_MAX;) {
-        const size_t k = strcspn(p, ",");
-        char name[64];
-        snprintf(name, sizeof name, "%.*s", (int)(k < 63 ? k : 63), p);
+    char name[64];
+    for (const char *p = env->o->only_impls; n < LAB_GROUP_MAX &&
+                                             (p = lab_list_next(p, name, sizeof name));) {
         const struct lab_subject *s = lab_subject_find(env->subjects, env->n_subjects, name);
         int again = 0;
         for (size_t i = 0; i < n; i++)
             again |= subj[i] == s;
         if (s && !s->refused && !again)
             subj[n++] = s;
-        p += k + (p[k] == ',');
     }
     return n;
 }

@@ -94,10 +94,8 @@ static void usage(FILE *f)
  * a message. */
 static int check_names(const char *list)
 {
-    for (const char *p = list; *p;) {
-        size_t k = strcspn(p, ",");
-        char name[64];
-        snprintf(name, sizeof name, "%.*s", (int)(k < 63 ? k : 63), p);
+    char name[64];
+    for (const char *p = list; (p = lab_list_next(p, name, sizeof name));) {
         const struct csum_impl *impl = csum_impl_find(name);
         const char *why = !impl                         ? "unknown implementation '%s' (see 'csum impls')"
                           : impl->reference             ? "'%s' is a reference row: the plans choose "
@@ -110,7 +108,6 @@ static int check_names(const char *list)
             fprintf(stderr, "\nTry 'csum tune --help'.\n");
             return -1;
         }
-        p += k + (p[k] == ',');
     }
     return 0;
 }

@@ -85,6 +85,18 @@ static uint64_t summary_total(const struct csum_pcap_summary *sum, enum csum_pca
     return t;
 }
 
+/* The summary's count of every verdict is the number of checks the callbacks got with it. */
+static void check_totals(const struct csum_pcap_summary *sum, const struct seen *seen,
+                         const char *when)
+{
+    for (int k = 0; k < CSUM_PCAP_VERDICT_COUNT; k++)
+        FUZZ_CHECK(summary_total(sum, (enum csum_pcap_verdict)k) == seen->by_verdict[k],
+                   "%s, the summary says %llu %s, callbacks %llu", when,
+                   (unsigned long long)summary_total(sum, (enum csum_pcap_verdict)k),
+                   csum_pcap_verdict_name((enum csum_pcap_verdict)k),
+                   (unsigned long long)seen->by_verdict[k]);
+}
+
 /* The same bytes through a pipe (csum_pcap_verify_fd), when small enough for one write. */
 static void check_pipe(const uint8_t *data, size_t size, const struct seen *want, int want_rc)
 {
@@ -119,12 +131,7 @@ static void check_fcs_option(const uint8_t *data, size_t size, const struct seen
     FUZZ_CHECK(csum_pcap_verify_buffer(file, size, &o, &s, NULL) == vr &&
                cv.checksum_digest == v->checksum_digest && cv.checksums == v->checksums,
                "verify with CSUM_PCAP_CHECK_FCS reports other checksums");
-    for (int k = 0; k < CSUM_PCAP_VERDICT_COUNT; k++)
-        FUZZ_CHECK(summary_total(&s, (enum csum_pcap_verdict)k) == cv.by_verdict[k],
-                   "with the FCSs, the summary says %llu %s, callbacks %llu",
-                   (unsigned long long)summary_total(&s, (enum csum_pcap_verdict)k),
-                   csum_pcap_verdict_name((enum csum_pcap_verdict)k),
-                   (unsigned long long)cv.by_verdict[k]);
+    check_totals(&s, &cv, "with the FCSs");
     o.flags |= CSUM_PCAP_FIX_FCS;
     o.ctx = &cf;
     o.on_fcs = on_fcs;
@@ -176,12 +183,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (vr != 0)
         FUZZ_CHECK(ve.message[0] && (unsigned)ve.kind < CSUM_PCAP_ERROR_KIND_COUNT,
                    "an error without a message, or of kind %d", (int)ve.kind);
-    for (int k = 0; k < CSUM_PCAP_VERDICT_COUNT; k++)
-        FUZZ_CHECK(summary_total(&vs, (enum csum_pcap_verdict)k) == v.by_verdict[k],
-                   "summary says %llu %s, callbacks %llu",
-                   (unsigned long long)summary_total(&vs, (enum csum_pcap_verdict)k),
-                   csum_pcap_verdict_name((enum csum_pcap_verdict)k),
-                   (unsigned long long)v.by_verdict[k]);
+    check_totals(&vs, &v, "verifying");
     check_pipe(data, size, &v, vr);
 
     if (vs.compression == CSUM_PCAP_PLAIN) {

@@ -166,24 +166,6 @@ static size_t copy_ranges(size_t from[], const struct csum_copy_impl *impl[])
     return n;
 }
 
-/* The library falls back to the automatic copy plan, silently, when CSUM_COPY_IMPL names no row
- * this CPU runs; say so here, where a user looks for what is in force. */
-static void print_ignored_copy_choice(void)
-{
-    const char *name = getenv("CSUM_COPY_IMPL");
-    if (!name || !*name || !strcmp(name, "auto"))
-        return;
-    for (size_t i = 0; i < csum_copy_impl_count(); i++) {
-        const struct csum_copy_impl *impl = csum_copy_impl_get(i);
-        if (!strcmp(impl->name, name)) {
-            if (!csum_copy_impl_supported(impl))
-                printf("  CSUM_COPY_IMPL=%s ignored: this CPU lacks one of %s\n", name, impl->requires);
-            return;
-        }
-    }
-    printf("  CSUM_COPY_IMPL=%s ignored: no copy implementation of that name\n", name);
-}
-
 static void print_copy_table(void)
 {
     size_t from[COPY_RANGES_MAX];
@@ -203,7 +185,6 @@ static void print_copy_table(void)
     else
         printf("\ncsum_partial_copy: implementations (LENGTHS: the copies each one is used for)\n");
     print_wrapped(csum_copy_source(), 8, printf("  from: "));
-    print_ignored_copy_choice();
     printf("%-15s %-4s %-12s %s\n", "NAME", "CPU", "LENGTHS", "REQUIRES");
     for (size_t i = 0; i < csum_copy_impl_count(); i++) {
         const struct csum_copy_impl *impl = csum_copy_impl_get(i);

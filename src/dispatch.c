@@ -252,8 +252,8 @@ static const char *const force_variable[CSUM_OP_COUNT] = {
     [CSUM_OP_IPV4_BATCH] = "CSUM_BATCH_IMPL",
 };
 
-/* Appends why the force variable of `op` (csum_partial's or the batch's) is not used, when it
- * names something other than a row this CPU runs: the automatic plan is used instead. */
+/* Appends why the force variable of `op` is not used, when it names something other than a
+ * row this CPU runs: the automatic plan is used instead. */
 static void note_ignored_force(enum csum_op op, char *notes, size_t size)
 {
     const char *name = csum_getenv(force_variable[op]);
@@ -263,10 +263,17 @@ static void note_ignored_force(enum csum_op op, char *notes, size_t size)
     size_t i = 0;
     while (csum_op_entry_at(op, i, &e) == 0 && strcmp(e.name, name) != 0)
         i++;
-    char why[160]; /* a row without an entry for op: only the batch has such rows */
+    /* a csum_partial row without an entry for op: reference rows have no copy, and rows
+     * without a vector path no batch */
+    static const char *const lacks[CSUM_OP_COUNT] = {
+        [CSUM_OP_PARTIAL] = "'%.64s' has no csum_partial", /* unreachable: all rows have one */
+        [CSUM_OP_COPY] = "'%.64s' has no csum_partial_copy",
+        [CSUM_OP_IPV4_BATCH] = "'%.64s' has no IPv4 header batch",
+    };
+    char why[160];
     snprintf(why, sizeof why,
              csum_op_entry_at(op, i, &e) == 0 ? "this CPU cannot run '%.64s'"
-             : csum_impl_find(name)           ? "'%.64s' has no IPv4 header batch"
+             : csum_impl_find(name)           ? lacks[op]
                                               : "no implementation '%.64s'",
              name);
     note_ignored(notes, size, force_variable[op], why);
@@ -376,6 +383,7 @@ static const struct csum_plan *build_auto_copy(void)
         const size_t used = strlen(source);
         snprintf(source + used, sizeof source - used, ": %s (%s)", measured_on, rows);
     }
+    note_ignored_force(CSUM_OP_COPY, source, sizeof source);
     return keep(&p, source);
 }
 

@@ -377,9 +377,9 @@ struct lab_machine {
     int family, model;        /* -1 when unknown */
     char features[160];       /* the vector/carry features that matter here, as the CPU says */
     char dispatch[160];       /* csum_partial's plan (which row, hence which ISA, per length) */
-    char dispatch_source[256];
-    char copy_dispatch[160], copy_source[256];   /* csum_partial_copy's plan, by length */
-    char batch_dispatch[96], batch_source[160];  /* csum_ipv4_header_batch's, by count */
+    char dispatch_source[4096 + 600]; /* as long as the library's (src/dispatch.c): uncut */
+    char copy_dispatch[160], copy_source[512];   /* csum_partial_copy's plan, by length */
+    char batch_dispatch[96], batch_source[512];  /* csum_ipv4_header_batch's, by count */
     int cpus, pinned_cpu;
     long l1d, l2, l3; /* bytes, 0 when unknown */
 };

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "lab.h"
+#include "text_wrap.h" /* cli/: csum impls' word wrapping */
 
 #include <errno.h>
 #include <stdarg.h>
@@ -724,34 +725,48 @@ static int refuse_names(const struct lab_options *o, const struct request *r,
     return 0;
 }
 
+/* One row of --list: NAME in a column `name_width` wide, then `text` wrapped under itself, so
+ * that the list fits in 80 columns (the descriptions come from the implementation table). */
+static void print_list_row(int name_width, const char *name, const char *text)
+{
+    text_print_wrapped(80, text, 2 + name_width + 1, printf("  %-*s ", name_width, name));
+}
+
 /* --list: the tables, and every name -M takes (its refusals point here). */
 static void print_list(const struct lab_subject *everything, size_t n_everything)
 {
+    char text[512];
     printf("Tables:\n");
     print_table_list(stdout);
     printf("Subjects (this CPU):\n");
-    for (size_t i = 0; i < n_everything; i++)
-        printf("  %-14s %s%s\n", everything[i].name, everything[i].refused ? "REFUSED: " : "",
-               everything[i].refused ? everything[i].why : everything[i].origin);
+    for (size_t i = 0; i < n_everything; i++) {
+        snprintf(text, sizeof text, "%s%s", everything[i].refused ? "REFUSED: " : "",
+                 everything[i].refused ? everything[i].why : everything[i].origin);
+        print_list_row(14, everything[i].name, text);
+    }
     /* Every name -M takes is listed (its refusals point here): h40's own subjects too. */
     printf("40-byte subjects (h40 only):\n");
-    for (size_t k = 0; lab_h40_kernels[k].name; k++)
-        printf("  %-19s van de Ven 2021's \"%s\" step, %s\n", lab_h40_kernels[k].name,
-               lab_h40_kernels[k].step,
-               lab_h40_kernels[k].zero_sum_only        ? "initial sum 0 (--zero-sum only)"
-               : !strcmp(lab_h40_kernels[k].seed, "first") ? "initial sum first in the chain"
-                                                           : "initial sum in the final fold");
-    printf("  %-19s csum.h's constant-length inline path\n", "inline-40");
+    for (size_t k = 0; lab_h40_kernels[k].name; k++) {
+        snprintf(text, sizeof text, "van de Ven 2021's \"%s\" step, %s", lab_h40_kernels[k].step,
+                 lab_h40_kernels[k].zero_sum_only        ? "initial sum 0 (--zero-sum only)"
+                 : !strcmp(lab_h40_kernels[k].seed, "first") ? "initial sum first in the chain"
+                                                             : "initial sum in the final fold");
+        print_list_row(19, lab_h40_kernels[k].name, text);
+    }
+    print_list_row(19, "inline-40", "csum.h's constant-length inline path");
     printf("Copy subjects (copy, memops):\n");
     for (size_t i = 0; lab_copy_subjects[i]; i++)
-        printf("  %-17s %s\n", lab_copy_subjects[i]->name, lab_copy_subjects[i]->origin);
+        print_list_row(17, lab_copy_subjects[i]->name, lab_copy_subjects[i]->origin);
     printf("Memory operations (memops):\n");
-    for (size_t i = 0; lab_memops[i] && lab_memops[i]->kind != MEMOP_CSUM_COPY; i++)
-        printf("  %s %-12s %s\n", lab_memops[i]->kind == MEMOP_ZERO ? "zero" : "copy",
-               lab_memops[i]->name, lab_memops[i]->origin);
+    for (size_t i = 0; lab_memops[i] && lab_memops[i]->kind != MEMOP_CSUM_COPY; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s %s", lab_memops[i]->kind == MEMOP_ZERO ? "zero" : "copy",
+                 lab_memops[i]->name);
+        print_list_row(17, name, lab_memops[i]->origin);
+    }
     printf("iov subjects (iov):\n");
     for (size_t i = 0; lab_iov_subjects[i]; i++)
-        printf("  %-17s %s\n", lab_iov_subjects[i]->name, lab_iov_subjects[i]->origin);
+        print_list_row(17, lab_iov_subjects[i]->name, lab_iov_subjects[i]->origin);
 }
 
 /* The run's first lines: machine, clock, counters, address layout, load, refused subjects. */

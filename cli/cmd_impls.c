@@ -10,6 +10,7 @@
 #include "csum.h"
 #include "cpu_features.h" /* internal: the CSUM_CPU_DISABLE names the library ignored */
 #include "plan.h"         /* internal: csum_ipv4_header_batch's plan and its source */
+#include "text_wrap.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,41 +31,6 @@ static const char *size_text(size_t n, char *buf, size_t bufsz)
     return buf;
 }
 
-/*
- * `text` word-wrapped to WIDTH columns from column `col` of the current line (0: a new line),
- * every further line starting with `indent` spaces, a space before its first word if `space`
- * (and it does not start a line). Lines break at spaces and after commas (a plan's ranges,
- * LENGTHS), never inside a word: one longer than a line (a path) is printed whole. Returns
- * the column where it stopped, without ending the line.
- */
-static int put_wrapped(const char *text, int indent, int col, int space)
-{
-    while (*text) {
-        size_t word = strcspn(text, " ,");
-        word += text[word] == ',';
-        if (col > indent && col + space + (int)word > WIDTH) {
-            putchar('\n');
-            col = 0;
-        }
-        if (col == 0)
-            col = printf("%*s", indent, "");
-        else if (space)
-            col += printf(" ");
-        col += printf("%.*s", (int)word, text);
-        text += word;
-        space = *text == ' ';
-        text += strspn(text, " ");
-    }
-    return col;
-}
-
-/* put_wrapped(), ending the line. */
-static void print_wrapped(const char *text, int indent, int col)
-{
-    if (put_wrapped(text, indent, col, 0))
-        putchar('\n');
-}
-
 /* NAME CPU LENGTHS REQUIRES in their columns, LENGTHS and REQUIRES wrapped under themselves
  * when long (huge range bounds, many features), then the description. */
 static void print_row(const char *name, int supported, const char *used, const char *requires,
@@ -72,12 +38,12 @@ static void print_row(const char *name, int supported, const char *used, const c
 {
     enum { LENGTHS_COL = 21, REQUIRES_COL = 34 };
     int col = printf("%-15s %-4s ", name, supported ? "yes" : "no");
-    col = put_wrapped(used, LENGTHS_COL, col, 0);
+    col = text_put_wrapped(WIDTH, used, LENGTHS_COL, col, 0);
     if (col < REQUIRES_COL)
         col += printf("%*s", REQUIRES_COL - col, "");
-    put_wrapped(requires[0] ? requires : "-", REQUIRES_COL, col, col > REQUIRES_COL);
+    text_put_wrapped(WIDTH, requires[0] ? requires : "-", REQUIRES_COL, col, col > REQUIRES_COL);
     putchar('\n');
-    print_wrapped(description, INDENT, 0);
+    text_print_wrapped(WIDTH, description, INDENT, 0);
 }
 
 /* The lengths row `name` handles in `plan` ("name@from,name@from,..."): "0-127", "256+",
@@ -119,7 +85,7 @@ static void print_ignored_cpu_disable(void)
     snprintf(text, sizeof text, "CSUM_CPU_DISABLE: %s ignored: %s (the features are %s)", ignored,
              strchr(ignored, ',') ? "no CPU features of those names"
                                   : "no CPU feature of that name", known);
-    print_wrapped(text, 4, printf("  "));
+    text_print_wrapped(WIDTH, text, 4, printf("  "));
 }
 
 static void print_partial_group(const char *plan, int reference)
@@ -184,7 +150,7 @@ static void print_copy_table(void)
                size_text(from[streaming], t, sizeof t));
     else
         printf("\ncsum_partial_copy: implementations (LENGTHS: the copies each one is used for)\n");
-    print_wrapped(csum_copy_source(), 8, printf("  from: "));
+    text_print_wrapped(WIDTH, csum_copy_source(), 8, printf("  from: "));
     printf("%-15s %-4s %-12s %s\n", "NAME", "CPU", "LENGTHS", "REQUIRES");
     for (size_t i = 0; i < csum_copy_impl_count(); i++) {
         const struct csum_copy_impl *impl = csum_copy_impl_get(i);
@@ -237,8 +203,8 @@ int cmd_impls(int argc, char **argv)
     print_partial_group(plan, 1);
 
     printf("\n");
-    print_wrapped(plan, 10, printf("dispatch: "));
-    print_wrapped(csum_dispatch_source(), 8, printf("  from: "));
+    text_print_wrapped(WIDTH, plan, 10, printf("dispatch: "));
+    text_print_wrapped(WIDTH, csum_dispatch_source(), 8, printf("  from: "));
     if (csum_dispatch_file(file, sizeof file)) {
         struct stat st; /* not opened: a FIFO there would wait for a writer */
         printf("  plan file: %s (%s)\n", file, stat(file, &st) == 0 ? "present" : "none");
@@ -250,6 +216,6 @@ int cmd_impls(int argc, char **argv)
     char batch[256];
     printf("\ncsum_ipv4_header_batch: %s (by number of headers)\n",
            csum_ipv4_batch_describe(batch, sizeof batch));
-    print_wrapped(csum_ipv4_batch_source(), 8, printf("  from: "));
+    text_print_wrapped(WIDTH, csum_ipv4_batch_source(), 8, printf("  from: "));
     return EXIT_OK;
 }

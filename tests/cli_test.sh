@@ -317,6 +317,7 @@ expect_status 0 "bench --help" -- "$CSUM" bench --help
 expect_status 0 "bench --list" -- "$CSUM" bench --list
 expect_grep "$TMP/out" "^  generic " "bench --list shows generic"
 expect_grep "$TMP/out" "^  inline-40 " "bench --list shows the h40 subjects -M takes"
+expect_narrow "$TMP/out" "bench --list fits in 80 columns"
 expect_status 2 "bench: unknown table" -- "$CSUM" bench nosuchtable
 expect_status 2 "bench: unknown implementation" -- "$CSUM" bench -M no-such-impl lenalign
 expect_status 2 "bench: unknown baseline" -- "$CSUM" bench --baseline no-such-impl lenalign

@@ -49,7 +49,7 @@ refused "-M naming an h40 subject for sizes" "-M inline-40: sizes does not time 
 refused "-M naming an h40 subject for copy" "-M inline-40: copy does not time it" -- copy -l 64 -M generic,inline-40
 refused "-M naming a copy row for h40" "-M csum_partial_copy: h40 does not time it \\(copy does" -- h40 -M csum_partial_copy
 refused "-M naming an h40 subject for two tables" "-M inline-40: none of sizes, short times it" -- sizes short -l 40 -M inline-40
-many=$("$csum" bench --list | awk '/^Subjects/ { on = 1; next } /^[^ ]/ { on = 0 } on && !/REFUSED/ { print $1 }' |
+many=$("$csum" bench --list | awk '/^Subjects/ { on = 1; next } /^[^ ]/ { on = 0 } on && /^  [^ ]/ && !/REFUSED/ { print $1 }' |
        head -n 9 | paste -sd, -)
 if [ "$(printf '%s\n' "$many" | awk -F, '{ print NF }')" -eq 9 ]; then
     refused "short -M with more subjects than it times together" "short times at most 8 subjects together" -- short -l 40 -M "$many"

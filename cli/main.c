@@ -15,6 +15,8 @@ struct command {
     const char *summary;
 };
 
+static int cmd_help(int argc, char **argv);
+
 static const struct command commands[] = {
     { "impls",  cmd_impls,  "list implementations, the dispatch plan and why it applies" },
     { "verify", cmd_verify, "compare every supported implementation with the reference oracle" },
@@ -22,6 +24,7 @@ static const struct command commands[] = {
     { "bench",  cmd_bench,  "the lab: time every implementation side by side ('csum bench --help')" },
     { "tune",   cmd_tune,   "measure this host, print a dispatch plan (--write stores it)" },
     { "pcap",   cmd_pcap,   "verify or fix the checksums in a pcap/pcapng capture" },
+    { "help",   cmd_help,   "this help, or a command's: 'csum help pcap' is 'csum pcap --help'" },
 };
 
 static const char *hint_command; /* usage_hint(): NULL before a command is known */
@@ -68,6 +71,26 @@ static void print_help(void)
            "Exit status: 0 success, 1 a failure was found (mismatch, unreadable file, bad\n"
            "checksum, output that could not be written), 2 bad usage (for pcap also an\n"
            "unreadable or malformed capture, or output that could not be written).\n");
+}
+
+/* csum help [COMMAND]: what git, cargo and go users type; the same text as --help. */
+static int cmd_help(int argc, char **argv)
+{
+    usage_hint(NULL); /* a mistake here is helped by csum --help */
+    if (argc > 2)
+        return usage_error("help takes one command, not '%s'", argv[2]);
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        print_help();
+        return EXIT_OK;
+    }
+    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
+        if (!strcmp(argv[1], commands[c].name)) {
+            char *args[] = { argv[1], "--help", NULL };
+            usage_hint(commands[c].name);
+            return commands[c].run(2, args);
+        }
+    }
+    return usage_error("unknown command '%s'", argv[1]);
 }
 
 /* The status once standard output is flushed: output lost to a full disk or a closed

@@ -77,6 +77,18 @@ for h in "${helps[@]}"; do
     if [ -s "$TMP/try" ]; then expect_narrow "$TMP/try" "csum${h:+ $h}'s usage hint fits in 80 columns"
     else fail "csum${h:+ $h} --no-such-option: no 'Try ...' hint ($(head -c 300 "$TMP/err"))"; fi
 done
+# csum help [COMMAND] prints what --help prints; anything else after it is refused.
+"$CSUM" --help >"$TMP/want" 2>&1
+"$CSUM" help >"$TMP/got" 2>&1
+if cmp -s "$TMP/want" "$TMP/got"; then ok "csum help is csum --help"; else fail "csum help differs from csum --help"; fi
+"$CSUM" pcap --help >"$TMP/want" 2>&1
+"$CSUM" help pcap >"$TMP/got" 2>&1
+if cmp -s "$TMP/want" "$TMP/got"; then ok "csum help pcap is csum pcap --help"; else fail "csum help pcap differs from csum pcap --help"; fi
+expect_status 2 "help with an unknown command" -- "$CSUM" help no-such-command
+expect_grep "$TMP/err" "unknown command 'no-such-command'" "help names the unknown command"
+expect_grep "$TMP/err" "^Try 'csum --help'" "help's usage error points to csum --help"
+expect_status 2 "help with two commands" -- "$CSUM" help pcap sum
+expect_grep "$TMP/err" "help takes one command, not 'sum'" "help refuses a second command"
 # Output that cannot be written (a full disk, a closed standard output) is a failure, named,
 # whichever command printed it: never an exit 0 with the output lost.
 printf 'x' >"$TMP/x"

@@ -250,7 +250,10 @@ CSUM_API csum_sum16 csum_tcpudp_magic(uint32_t saddr, uint32_t daddr, uint32_t l
                                       uint8_t proto, csum_wsum sum);
 
 /**
- * Pseudo-header checksum for IPv6 (RFC 8200 section 8.1), folded like csum_tcpudp_magic().
+ * Pseudo-header checksum for IPv6 (RFC 8200 section 8.1), folded like csum_tcpudp_magic():
+ * over an upper-layer packet with its checksum field as received, 0 when intact; over one
+ * whose field was zeroed, the value to store, for UDP (and UDP-Lite) through csum_udp_fixup(),
+ * since RFC 8200 sends a computed 0 as 0xffff there too, and for TCP and ICMPv6 as it is.
  *
  * @param saddr16  the 16-byte source address as stored
  * @param daddr16  the 16-byte destination address as stored; with a Routing header, the
@@ -268,7 +271,8 @@ CSUM_API csum_sum16 csum_ipv6_magic(const void *saddr16, const void *daddr16, ui
 /**
  * The value to store in a UDP checksum field for a computed checksum `check`: UDP sends a
  * computed 0 as 0xffff, because a stored 0 means "no checksum" (over IPv4; over IPv6 a zero
- * checksum is invalid). Every other value is returned unchanged.
+ * checksum is invalid). Every other value is returned unchanged. UDP-Lite has the same rule
+ * (RFC 3828 section 3.1), though a stored 0 is invalid there over IPv4 too.
  */
 CSUM_API csum_sum16 csum_udp_fixup(csum_sum16 check);
 

@@ -245,6 +245,16 @@ CSUM_API csum_wsum csum_tcpudp_nofold(uint32_t saddr, uint32_t daddr, uint32_t l
  * csum_fold(csum_tcpudp_nofold(...)): over a segment with its checksum field as received, 0
  * when intact; over a segment whose checksum field was zeroed, the value to store (for UDP
  * pass that through csum_udp_fixup()).
+ *
+ * Checksum offload: a NIC that computes the checksum (Linux's CHECKSUM_PARTIAL, DPDK's TX
+ * L4 checksum flags) sums the segment from the TCP/UDP header on and stores the complement,
+ * so the field must hold the pseudo-header's sum, folded but not complemented:
+ * (csum_sum16)~csum_tcpudp_magic(saddr, daddr, len, proto, 0), as Linux stores
+ * ~tcp_v4_check(len, saddr, daddr, 0) and DPDK rte_ipv4_phdr_cksum(). After an address
+ * rewrite, update that placeholder as the checksum of the pseudo-header alone: complement it,
+ * csum_replace4(), complement it back (what Linux's inet_proto_csum_replace4() does for a
+ * pseudo-header field under CHECKSUM_PARTIAL); a rewrite of a field the NIC sums (a port)
+ * needs no update.
  */
 CSUM_API csum_sum16 csum_tcpudp_magic(uint32_t saddr, uint32_t daddr, uint32_t len,
                                       uint8_t proto, csum_wsum sum);
@@ -253,7 +263,10 @@ CSUM_API csum_sum16 csum_tcpudp_magic(uint32_t saddr, uint32_t daddr, uint32_t l
  * Pseudo-header checksum for IPv6 (RFC 8200 section 8.1), folded like csum_tcpudp_magic():
  * over an upper-layer packet with its checksum field as received, 0 when intact; over one
  * whose field was zeroed, the value to store, for UDP (and UDP-Lite) through csum_udp_fixup(),
- * since RFC 8200 sends a computed 0 as 0xffff there too, and for TCP and ICMPv6 as it is.
+ * since RFC 8200 sends a computed 0 as 0xffff there too, and for TCP and ICMPv6 as it is. For
+ * checksum offload the placeholder is (csum_sum16)~csum_ipv6_magic(saddr16, daddr16, len,
+ * proto, 0), updated after an address rewrite with csum_replace16() between two complements
+ * (see csum_tcpudp_magic()).
  *
  * @param saddr16  the 16-byte source address as stored
  * @param daddr16  the 16-byte destination address as stored; with a Routing header, the

@@ -315,6 +315,70 @@ static void check_udp_zero(struct test_ctx *t)
     CHECK(t, zero_again > 0, "no rewrite left a computed 0");
 }
 
+/*
+ * Checksum offload as csum.h describes it: the field holds the pseudo-header's sum, folded and
+ * not complemented, (csum_sum16)~csum_tcpudp_magic(..., 0) or ~csum_ipv6_magic(..., 0); a NIC
+ * (emulated: csum_fold of the sum from the TCP/UDP header on, csum_udp_fixup for UDP) then
+ * stores the right checksum. An address rewrite updates the placeholder as a checksum of the
+ * pseudo-header alone: complemented, csum_replace4/16, complemented again.
+ */
+static void check_offload_placeholder(struct test_ctx *t)
+{
+    unsigned char pkt[40 + 1600], addrs[32], to[16];
+    uint64_t rng = 0x0ff1;
+    for (int iter = 0; iter < 4000; iter++) {
+        const int v6 = iter & 1, udp = iter & 2;
+        const uint8_t proto = udp ? 17 : 6;
+        const size_t field = udp ? 6 : 16;
+        const size_t seglen = field + 2 + testdata_next(&rng) % 1400;
+        testdata_fill(addrs, 32, testdata_next(&rng));
+        testdata_fill(to, 16, testdata_next(&rng));
+        if (iter < 32) /* all-zero and all-ones addresses, before and after */
+            memset(iter & 4 ? to : addrs, iter & 8 ? 0xff : 0x00, 32 - (iter & 4 ? 16 : 0));
+        size_t phl = v6 ? ipv6_pseudo(pkt, addrs, addrs + 16, (uint32_t)seglen, proto)
+                        : ipv4_pseudo(pkt, load32(addrs), load32(addrs + 16), (uint32_t)seglen, proto);
+        unsigned char *seg = pkt + phl;
+        testdata_fill(seg, seglen, testdata_next(&rng));
+        seg[field] = seg[field + 1] = 0;
+        const csum_sum16 want = udp ? csum_udp_fixup(l4_magic(v6, addrs, seg, seglen, proto))
+                                    : l4_magic(v6, addrs, seg, seglen, proto);
+
+        csum_sum16 ph = (csum_sum16)~(v6 ? csum_ipv6_magic(addrs, addrs + 16, (uint32_t)seglen, proto, 0)
+                                         : csum_tcpudp_magic(load32(addrs), load32(addrs + 16),
+                                                             (uint32_t)seglen, proto, 0));
+        memcpy(seg + field, &ph, 2);
+        csum_sum16 nic = csum_fold(csum_partial(seg, seglen, 0));
+        if (udp)
+            nic = csum_udp_fixup(nic);
+        CHECK(t, nic == want, "v6 %d proto %u len %zu: placeholder 0x%04x, the NIC's 0x%04x, "
+              "want 0x%04x", v6, proto, seglen, net(ph), net(nic), net(want));
+
+        /* NAT: a new source address; the placeholder follows it. */
+        const size_t alen = v6 ? 16 : 4;
+        csum_sum16 c = (csum_sum16)~ph;
+        if (v6)
+            csum_replace16(&c, addrs, to);
+        else
+            csum_replace4(&c, load32(addrs), load32(to));
+        ph = (csum_sum16)~c;
+        memcpy(addrs, to, alen);
+        memcpy(pkt, to, alen);
+        const csum_sum16 fresh = (csum_sum16)~(v6 ? csum_ipv6_magic(addrs, addrs + 16, (uint32_t)seglen, proto, 0)
+                                                  : csum_tcpudp_magic(load32(addrs), load32(addrs + 16),
+                                                                      (uint32_t)seglen, proto, 0));
+        CHECK(t, ph == fresh, "v6 %d proto %u: updated placeholder 0x%04x, recomputed 0x%04x",
+              v6, proto, net(ph), net(fresh));
+        memcpy(seg + field, &ph, 2);
+        nic = csum_fold(csum_partial(seg, seglen, 0));
+        if (udp)
+            nic = csum_udp_fixup(nic);
+        memcpy(seg + field, &nic, 2);
+        CHECK(t, oracle_checksum(pkt, phl + seglen, 0) == 0,
+              "v6 %d proto %u: after the rewrite the NIC's 0x%04x does not verify", v6, proto,
+              net(nic));
+    }
+}
+
 /* ---- RFC 1624 ------------------------------------------------------------------------- */
 
 /*
@@ -397,6 +461,7 @@ void test_proto_helpers(struct test_ctx *t)
     check_ipv4_header(t);
     check_pseudo_headers(t);
     check_udp_zero(t);
+    check_offload_placeholder(t);
     check_replace(t);
 }
 

@@ -245,12 +245,28 @@ CSUM_API csum_wsum csum_tcpudp_nofold(uint32_t saddr, uint32_t daddr, uint32_t l
  * csum_fold(csum_tcpudp_nofold(...)): over a segment with its checksum field as received, 0
  * when intact; over a segment whose checksum field was zeroed, the value to store (for UDP
  * pass that through csum_udp_fixup()).
+ *
+ * Checksum offload: a NIC that computes the checksum (Linux's CHECKSUM_PARTIAL, DPDK's TX
+ * L4 checksum flags) sums the segment from the TCP/UDP header on and stores the complement,
+ * so the field must hold the pseudo-header's sum, folded but not complemented:
+ * (csum_sum16)~csum_tcpudp_magic(saddr, daddr, len, proto, 0), as Linux stores
+ * ~tcp_v4_check(len, saddr, daddr, 0) and DPDK rte_ipv4_phdr_cksum(). After an address
+ * rewrite, update that placeholder as the checksum of the pseudo-header alone: complement it,
+ * csum_replace4(), complement it back (what Linux's inet_proto_csum_replace4() does for a
+ * pseudo-header field under CHECKSUM_PARTIAL); a rewrite of a field the NIC sums (a port)
+ * needs no update.
  */
 CSUM_API csum_sum16 csum_tcpudp_magic(uint32_t saddr, uint32_t daddr, uint32_t len,
                                       uint8_t proto, csum_wsum sum);
 
 /**
- * Pseudo-header checksum for IPv6 (RFC 8200 section 8.1), folded like csum_tcpudp_magic().
+ * Pseudo-header checksum for IPv6 (RFC 8200 section 8.1), folded like csum_tcpudp_magic():
+ * over an upper-layer packet with its checksum field as received, 0 when intact; over one
+ * whose field was zeroed, the value to store, for UDP (and UDP-Lite) through csum_udp_fixup(),
+ * since RFC 8200 sends a computed 0 as 0xffff there too, and for TCP and ICMPv6 as it is. For
+ * checksum offload the placeholder is (csum_sum16)~csum_ipv6_magic(saddr16, daddr16, len,
+ * proto, 0), updated after an address rewrite with csum_replace16() between two complements
+ * (see csum_tcpudp_magic()).
  *
  * @param saddr16  the 16-byte source address as stored
  * @param daddr16  the 16-byte destination address as stored; with a Routing header, the
@@ -268,7 +284,8 @@ CSUM_API csum_sum16 csum_ipv6_magic(const void *saddr16, const void *daddr16, ui
 /**
  * The value to store in a UDP checksum field for a computed checksum `check`: UDP sends a
  * computed 0 as 0xffff, because a stored 0 means "no checksum" (over IPv4; over IPv6 a zero
- * checksum is invalid). Every other value is returned unchanged.
+ * checksum is invalid). Every other value is returned unchanged. UDP-Lite has the same rule
+ * (RFC 3828 section 3.1), though a stored 0 is invalid there over IPv4 too.
  */
 CSUM_API csum_sum16 csum_udp_fixup(csum_sum16 check);
 

@@ -216,6 +216,169 @@ static void check_pseudo_headers(struct test_ctx *t)
     CHECK(t, CSUM_MANGLED_0 == 0xffff, "CSUM_MANGLED_0");
 }
 
+/* ---- UDP's computed zero, and checksum offload's placeholder ---------------------------- */
+
+/* A UDP datagram (v4 or v6) of `seglen` bytes after its pseudo-header at pkt, its checksum
+ * field zeroed. Returns the pseudo-header's length; the addresses are left in `addrs`. */
+static size_t udp_datagram(unsigned char *pkt, unsigned char *addrs, int v6, size_t seglen,
+                           uint64_t *rng)
+{
+    testdata_fill(addrs, 32, testdata_next(rng));
+    size_t phl = v6 ? ipv6_pseudo(pkt, addrs, addrs + 16, (uint32_t)seglen, 17)
+                    : ipv4_pseudo(pkt, load32(addrs), load32(addrs + 16), (uint32_t)seglen, 17);
+    testdata_fill(pkt + phl, seglen, testdata_next(rng));
+    put_be16(pkt + phl + 4, (uint16_t)seglen);
+    pkt[phl + 6] = pkt[phl + 7] = 0;
+    return phl;
+}
+
+/* The TCP/UDP checksum of seg (its field as it is) under v4's or v6's pseudo-header. */
+static csum_sum16 l4_magic(int v6, const unsigned char *addrs, const unsigned char *seg,
+                           size_t seglen, uint8_t proto)
+{
+    csum_wsum body = csum_partial(seg, seglen, 0);
+    return v6 ? csum_ipv6_magic(addrs, addrs + 16, (uint32_t)seglen, proto, body)
+              : csum_tcpudp_magic(load32(addrs), load32(addrs + 16), (uint32_t)seglen, proto, body);
+}
+
+/*
+ * UDP over IPv4 and IPv6 whose computed checksum is 0 (RFC 768; RFC 8200 section 8.1): the
+ * helpers give 0x0000, csum_udp_fixup() makes it 0xffff, and that stored value verifies. Then
+ * csum_replace2 (the source port), csum_replace4 or csum_replace16 (the source address, in
+ * the pseudo-header) over that stored 0xffff, passed through csum_udp_fixup() as csum.h says:
+ * what recomputing gives, random new values and ones that leave the computed checksum 0
+ * (a word going 0x0000 -> 0xffff or back, the ones'-complement zeros).
+ */
+static void check_udp_zero(struct test_ctx *t)
+{
+    unsigned char pkt[40 + 1600], addrs[32], to[16];
+    uint64_t rng = 0x768;
+    size_t zero_again = 0;
+    for (int iter = 0; iter < 8000; iter++) {
+        const int v6 = iter & 1, port = iter & 2, corner = (iter >> 2) % 3;
+        const size_t seglen = 10 + testdata_next(&rng) % 1400;
+        const size_t phl = udp_datagram(pkt, addrs, v6, seglen, &rng);
+        unsigned char *seg = pkt + phl;
+        /* The field to rewrite: the source port, or the source address (pseudo-header). */
+        unsigned char *field = port ? seg : pkt;
+        const size_t flen = port ? 2 : v6 ? 16 : 4;
+        memcpy(to, field, flen);
+        if (corner == 1) { /* its first word 0x0000 -> 0xffff, or 0xffff -> 0x0000 */
+            memset(field, iter & 8 ? 0xff : 0x00, 2);
+            memset(to, iter & 8 ? 0x00 : 0xff, 2);
+        } else {
+            testdata_fill(to, flen, testdata_next(&rng));
+        }
+        if (!port)
+            memcpy(addrs, field, flen);
+
+        /* The payload's first word makes the whole sum to ones'-complement zero. */
+        seg[8] = seg[9] = 0;
+        put_be16(seg + 8, oracle_checksum(pkt, phl + seglen, 0));
+        csum_sum16 c = l4_magic(v6, addrs, seg, seglen, 17);
+        CHECK(t, c == 0 && oracle_checksum(pkt, phl + seglen, 0) == 0,
+              "v6 %d len %zu: computed 0x%04x, want 0x0000", v6, seglen, net(c));
+        c = csum_udp_fixup(c);
+        memcpy(seg + 6, &c, 2);
+        CHECK(t, net(c) == 0xffff && l4_magic(v6, addrs, seg, seglen, 17) == 0 &&
+                     oracle_checksum(pkt, phl + seglen, 0) == 0,
+              "v6 %d len %zu: stored 0x%04x does not verify", v6, seglen, net(c));
+
+        if (flen == 2) {
+            uint16_t f, n;
+            memcpy(&f, field, 2);
+            memcpy(&n, to, 2);
+            csum_replace2(&c, f, n);
+        } else if (flen == 4) {
+            csum_replace4(&c, load32(field), load32(to));
+        } else {
+            csum_replace16(&c, field, to);
+        }
+        c = csum_udp_fixup(c);
+        memcpy(field, to, flen);
+        if (!port)
+            memcpy(addrs, to, flen);
+        seg[6] = seg[7] = 0;
+        const csum_sum16 want = csum_udp_fixup(l4_magic(v6, addrs, seg, seglen, 17));
+        const uint16_t oracle = oracle_checksum(pkt, phl + seglen, 0);
+        zero_again += oracle == 0;
+        CHECK(t, c == want && net(c) == (oracle ? oracle : 0xffff),
+              "v6 %d, %s of a datagram holding 0xffff (%s): got 0x%04x, recomputed 0x%04x, "
+              "oracle 0x%04x", v6, flen == 2 ? "csum_replace2" : flen == 4 ? "csum_replace4"
+              : "csum_replace16", corner == 1 ? "0 to 0xffff" : "random", net(c), net(want),
+              oracle);
+        memcpy(seg + 6, &c, 2);
+        CHECK(t, l4_magic(v6, addrs, seg, seglen, 17) == 0 &&
+                     oracle_checksum(pkt, phl + seglen, 0) == 0,
+              "v6 %d: the updated 0x%04x does not verify", v6, net(c));
+    }
+    CHECK(t, zero_again > 0, "no rewrite left a computed 0");
+}
+
+/*
+ * Checksum offload as csum.h describes it: the field holds the pseudo-header's sum, folded and
+ * not complemented, (csum_sum16)~csum_tcpudp_magic(..., 0) or ~csum_ipv6_magic(..., 0); a NIC
+ * (emulated: csum_fold of the sum from the TCP/UDP header on, csum_udp_fixup for UDP) then
+ * stores the right checksum. An address rewrite updates the placeholder as a checksum of the
+ * pseudo-header alone: complemented, csum_replace4/16, complemented again.
+ */
+static void check_offload_placeholder(struct test_ctx *t)
+{
+    unsigned char pkt[40 + 1600], addrs[32], to[16];
+    uint64_t rng = 0x0ff1;
+    for (int iter = 0; iter < 4000; iter++) {
+        const int v6 = iter & 1, udp = iter & 2;
+        const uint8_t proto = udp ? 17 : 6;
+        const size_t field = udp ? 6 : 16;
+        const size_t seglen = field + 2 + testdata_next(&rng) % 1400;
+        testdata_fill(addrs, 32, testdata_next(&rng));
+        testdata_fill(to, 16, testdata_next(&rng));
+        if (iter < 32) /* all-zero and all-ones addresses, before and after */
+            memset(iter & 4 ? to : addrs, iter & 8 ? 0xff : 0x00, 32 - (iter & 4 ? 16 : 0));
+        size_t phl = v6 ? ipv6_pseudo(pkt, addrs, addrs + 16, (uint32_t)seglen, proto)
+                        : ipv4_pseudo(pkt, load32(addrs), load32(addrs + 16), (uint32_t)seglen, proto);
+        unsigned char *seg = pkt + phl;
+        testdata_fill(seg, seglen, testdata_next(&rng));
+        seg[field] = seg[field + 1] = 0;
+        const csum_sum16 want = udp ? csum_udp_fixup(l4_magic(v6, addrs, seg, seglen, proto))
+                                    : l4_magic(v6, addrs, seg, seglen, proto);
+
+        csum_sum16 ph = (csum_sum16)~(v6 ? csum_ipv6_magic(addrs, addrs + 16, (uint32_t)seglen, proto, 0)
+                                         : csum_tcpudp_magic(load32(addrs), load32(addrs + 16),
+                                                             (uint32_t)seglen, proto, 0));
+        memcpy(seg + field, &ph, 2);
+        csum_sum16 nic = csum_fold(csum_partial(seg, seglen, 0));
+        if (udp)
+            nic = csum_udp_fixup(nic);
+        CHECK(t, nic == want, "v6 %d proto %u len %zu: placeholder 0x%04x, the NIC's 0x%04x, "
+              "want 0x%04x", v6, proto, seglen, net(ph), net(nic), net(want));
+
+        /* NAT: a new source address; the placeholder follows it. */
+        const size_t alen = v6 ? 16 : 4;
+        csum_sum16 c = (csum_sum16)~ph;
+        if (v6)
+            csum_replace16(&c, addrs, to);
+        else
+            csum_replace4(&c, load32(addrs), load32(to));
+        ph = (csum_sum16)~c;
+        memcpy(addrs, to, alen);
+        memcpy(pkt, to, alen);
+        const csum_sum16 fresh = (csum_sum16)~(v6 ? csum_ipv6_magic(addrs, addrs + 16, (uint32_t)seglen, proto, 0)
+                                                  : csum_tcpudp_magic(load32(addrs), load32(addrs + 16),
+                                                                      (uint32_t)seglen, proto, 0));
+        CHECK(t, ph == fresh, "v6 %d proto %u: updated placeholder 0x%04x, recomputed 0x%04x",
+              v6, proto, net(ph), net(fresh));
+        memcpy(seg + field, &ph, 2);
+        nic = csum_fold(csum_partial(seg, seglen, 0));
+        if (udp)
+            nic = csum_udp_fixup(nic);
+        memcpy(seg + field, &nic, 2);
+        CHECK(t, oracle_checksum(pkt, phl + seglen, 0) == 0,
+              "v6 %d proto %u: after the rewrite the NIC's 0x%04x does not verify", v6, proto,
+              net(nic));
+    }
+}
+
 /* ---- RFC 1624 ------------------------------------------------------------------------- */
 
 /*
@@ -297,6 +460,8 @@ void test_proto_helpers(struct test_ctx *t)
 {
     check_ipv4_header(t);
     check_pseudo_headers(t);
+    check_udp_zero(t);
+    check_offload_placeholder(t);
     check_replace(t);
 }
 

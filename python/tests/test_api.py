@@ -295,6 +295,26 @@ def test_udp_fixup():
     assert all(csum.udp_fixup(c) == c for c in (1, 0x1234, 0xFFFF))
 
 
+def test_udp_computed_zero_is_sent_as_ffff_over_ipv4_and_ipv6():
+    """A datagram whose checksum computes to 0: tcpudp_v4() and ipv6() give 0, udp_fixup()
+    0xffff (RFC 768, RFC 8200 section 8.1), and the datagram holding it verifies."""
+    for v6 in (False, True):
+        for _ in range(50):
+            src, dst = ((str(ipaddress.IPv6Address(RNG.getrandbits(128))) if v6 else
+                         str(ipaddress.IPv4Address(RNG.getrandbits(32)))) for _ in range(2))
+            udp = bytearray(RNG.randbytes(RNG.randint(10, 600)))
+            udp[4:8] = struct.pack("!HH", len(udp), 0)
+            udp[8:10] = bytes(2)
+            pseudo = pseudo6 if v6 else pseudo4
+            udp[8:10] = struct.pack("!H", ref_checksum(pseudo(src, dst, 17, len(udp)) + udp))
+            helper = csum.ipv6 if v6 else csum.tcpudp_v4
+            assert helper(src, dst, 17, len(udp), csum.partial(udp)) == 0
+            udp[6:8] = struct.pack("!H", csum.udp_fixup(0))
+            assert udp[6:8] == b"\xff\xff"
+            assert helper(src, dst, 17, len(udp), csum.partial(udp)) == 0
+            assert ref_checksum(pseudo(src, dst, 17, len(udp)) + udp) == 0
+
+
 def test_fold_add_sub():
     assert csum.fold(0) == 0xFFFF and csum.fold(0xFFFF) == 0 and csum.fold(0xFFFF_FFFF) == 0
     for _ in range(1000):

@@ -278,7 +278,8 @@ CSUM_API csum_sum16 csum_tcpudp_magic(uint32_t saddr, uint32_t daddr, uint32_t l
 CSUM_API csum_sum16 csum_ipv6_magic(const void *saddr16, const void *daddr16, uint32_t len,
                                     uint8_t proto, csum_wsum sum);
 
-/** UDP's transmitted form of a computed checksum of 0 (RFC 768): all ones (Linux's CSUM_MANGLED_0). */
+/** UDP's transmitted form of a computed checksum of 0 (RFC 768): all ones (Linux's
+ * CSUM_MANGLED_0). */
 #define CSUM_MANGLED_0 CSUM_CAST_(csum_sum16, 0xffff)
 
 /**
@@ -580,8 +581,8 @@ static inline csum_wsum csum_inline_block_sub(csum_wsum csum_sum_, csum_wsum csu
  * holds two whole 16-bit words of the buffer (all these lengths are even and the words start
  * at even offsets), so the result is the same on little- and big-endian hosts, and memcpy
  * loads are legal at any alignment. With a constant zero initial sum the compiler drops the
- * addition of `sum`, which is the zero-initial-sum specialisation of Arjan van de Ven's 2021 csum_partial
- * write-up.
+ * addition of `sum`, which is the zero-initial-sum specialisation of Arjan van de Ven's 2021
+ * csum_partial write-up.
  */
 #define CSUM_INLINE_LEN_OK(len) \
     ((len) == 2 || (len) == 4 || (len) == 8 || (len) == 12 || (len) == 14 || (len) == 16 || \

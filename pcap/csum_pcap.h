@@ -231,8 +231,11 @@ enum csum_pcap_error_kind {
                                     short, with cut_short): `offset` says where */
     CSUM_PCAP_ERROR_UNSUPPORTED, /* a well-formed file of a kind this build does not read:
                                     xz, bzip2 or lz4 compression, gzip or zstd without zlib or
-                                    libzstd, compression inside compression, a compressed
-                                    capture fixed in place (csum_pcap_fix_buffer) */
+                                    libzstd, compression inside compression, a zstd frame
+                                    whose window is over 128 MiB, a pcap version other than
+                                    2.x or a pcapng section's other than 1.x (the message
+                                    names it), a compressed capture fixed in place
+                                    (csum_pcap_fix_buffer) */
     CSUM_PCAP_ERROR_SYSTEM,      /* reading the capture or writing out_fd failed, or memory ran
                                     out: the message names the cause */
     CSUM_PCAP_ERROR_KIND_COUNT

@@ -31,6 +31,7 @@ if ! "$GEN" "$C"; then
 fi
 captures=$(awk '$1 == "capture" { print $2 }' "$C/MANIFEST")
 malformed=$(awk '$1 == "malformed" { print $2 }' "$C/MANIFEST")
+unsupported=$(awk '$1 == "unsupported" { print $2 }' "$C/MANIFEST")
 want_status() { awk -v f="$1" '$1 != "tshark" && $2 == f { print $3; exit }' "$C/MANIFEST"; }
 options_of() { awk -v f="$1" '$1 == "capture" && $2 == f { for (i = 4; i <= NF; i++) print $i }' "$C/MANIFEST"; }
 skipped_in() { awk -v f="$1" '$1 == "skipped" && $2 == f { n = $3 } END { print n + 0 }' "$C/MANIFEST"; }
@@ -356,6 +357,54 @@ check $(( $? != 2 )) "xz-compressed capture: exit 2"
 check $? "xz-compressed capture: named as such, not as malformed ($(head -c 200 "$TMP/err"))"
 "$CSUM" pcap verify --json "$TMP/x.pcap.xz" 2>/dev/null | grep -q '"error": {"offset": 0, "kind": "unsupported", "message": "xz-compressed capture, which'
 check $? "xz-compressed capture with --json: error of kind unsupported"
+# Nor is a well-formed capture of a version csum does not read (pcap 3.4, pcapng 2.0): the
+# message names the version and the one csum reads, without an offset; the JSON error is of
+# kind unsupported, at the version field.
+check $(( $(echo "$unsupported" | wc -w) != 2 )) "MANIFEST lists the captures of versions csum does not read ($(echo $unsupported))"
+for f in $unsupported; do
+    off=$(want_status "$f")
+    case $f in
+    *.pcapng) want="pcapng version 2.0, which csum does not read: it reads version 1 (1.0, the current one)" ;;
+    *) want="pcap version 3.4, which csum does not read: it reads version 2 (2.4, the current one)" ;;
+    esac
+    "$CSUM" pcap verify "$C/$f" >/dev/null 2>"$TMP/err"
+    check $(( $? != 2 )) "$f (a version csum does not read): exit 2"
+    [ "$(cat "$TMP/err")" = "csum: pcap verify: $C/$f: $want" ]
+    check $? "$f: the version named, not malformed ($(head -c 200 "$TMP/err"))"
+    "$CSUM" pcap verify --json "$C/$f" 2>/dev/null | grep -q "\"error\": {\"offset\": $off, \"kind\": \"unsupported\", \"message\": \"$want\"}"
+    check $? "$f with --json: error of kind unsupported at offset $off"
+    "$CSUM" pcap fix "$C/$f" "$TMP/fixed-unsupported" >/dev/null 2>"$TMP/err"
+    check $(( $? != 2 )) "fix of $f: exit 2"
+    [ ! -e "$TMP/fixed-unsupported" ] && [ "$(cat "$TMP/err")" = "csum: pcap fix: $C/$f: $want" ]
+    check $? "fix of $f: no output written, the version named ($(head -c 200 "$TMP/err"))"
+done
+# A later pcapng section of such a version: the sections before it are walked, the message
+# says which section.
+cat "$C/clean.pcapng" "$C/bad-ng-version.pcapng" >"$TMP/second.pcapng"
+size=$(wc -c <"$C/clean.pcapng")
+"$CSUM" pcap verify "$TMP/second.pcapng" >"$TMP/out" 2>"$TMP/err"
+check $(( $? != 2 )) "a second pcapng section of version 2.0: exit 2"
+[ "$(cat "$TMP/err")" = "csum: pcap verify: $TMP/second.pcapng: pcapng version 2.0 (the section at byte offset $size), which csum does not read: it reads version 1 (1.0, the current one)" ]
+check $? "a second pcapng section of version 2.0: said so, with the section's offset ($(head -c 300 "$TMP/err"))"
+"$CSUM" pcap verify "$C/clean.pcapng" | head -n 1 >"$TMP/want"
+head -n 1 "$TMP/out" | sed "s|$TMP/second.pcapng|$C/clean.pcapng|" | cmp -s - "$TMP/want"
+check $? "a second pcapng section of version 2.0: the first section's packets counted ($(head -c 200 "$TMP/out"))"
+"$CSUM" pcap verify --json "$TMP/second.pcapng" 2>/dev/null | grep -q "\"error\": {\"offset\": $((size + 12)), \"kind\": \"unsupported\""
+check $? "a second pcapng section of version 2.0 with --json: error of kind unsupported at offset $((size + 12))"
+# A zstd frame with a window larger than the decoder's limit (zstd --long=30 from a pipe, whose
+# size it does not know) is a well-formed stream csum does not read, not corrupt data.
+if "$CSUM" pcap --help | grep -q "zstd: yes" && zstd -q --long=30 -c <"$C/clean.pcap" >"$TMP/long.pcap.zst" 2>/dev/null; then
+    "$CSUM" pcap verify "$TMP/long.pcap.zst" >/dev/null 2>"$TMP/err"
+    check $(( $? != 2 )) "zstd with a 1 GiB window: exit 2"
+    [ "$(cat "$TMP/err")" = "csum: pcap verify: $TMP/long.pcap.zst: zstd frame whose window is larger than the 128 MiB csum decodes (as zstd --long=28 and more write): decompress it first, with zstd -d --long=31" ]
+    check $? "zstd with a 1 GiB window: said so, not malformed ($(head -c 200 "$TMP/err"))"
+    "$CSUM" pcap verify --json "$TMP/long.pcap.zst" 2>/dev/null | grep -q '"error": {"offset": 0, "kind": "unsupported", "message": "zstd frame whose window'
+    check $? "zstd with a 1 GiB window with --json: error of kind unsupported"
+    zstd -dc --long=31 "$TMP/long.pcap.zst" | "$CSUM" pcap verify - >/dev/null
+    check $? "zstd with a 1 GiB window: what the message suggests reads it"
+else
+    skip "a zstd frame with a 1 GiB window (no zstd, or a build without libzstd)"
+fi
 # gzip or zstd in a build without zlib or libzstd (the cross builds have no libzstd): said so.
 for z in gzip zstd; do
     "$CSUM" pcap --help | grep -q "$z: no" || continue
@@ -404,7 +453,7 @@ done
 # a pipe, read into the reader's window, where a sanitizer build sees a read past the end.
 rounds=$([ "$QUICK" = "--quick" ] && echo 4 || echo 20)
 crashes=0
-for f in $captures $malformed; do
+for f in $captures $malformed $unsupported; do
     for seed in $(seq 1 "$rounds"); do
         "$GEN" --mutate "$C/$f" "$TMP/mutated" "$seed" || continue
         timeout 20 "$CSUM" pcap verify --all - <"$TMP/mutated" >/dev/null 2>"$TMP/err"

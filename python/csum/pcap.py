@@ -92,9 +92,10 @@ class PcapError(OSError):
     """A capture that cannot be walked, for the reason ``kind`` names (the document's
     ``error.kind``): ``"malformed"``, not pcap/pcapng or damaged (``offset`` says where);
     ``"unsupported"``, a file csum does not read (compressed with xz, bzip2 or lz4, with gzip
-    or zstd in a build without zlib or libzstd, or compressed twice: the message says what it
-    is and how to read it); ``"system"``, reading it failed once open (an I/O error) or memory
-    ran out.
+    or zstd in a build without zlib or libzstd, compressed twice, a zstd window over 128 MiB, a
+    pcap version other than 2.x or pcapng other than 1.x: the message says what it is, and for
+    a compression how to read it); ``"system"``, reading it failed once open (an I/O error) or
+    memory ran out.
 
     A subclass of OSError, like ``gzip.BadGzipFile``, so that one ``except OSError`` catches
     every problem with a capture file; a missing or unreadable file raises the usual OSError

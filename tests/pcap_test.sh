@@ -424,6 +424,54 @@ if head -c 1 /proc/self/mem 2>&1 >/dev/null | grep -q "Input/output error"; then
     check $? "a read error: said as such, not malformed ($(head -c 200 "$TMP/err"))"
     "$CSUM" pcap verify --json /proc/self/mem 2>/dev/null | grep -q '"error": {"offset": 0, "kind": "system", "message": "cannot read: '
     check $? "a read error with --json: error of kind system"
+    # A read that fails after CUT bytes of the file: standard input is /proc/PID/mem of a
+    # python3 that maps them right before a page past the end of a file (reading it: EIO).
+    # The error's offset counts bytes of the capture after decompression, compressed or not:
+    # every byte read is walked, and the packets before the failure are those of the capture
+    # cut there (gzip: at what zlib gives for the CUT compressed bytes).
+    if command -v python3 >/dev/null 2>&1; then
+        cat >"$TMP/eio.py" <<'PY'
+import ctypes, mmap, os, subprocess, sys, tempfile
+csum, path, cut = sys.argv[1], sys.argv[2], int(sys.argv[3])
+data = open(path, "rb").read()[:cut]
+pad = -len(data) % mmap.PAGESIZE
+with tempfile.TemporaryFile() as f:
+    f.write(b"\0" * pad + data)
+    f.flush()
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                          ctypes.c_int, ctypes.c_long]
+    addr = libc.mmap(None, pad + len(data) + mmap.PAGESIZE, mmap.PROT_READ, mmap.MAP_SHARED,
+                     f.fileno(), 0)
+    assert addr not in (None, ctypes.c_void_p(-1).value), os.strerror(ctypes.get_errno())
+    fd = os.open("/proc/self/mem", os.O_RDONLY)
+    os.lseek(fd, addr + pad, os.SEEK_SET)
+    r = subprocess.run([csum, "pcap", "verify", "--json", "-"], stdin=fd, capture_output=True)
+sys.stdout.buffer.write(r.stdout)
+sys.stderr.buffer.write(r.stderr)
+sys.exit(r.returncode)
+PY
+        gzip -c "$C/clean.pcap" >"$TMP/clean.pcap.gz"
+        for cut in 3 5000 20000; do
+            for f in "$C/clean.pcap" "$TMP/clean.pcap.gz"; do
+                python3 "$TMP/eio.py" "$CSUM" "$f" "$cut" >"$TMP/out" 2>"$TMP/err"
+                check $(( $? != 2 )) "a read error after $cut bytes of ${f##*/}: exit 2"
+                case $f in
+                *.gz) want=$(python3 -c 'import sys, zlib; print(len(zlib.decompressobj(31).decompress(open(sys.argv[1], "rb").read()[:int(sys.argv[2])])))' "$f" "$cut")
+                      msg="cannot read: Input/output error (after $cut compressed bytes)" ;;
+                *) want=$cut; msg="cannot read: Input/output error" ;;
+                esac
+                [ "$(cat "$TMP/err")" = "csum: pcap verify: -: $msg" ]
+                check $? "a read error after $cut bytes of ${f##*/}: said so ($(head -c 200 "$TMP/err"))"
+                grep -q "\"error\": {\"offset\": $want, \"kind\": \"system\", \"message\": \"$msg\"}" "$TMP/out"
+                check $? "a read error after $cut bytes of ${f##*/}: error.offset $want, in the capture after decompression ($(grep '"error"' "$TMP/out" | head -c 200))"
+                head -c "$want" "$C/clean.pcap" | "$CSUM" pcap verify --json - 2>/dev/null | grep -o '"packets": [0-9]*' >"$TMP/want"
+                grep -o '"packets": [0-9]*' "$TMP/out" | cmp -s - "$TMP/want"
+                check $? "a read error after $cut bytes of ${f##*/}: the packets before it walked ($(cat "$TMP/want"))"
+            done
+        done
+    fi
 fi
 # ... and what to run instead, for what was asked: verify says how to verify it, fix how to fix
 # it (into a capture compressed the same way), and what they suggest does that.

@@ -95,7 +95,8 @@ class PcapError(OSError):
     or zstd in a build without zlib or libzstd, compressed twice, a zstd window over 128 MiB, a
     pcap version other than 2.x or pcapng other than 1.x: the message says what it is, and for
     a compression how to read it); ``"system"``, reading it failed once open (an I/O error) or
-    memory ran out.
+    memory ran out. ``offset``, as the document's, counts bytes of the capture after
+    decompression, compressed or not: for a failed read, how much of it was read (and walked).
 
     A subclass of OSError, like ``gzip.BadGzipFile``, so that one ``except OSError`` catches
     every problem with a capture file; a missing or unreadable file raises the usual OSError

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-void print_pcap_help(void)
+void pcap_cli_print_pcap_help(void)
 {
     printf("Usage: csum pcap verify [OPTIONS] FILE|-\n"
            "       csum pcap fix [OPTIONS] IN|- OUT|-\n"
@@ -50,7 +50,7 @@ static void print_policy_options(void)
            "                      (each up to %d times)\n", CSUM_PCAP_MAX_PORTS);
 }
 
-void print_verify_help(void)
+void pcap_cli_print_verify_help(void)
 {
     printf("Usage: csum pcap verify [OPTIONS] FILE|-\n"
            "Print one line per bad checksum and per offload placeholder, as found, then a\n"
@@ -105,7 +105,7 @@ void print_verify_help(void)
            "complete packet before it), or bad usage.\n");
 }
 
-void print_fix_help(void)
+void pcap_cli_print_fix_help(void)
 {
     printf("Usage: csum pcap fix [OPTIONS] IN|- OUT|-\n"
            "Write OUT, a copy of the capture IN in the same format and compression in which\n"

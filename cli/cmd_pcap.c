@@ -104,25 +104,25 @@ static int open_input(const char *name, struct stat *st)
 static int pcap_verify(int argc, char **argv)
 {
     struct args a;
-    int rc = parse_args("verify", 0, argc, argv, &a);
+    int rc = pcap_cli_parse_args("verify", 0, argc, argv, &a);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     if (a.n_names == 0)
         return usage_error("pcap verify: no FILE given ('-' for standard input)");
     const char *name = a.names[0];
     struct report r = { .a = &a };
-    a.opt.on_check = on_check;
-    a.opt.on_progress = on_progress;
+    a.opt.on_check = pcap_cli_on_check;
+    a.opt.on_progress = pcap_cli_on_progress;
     a.opt.ctx = &r;
 
     struct stat st;
     int fd = open_input(name, &st);
     if (a.json) {
         printf("{\"file\": ");
-        json_string(name);
+        pcap_cli_json_string(name);
         if (fd < 0) {
             printf(", \"error\": {\"message\": ");
-            json_string(strerror(errno));
+            pcap_cli_json_string(strerror(errno));
             printf("}}\n");
         } else {
             printf(",\n \"checks\": [");
@@ -136,25 +136,26 @@ static int pcap_verify(int argc, char **argv)
 
     struct csum_pcap_summary s;
     struct csum_pcap_error e;
-    progress_start(&r, fd, name);
+    pcap_cli_progress_start(&r, fd, name);
     const int failed = csum_pcap_verify_fd(fd, &a.opt, &s, &e) != 0;
-    progress_end(&r);
+    pcap_cli_progress_end(&r);
     if (fd != STDIN_FILENO)
         close(fd);
 
     if (a.json)
-        print_summary_json(&s, failed ? &e : NULL);
+        pcap_cli_print_summary_json(&s, failed ? &e : NULL);
     else if (!failed || s.bytes > 0) /* not for a file that is no capture at all */
-        print_summary_text(name, &s, (a.opt.flags & CSUM_PCAP_CHECK_FCS) != 0);
+        pcap_cli_print_summary_text(name, &s, (a.opt.flags & CSUM_PCAP_CHECK_FCS) != 0);
     int status = EXIT_OK;
     const int cut = failed && e.cut_short;
     if (failed && !cut) {
         fflush(stdout);
         status = capture_error("verify", name, &e);
-    } else if (total_of(&s, CSUM_PCAP_BAD)) {
+    } else if (pcap_cli_total_of(&s, CSUM_PCAP_BAD)) {
         status = EXIT_FAILURE_FOUND;
-    } else if (a.strict && (cut || s.undissected || skipped_total(&s) ||
-                            total_of(&s, CSUM_PCAP_NOT_CHECKABLE) || total_of(&s, CSUM_PCAP_OFFLOAD))) {
+    } else if (a.strict && (cut || s.undissected || pcap_cli_skipped_total(&s) ||
+                            pcap_cli_total_of(&s, CSUM_PCAP_NOT_CHECKABLE) ||
+                            pcap_cli_total_of(&s, CSUM_PCAP_OFFLOAD))) {
         status = EXIT_FAILURE_FOUND;
     }
     if (cut) {
@@ -171,7 +172,7 @@ static int pcap_verify(int argc, char **argv)
 static int pcap_fix(int argc, char **argv)
 {
     struct args a;
-    int rc = parse_args("fix", 1, argc, argv, &a);
+    int rc = pcap_cli_parse_args("fix", 1, argc, argv, &a);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     const char *in = a.names[0], *out = a.names[1];
@@ -190,32 +191,33 @@ static int pcap_fix(int argc, char **argv)
         return EXIT_USAGE;
     }
     struct fix_output o = { .fd = -1 };
-    if (out && check_output(in, out, &in_st, &o) != EXIT_OK) {
-        release_output(&o);
+    if (out && pcap_cli_check_output(in, out, &in_st, &o) != EXIT_OK) {
+        pcap_cli_release_output(&o);
         return EXIT_USAGE;
     }
 
     int in_fd = open_input(in, &in_st);
     if (in_fd < 0) {
         fprintf(stderr, "csum: pcap fix: %s: %s\n", in, strerror(errno));
-        release_output(&o);
+        pcap_cli_release_output(&o);
         return EXIT_USAGE;
     }
     /* With OUT on standard output, the list of changes goes to stderr. Otherwise a broken pipe
      * on standard output is the list's (`| head`): its writes fail instead, and the fix goes
      * on (a broken pipe as OUT is a failed write too). */
-    struct report r = { .a = &a, .fixing = 1, .text = writes_stdout(out, &o) ? stderr : stdout };
+    struct report r = { .a = &a, .fixing = 1,
+                        .text = pcap_cli_writes_stdout(out, &o) ? stderr : stdout };
     if (r.text == stdout)
         signal(SIGPIPE, SIG_IGN);
-    a.opt.on_check = on_check;
-    a.opt.on_progress = on_progress;
-    a.opt.on_fcs = on_fcs;
+    a.opt.on_check = pcap_cli_on_check;
+    a.opt.on_progress = pcap_cli_on_progress;
+    a.opt.on_fcs = pcap_cli_on_fcs;
     a.opt.ctx = &r;
     struct csum_pcap_summary s;
     struct csum_pcap_error e;
-    progress_start(&r, in_fd, in);
+    pcap_cli_progress_start(&r, in_fd, in);
     const int failed = csum_pcap_fix_fd(in_fd, o.fd, &a.opt, &s, &e) != 0;
-    progress_end(&r);
+    pcap_cli_progress_end(&r);
     if (in_fd != STDIN_FILENO)
         close(in_fd);
 
@@ -229,9 +231,9 @@ static int pcap_fix(int argc, char **argv)
         } else {
             status = capture_error("fix", in, &e);
         }
-        release_output(&o); /* a direct OUT keeps what was written */
+        pcap_cli_release_output(&o); /* a direct OUT keeps what was written */
     } else {
-        status = commit_output(out, &in_st, &o);
+        status = pcap_cli_commit_output(out, &in_st, &o);
     }
     if (status == EXIT_OK && cut) {
         fflush(stdout);
@@ -239,19 +241,20 @@ static int pcap_fix(int argc, char **argv)
                        "without the incomplete one" : "the incomplete last record was not checked");
     }
     if (status == EXIT_OK) {
-        uint64_t fixed = checksums_of(&s, CSUM_PCAP_BAD); /* the FCSs written: fcs_fixed */
+        uint64_t fixed = pcap_cli_checksums_of(&s, CSUM_PCAP_BAD); /* the FCSs written: fcs_fixed */
         if (a.opt.flags & CSUM_PCAP_FIX_OFFLOAD)
-            fixed += total_of(&s, CSUM_PCAP_OFFLOAD);
+            fixed += pcap_cli_total_of(&s, CSUM_PCAP_OFFLOAD);
         if (!r.text_failed) {
             fprintf(r.text, "%s%s%s: %" PRIu64 " packets, %s %" PRIu64 " checksum%s and %" PRIu64
                     " FCS%s; left alone: %" PRIu64 " not checkable, %" PRIu64 " offload", in,
                     out ? " -> " : "", out ? out : "", s.packets,
                     a.dry_run ? "would fix" : "fixed", fixed, fixed == 1 ? "" : "s", s.fcs_fixed,
                     s.fcs_fixed == 1 ? "" : "s",
-                    total_of(&s, CSUM_PCAP_NOT_CHECKABLE),
-                    a.opt.flags & CSUM_PCAP_FIX_OFFLOAD ? 0 : total_of(&s, CSUM_PCAP_OFFLOAD));
+                    pcap_cli_total_of(&s, CSUM_PCAP_NOT_CHECKABLE),
+                    a.opt.flags & CSUM_PCAP_FIX_OFFLOAD ? 0
+                                                       : pcap_cli_total_of(&s, CSUM_PCAP_OFFLOAD));
             /* packets it could not look into, whose bad checksums (if any) stay bad */
-            print_unchecked(r.text, &s);
+            pcap_cli_print_unchecked(r.text, &s);
             fputc('\n', r.text);
         }
     }
@@ -266,7 +269,7 @@ int cmd_pcap(int argc, char **argv)
         return usage_error("pcap: which one: 'csum pcap verify FILE' or 'csum pcap fix IN OUT'?");
     const char *sub = argv[1];
     if (!strcmp(sub, "-h") || !strcmp(sub, "--help")) {
-        print_pcap_help();
+        pcap_cli_print_pcap_help();
         return EXIT_OK;
     }
     if (!strcmp(sub, "verify")) {

@@ -1,8 +1,9 @@
 /*
  * What the files of `csum pcap` share (cli/cmd_pcap*.c): the options, the report's state, fix's
- * output, and the functions each file gives the others. Internal to the tool and to the Python
- * extension, which compiles the same files (python/src/pcap_adapter.c): keep every name that
- * its comment lists.
+ * output, and the functions each file gives the others, every one named pcap_cli_* (what is
+ * not shared is static, and keeps a short name). Internal to the tool and to the Python
+ * extension, which compiles the same files into one translation unit with its own code
+ * (python/src/pcap_adapter.c): keep every name that its comment lists.
  */
 #ifndef CSUM_CLI_CMD_PCAP_H
 #define CSUM_CLI_CMD_PCAP_H
@@ -50,48 +51,51 @@ struct fix_output {
 };
 
 /* cmd_pcap_help.c: the help texts. */
-void print_pcap_help(void);
-void print_verify_help(void);
-void print_fix_help(void);
+void pcap_cli_print_pcap_help(void);
+void pcap_cli_print_verify_help(void);
+void pcap_cli_print_fix_help(void);
 
 /* cmd_pcap_args.c: parse the options `cmd` takes; -1 after --help, else EXIT_OK or EXIT_USAGE. */
-int parse_args(const char *cmd, int fixing, int argc, char **argv, struct args *a);
+int pcap_cli_parse_args(const char *cmd, int fixing, int argc, char **argv, struct args *a);
 
 /* cmd_pcap_report.c: the walk's callbacks (ctx a struct report), and the summary's counts. */
-void on_check(void *arg, const struct csum_pcap_check *c);
-void on_fcs(void *arg, const struct csum_pcap_fcs *f);
-int listed(const struct args *a, enum csum_pcap_verdict v); /* verify prints such a check */
-const char *depth_of(const struct csum_pcap_check *c);      /* "outer", "inner" or "link" */
-int digits_of(const struct csum_pcap_check *c);             /* 4 hex digits, or 8 for an FCS */
-uint64_t total_of(const struct csum_pcap_summary *s, enum csum_pcap_verdict v);
-uint64_t checksums_of(const struct csum_pcap_summary *s, enum csum_pcap_verdict v);
-uint64_t skipped_total(const struct csum_pcap_summary *s);
+void pcap_cli_on_check(void *arg, const struct csum_pcap_check *c);
+void pcap_cli_on_fcs(void *arg, const struct csum_pcap_fcs *f);
+int pcap_cli_listed(const struct args *a, enum csum_pcap_verdict v); /* verify prints one such */
+const char *pcap_cli_depth_of(const struct csum_pcap_check *c); /* "outer", "inner" or "link" */
+int pcap_cli_digits_of(const struct csum_pcap_check *c); /* 4 hex digits, or 8 for an FCS */
+uint64_t pcap_cli_total_of(const struct csum_pcap_summary *s, enum csum_pcap_verdict v);
+uint64_t pcap_cli_checksums_of(const struct csum_pcap_summary *s, enum csum_pcap_verdict v);
+uint64_t pcap_cli_skipped_total(const struct csum_pcap_summary *s);
 
 /* cmd_pcap_text.c: the text report. */
-void print_tail(FILE *f, const struct csum_pcap_check *c, const char *note);
-void print_check_text(const struct csum_pcap_check *c);
-void print_unchecked(FILE *f, const struct csum_pcap_summary *s);
-void print_summary_text(const char *name, const struct csum_pcap_summary *s, int fcs);
+void pcap_cli_print_tail(FILE *f, const struct csum_pcap_check *c, const char *note);
+void pcap_cli_print_check_text(const struct csum_pcap_check *c);
+void pcap_cli_print_unchecked(FILE *f, const struct csum_pcap_summary *s);
+void pcap_cli_print_summary_text(const char *name, const struct csum_pcap_summary *s, int fcs);
 
 /* cmd_pcap_json.c: the JSON document; e NULL when the capture went through. */
-void json_string(const char *s);
-void print_check_json(struct report *r, const struct csum_pcap_check *c);
-void print_summary_members(const struct csum_pcap_summary *s, const struct csum_pcap_error *e);
-void print_summary_json(const struct csum_pcap_summary *s, const struct csum_pcap_error *e);
+void pcap_cli_json_string(const char *s);
+void pcap_cli_print_check_json(struct report *r, const struct csum_pcap_check *c);
+void pcap_cli_print_summary_members(const struct csum_pcap_summary *s,
+                                    const struct csum_pcap_error *e);
+void pcap_cli_print_summary_json(const struct csum_pcap_summary *s,
+                                 const struct csum_pcap_error *e);
 
 /* cmd_pcap_progress.c: the progress line (on a terminal, above 1 GB). */
-void on_progress(void *arg, uint64_t bytes_in, uint64_t packets);
-void progress_start(struct report *r, int fd, const char *name);
-void progress_clear(struct report *r);
-void progress_end(struct report *r);
+void pcap_cli_on_progress(void *arg, uint64_t bytes_in, uint64_t packets);
+void pcap_cli_progress_start(struct report *r, int fd, const char *name);
+void pcap_cli_progress_clear(struct report *r);
+void pcap_cli_progress_end(struct report *r);
 
-/* cmd_pcap_output.c: fix's OUT. check_output before IN is read (EXIT_OK or EXIT_USAGE; either
- * way release_output or commit_output is due), commit_output once the whole capture went
- * through, release_output after an error. writes_stdout: OUT is standard output. */
-int check_output(const char *in, const char *out, const struct stat *in_st,
-                 struct fix_output *o);
-void release_output(struct fix_output *o);
-int commit_output(const char *out, const struct stat *in_st, struct fix_output *o);
-int writes_stdout(const char *out, const struct fix_output *o);
+/* cmd_pcap_output.c: fix's OUT. pcap_cli_check_output before IN is read (EXIT_OK or
+ * EXIT_USAGE; either way pcap_cli_release_output or pcap_cli_commit_output is due),
+ * pcap_cli_commit_output once the whole capture went through, pcap_cli_release_output after an
+ * error. pcap_cli_writes_stdout: OUT is standard output. */
+int pcap_cli_check_output(const char *in, const char *out, const struct stat *in_st,
+                          struct fix_output *o);
+void pcap_cli_release_output(struct fix_output *o);
+int pcap_cli_commit_output(const char *out, const struct stat *in_st, struct fix_output *o);
+int pcap_cli_writes_stdout(const char *out, const struct fix_output *o);
 
 #endif /* CSUM_CLI_CMD_PCAP_H */

@@ -54,7 +54,7 @@ static int other_commands_option(int fixing, const char *s)
 }
 
 /* Parse the options `cmd` takes; -1 after --help, else EXIT_OK or EXIT_USAGE. */
-int parse_args(const char *cmd, int fixing, int argc, char **argv, struct args *a)
+int pcap_cli_parse_args(const char *cmd, int fixing, int argc, char **argv, struct args *a)
 {
     memset(a, 0, sizeof *a);
     if (fixing) /* a fixed frame's FCS that was right stays right */
@@ -71,7 +71,7 @@ int parse_args(const char *cmd, int fixing, int argc, char **argv, struct args *
                                    fixing ? "too many arguments" : "one FILE only", s);
             a->names[a->n_names++] = s;
         } else if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
-            fixing ? print_fix_help() : print_verify_help();
+            fixing ? pcap_cli_print_fix_help() : pcap_cli_print_verify_help();
             return -1;
         } else if (!strcmp(s, "--rfc1624")) {
             a->opt.flags |= CSUM_PCAP_ACCEPT_NEGATIVE_ZERO;

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-void print_pcap_help(void)
+void pcap_cli_print_pcap_help(void)
 {
     printf("Usage: csum pcap verify [OPTIONS] FILE|-\n"
            "       csum pcap fix [OPTIONS] IN|- OUT|-\n"
@@ -50,7 +50,7 @@ static void print_policy_options(void)
            "                      (each up to %d times)\n", CSUM_PCAP_MAX_PORTS);
 }
 
-void print_verify_help(void)
+void pcap_cli_print_verify_help(void)
 {
     printf("Usage: csum pcap verify [OPTIONS] FILE|-\n"
            "Print one line per bad checksum and per offload placeholder, as found, then a\n"
@@ -81,7 +81,9 @@ void print_verify_help(void)
            "                      \"skipped\", \"error\": {\"offset\", \"kind\", \"message\"}}, the\n"
            "                      error only when the walk stopped: of kind malformed (the\n"
            "                      offset says where), unsupported (xz, say) or system (a\n"
-           "                      failed read); \"summary\": counts by layer and verdict,\n"
+           "                      failed read: the bytes read before it), the offset in\n"
+           "                      bytes of the capture after decompression, compressed or\n"
+           "                      not; \"summary\": counts by layer and verdict,\n"
            "                      totals by verdict (FCSs included, with --fcs), and\n"
            "                      \"without_checksum\", the packets in which no checksum\n"
            "                      was found at all (not those of verdict none);\n"
@@ -103,7 +105,7 @@ void print_verify_help(void)
            "complete packet before it), or bad usage.\n");
 }
 
-void print_fix_help(void)
+void pcap_cli_print_fix_help(void)
 {
     printf("Usage: csum pcap fix [OPTIONS] IN|- OUT|-\n"
            "Write OUT, a copy of the capture IN in the same format and compression in which\n"

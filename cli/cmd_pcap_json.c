@@ -40,7 +40,7 @@ static size_t utf8_length(const unsigned char *s)
  * os.fsdecode() (errors="surrogateescape") makes of it, so that json.loads() returns what
  * os.fsdecode() does and os.fsencode() gives the bytes back. Byte by byte through putchar:
  * the Python extension redirects it (python/src/pcap_adapter.c). */
-void json_string(const char *s)
+void pcap_cli_json_string(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     putchar('"');
@@ -59,27 +59,28 @@ void json_string(const char *s)
     putchar('"');
 }
 
-void print_check_json(struct report *r, const struct csum_pcap_check *c)
+void pcap_cli_print_check_json(struct report *r, const struct csum_pcap_check *c)
 {
     printf("%s\n  {\"frame\": %" PRIu64 ", \"layer\": \"%s\", \"depth\": \"%s\", \"level\": %u, ",
-           r->listed++ ? "," : "", c->frame, csum_pcap_layer_name(c->layer), depth_of(c), c->level);
+           r->listed++ ? "," : "", c->frame, csum_pcap_layer_name(c->layer), pcap_cli_depth_of(c),
+           c->level);
     if (c->level)
         printf("\"via\": \"%s\", ", csum_pcap_via_name(c->via));
     printf("\"verdict\": \"%s\"", csum_pcap_verdict_name(c->verdict));
     if (c->verdict != CSUM_PCAP_NOT_CHECKABLE)
         printf(", \"stored\": \"0x%0*" PRIx32 "\", \"computed\": \"0x%0*" PRIx32
-               "\", \"offset\": %" PRIu64, digits_of(c), c->stored, digits_of(c), c->computed,
-               c->offset);
+               "\", \"offset\": %" PRIu64, pcap_cli_digits_of(c), c->stored,
+               pcap_cli_digits_of(c), c->computed, c->offset);
     if (c->note) {
         printf(", \"note\": ");
-        json_string(c->note);
+        pcap_cli_json_string(c->note);
     }
     putchar('}');
 }
 
 /* The JSON document's members after "checks" (which this closes), but for its closing brace. */
-void print_summary_members(const struct csum_pcap_summary *s,
-                           const struct csum_pcap_error *e)
+void pcap_cli_print_summary_members(const struct csum_pcap_summary *s,
+                                    const struct csum_pcap_error *e)
 {
     printf("],\n \"format\": \"%s\", \"compression\": \"%s\", \"packets\": %" PRIu64
            ", \"bytes\": %" PRIu64 ",\n \"summary\": {", csum_pcap_format_name(s->format),
@@ -93,19 +94,19 @@ void print_summary_members(const struct csum_pcap_summary *s,
     }
     for (int v = 0; v < CSUM_PCAP_VERDICT_COUNT; v++)
         printf("\"%s\": %" PRIu64 ", ", csum_pcap_verdict_name((enum csum_pcap_verdict)v),
-               total_of(s, (enum csum_pcap_verdict)v));
+               pcap_cli_total_of(s, (enum csum_pcap_verdict)v));
     printf("\"inner\": {");
     for (int v = 0; v < CSUM_PCAP_VERDICT_COUNT; v++)
         printf("%s\"%s\": %" PRIu64, v ? ", " : "", csum_pcap_verdict_name((enum csum_pcap_verdict)v),
                s->inner[v]);
     printf("}, \"without_checksum\": %" PRIu64 ", \"non_packets\": %" PRIu64
            ", \"undissected\": %" PRIu64 ", \"skipped\": %" PRIu64 "},\n \"undissected\": [",
-           s->without_checksum, s->non_packets, s->undissected, skipped_total(s));
+           s->without_checksum, s->non_packets, s->undissected, pcap_cli_skipped_total(s));
     for (int i = 0; i < CSUM_PCAP_MAX_LINKTYPES && s->undissected_by[i].packets; i++) {
         const char *name = csum_pcap_linktype_name(s->undissected_by[i].linktype);
         printf("%s{\"linktype\": %u, \"name\": ", i ? ", " : "", s->undissected_by[i].linktype);
         if (name)
-            json_string(name);
+            pcap_cli_json_string(name);
         else
             printf("null");
         printf(", \"packets\": %" PRIu64 "}", s->undissected_by[i].packets);
@@ -122,13 +123,13 @@ void print_summary_members(const struct csum_pcap_summary *s,
             printf(",\n \"error\": {\"offset\": %" PRIu64 ",%s", e->offset,
                    e->cut_short ? " \"cut_short\": true," : "");
         printf(" \"kind\": \"%s\", \"message\": ", csum_pcap_error_kind_name(e->kind));
-        json_string(e->message);
+        pcap_cli_json_string(e->message);
         printf("}");
     }
 }
 
-void print_summary_json(const struct csum_pcap_summary *s, const struct csum_pcap_error *e)
+void pcap_cli_print_summary_json(const struct csum_pcap_summary *s, const struct csum_pcap_error *e)
 {
-    print_summary_members(s, e);
+    pcap_cli_print_summary_members(s, e);
     printf("}\n");
 }

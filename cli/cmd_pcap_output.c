@@ -111,9 +111,9 @@ static int refuse_input(const char *out, const char *in)
 }
 
 /* Before reading anything: OUT may be written (and is not IN). EXIT_OK or EXIT_USAGE; on
- * EXIT_USAGE, release_output() is still due. */
-int check_output(const char *in, const char *out, const struct stat *in_st,
-                 struct fix_output *o)
+ * EXIT_USAGE, pcap_cli_release_output() is still due. */
+int pcap_cli_check_output(const char *in, const char *out, const struct stat *in_st,
+                          struct fix_output *o)
 {
     struct stat st;
     if (!strcmp(out, "-")) {
@@ -139,7 +139,7 @@ int check_output(const char *in, const char *out, const struct stat *in_st,
 }
 
 /* Remove the temporary file (if any) and close what was opened; errno is kept. */
-void release_output(struct fix_output *o)
+void pcap_cli_release_output(struct fix_output *o)
 {
     int e = errno;
     if (o->tmp)
@@ -167,7 +167,7 @@ static mode_t output_mode(const struct fix_output *o, const struct stat *in_st)
 
 /* After the whole capture went through: rename the temporary file into place, or close OUT
  * (where a late write error of a device can still show). EXIT_OK or EXIT_USAGE. */
-int commit_output(const char *out, const struct stat *in_st, struct fix_output *o)
+int pcap_cli_commit_output(const char *out, const struct stat *in_st, struct fix_output *o)
 {
     int rc = EXIT_OK;
     if (o->tmp) {
@@ -180,13 +180,13 @@ int commit_output(const char *out, const struct stat *in_st, struct fix_output *
             rc = cannot_write(out);
         o->fd = -1;
     }
-    release_output(o);
+    pcap_cli_release_output(o);
     return rc;
 }
 
 /* OUT is standard output ("-", or /dev/stdout, /dev/fd/1 and the like), where the list of
  * changes must not go. */
-int writes_stdout(const char *out, const struct fix_output *o)
+int pcap_cli_writes_stdout(const char *out, const struct fix_output *o)
 {
     struct stat st;
     if (o->fd == STDOUT_FILENO)

@@ -16,7 +16,7 @@ static double seconds_since(const struct timespec *t)
 }
 
 /* The progress line (a terminal on stderr, a file above 1 GB): at most 4 updates a second. */
-void on_progress(void *arg, uint64_t bytes_in, uint64_t packets)
+void pcap_cli_on_progress(void *arg, uint64_t bytes_in, uint64_t packets)
 {
     struct report *r = arg;
     if (!r->progress || seconds_since(&r->last) < 0.25)
@@ -30,7 +30,7 @@ void on_progress(void *arg, uint64_t bytes_in, uint64_t packets)
             packets, elapsed > 0 ? (double)bytes_in / 1e9 / elapsed : 0.0);
 }
 
-void progress_start(struct report *r, int fd, const char *name)
+void pcap_cli_progress_start(struct report *r, int fd, const char *name)
 {
     struct stat st;
     r->name = name;
@@ -45,7 +45,7 @@ void progress_start(struct report *r, int fd, const char *name)
 
 /* Before a line on a terminal that may be the progress line's: clear it (the next update
  * draws it again). */
-void progress_clear(struct report *r)
+void pcap_cli_progress_clear(struct report *r)
 {
     if (r->progress && r->progress_shown) {
         fputs("\r\033[K", stderr);
@@ -53,8 +53,8 @@ void progress_clear(struct report *r)
     }
 }
 
-void progress_end(struct report *r)
+void pcap_cli_progress_end(struct report *r)
 {
-    progress_clear(r);
+    pcap_cli_progress_clear(r);
     r->progress = 0;
 }

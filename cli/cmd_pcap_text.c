@@ -6,7 +6,7 @@
 #include <inttypes.h>
 
 /* " (via vxlan; note)" or "" */
-void print_tail(FILE *f, const struct csum_pcap_check *c, const char *note)
+void pcap_cli_print_tail(FILE *f, const struct csum_pcap_check *c, const char *note)
 {
     if (!c->level && !note)
         return;
@@ -18,35 +18,35 @@ void print_tail(FILE *f, const struct csum_pcap_check *c, const char *note)
     fputc(')', f);
 }
 
-void print_check_text(const struct csum_pcap_check *c)
+void pcap_cli_print_check_text(const struct csum_pcap_check *c)
 {
-    const int n = digits_of(c);
+    const int n = pcap_cli_digits_of(c);
     if (c->layer == CSUM_PCAP_FCS) /* as fix lists it: "frame 12: fcs 0x... -> 0x..." */
         printf("frame %" PRIu64 ": fcs ", c->frame);
     else
-        printf("frame %" PRIu64 ": %s %s checksum ", c->frame, depth_of(c),
+        printf("frame %" PRIu64 ": %s %s checksum ", c->frame, pcap_cli_depth_of(c),
                csum_pcap_layer_name(c->layer));
     switch (c->verdict) {
     case CSUM_PCAP_GOOD:
         printf("good: 0x%0*" PRIx32, n, c->stored);
-        print_tail(stdout, c, NULL);
+        pcap_cli_print_tail(stdout, c, NULL);
         break;
     case CSUM_PCAP_BAD:
         printf("bad: stored 0x%0*" PRIx32 ", computed 0x%0*" PRIx32, n, c->stored, n, c->computed);
-        print_tail(stdout, c, c->note);
+        pcap_cli_print_tail(stdout, c, c->note);
         break;
     case CSUM_PCAP_OFFLOAD:
         printf("offload: stored 0x%0*" PRIx32 ", computed 0x%0*" PRIx32, n, c->stored, n,
                c->computed);
-        print_tail(stdout, c, c->note);
+        pcap_cli_print_tail(stdout, c, c->note);
         break;
     case CSUM_PCAP_NOT_CHECKABLE:
         printf("not checkable: %s", c->note);
-        print_tail(stdout, c, NULL);
+        pcap_cli_print_tail(stdout, c, NULL);
         break;
     default:
         printf("none: %s", c->note ? c->note : "a stored 0 means no checksum");
-        print_tail(stdout, c, NULL);
+        pcap_cli_print_tail(stdout, c, NULL);
         break;
     }
     putchar('\n');
@@ -64,7 +64,7 @@ static void print_linktype(FILE *f, uint32_t linktype)
 /* The end of a summary line, the packets not looked into (none of their checksums checked, or
  * fixed): "; not dissected: 141 packets on IEEE802_15_4_WITHFCS (195)"; "; skipped: 20
  * encrypted 802.11 frames". verify and fix say the same. */
-void print_unchecked(FILE *f, const struct csum_pcap_summary *s)
+void pcap_cli_print_unchecked(FILE *f, const struct csum_pcap_summary *s)
 {
     if (s->undissected) {
         uint64_t named = 0;
@@ -77,7 +77,7 @@ void print_unchecked(FILE *f, const struct csum_pcap_summary *s)
         if (named < s->undissected)
             fprintf(f, ", %" PRIu64 " on other link types", s->undissected - named);
     }
-    if (skipped_total(s)) {
+    if (pcap_cli_skipped_total(s)) {
         const char *sep = "; skipped: ";
         for (int k = 0; k < CSUM_PCAP_SKIP_COUNT; k++) {
             if (s->skipped[k]) {
@@ -93,19 +93,20 @@ void print_unchecked(FILE *f, const struct csum_pcap_summary *s)
  * computed by the sender)", each a count of checksums by verdict, the FCSs not among them (with
  * --fcs, "; FCSs: ..." after). "none" is the verdict's name, as the lines of -v say it: not
  * JSON's "without_checksum", the packets in which no checksum was found at all. */
-void print_summary_text(const char *name, const struct csum_pcap_summary *s, int fcs)
+void pcap_cli_print_summary_text(const char *name, const struct csum_pcap_summary *s, int fcs)
 {
     printf("%s: %" PRIu64 " packets; checksums: %" PRIu64 " good, %" PRIu64 " bad, %" PRIu64
            " offload, %" PRIu64 " not checkable, %" PRIu64 " none (not computed by the sender)",
            name,
-           s->packets, checksums_of(s, CSUM_PCAP_GOOD), checksums_of(s, CSUM_PCAP_BAD),
-           checksums_of(s, CSUM_PCAP_OFFLOAD), checksums_of(s, CSUM_PCAP_NOT_CHECKABLE),
-           checksums_of(s, CSUM_PCAP_NO_CHECKSUM));
+           s->packets, pcap_cli_checksums_of(s, CSUM_PCAP_GOOD),
+           pcap_cli_checksums_of(s, CSUM_PCAP_BAD), pcap_cli_checksums_of(s, CSUM_PCAP_OFFLOAD),
+           pcap_cli_checksums_of(s, CSUM_PCAP_NOT_CHECKABLE),
+           pcap_cli_checksums_of(s, CSUM_PCAP_NO_CHECKSUM));
     if (fcs) {
         const uint64_t *n = s->count[CSUM_PCAP_FCS];
         printf("; FCSs: %" PRIu64 " good, %" PRIu64 " bad, %" PRIu64 " not checkable",
                n[CSUM_PCAP_GOOD], n[CSUM_PCAP_BAD], n[CSUM_PCAP_NOT_CHECKABLE]);
     }
-    print_unchecked(stdout, s);
+    pcap_cli_print_unchecked(stdout, s);
     putchar('\n');
 }

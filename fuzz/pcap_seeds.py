@@ -3,8 +3,8 @@
 
     build/csum-pcapgen DIR && fuzz/pcap_seeds.py DIR [--into FUZZDIR]
 
-rewrites its seeds in fuzz/corpus/pcap/ (the first records of every capture, its malformed and
-cut-short files, and a gzip- and a zstd-compressed capture), fuzz/corpus/pcap_packet/ (frames
+rewrites its seeds in fuzz/corpus/pcap/ (the first records of every capture, its malformed,
+unsupported-version and cut-short files, and a gzip- and a zstd-compressed capture), fuzz/corpus/pcap_packet/ (frames
 of every link type, tunnel and policy case, in fuzz_pcap_packet.c's layout) and
 fuzz/corpus/pcap_stream/ (small captures with read-ahead and compression bytes,
 fuzz_pcap_stream.c's layout). The seeds it wrote are listed in fuzz/pcap_seeds.generated; only
@@ -88,7 +88,7 @@ def seeds(src):
     for kind, name, *rest in manifest:
         data = open(os.path.join(src, name), "rb").read()
         stem = name.rsplit(".", 1)[0]
-        if kind in ("malformed", "cut"):
+        if kind in ("malformed", "unsupported", "cut"):
             out["pcap/" + name] = data
             continue
         if kind != "capture":

@@ -29,8 +29,9 @@ int capture_walk_pcap(struct reader *r, capture_packet_fn fn, void *ctx)
     const size_t rec = file32(h, big) == 0xa1b2cd34 ? MODIFIED_RECORD_HEADER : RECORD_HEADER;
     const uint16_t major = file16(h + 4, big);
     if (major != 2)
-        return stream_error(r->err, 4, "unsupported pcap version %u.%u", major,
-                            file16(h + 6, big));
+        return stream_unsupported(r->err, 4, "pcap version %u.%u, which csum does not read: it "
+                                  "reads version 2 (2.4, the current one)", major,
+                                  file16(h + 6, big));
     const uint32_t field = file32(h + 20, big);
     struct capture_packet pkt = { .linktype = field & 0xffff, .fcs_len = fcs_bytes(field) };
     reader_consume(r, FILE_HEADER);

@@ -9,6 +9,7 @@
 #include "capture.h"
 #include "bytes.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,9 +128,16 @@ static int block(struct reader *r, struct section *s, unsigned char *blk, uint64
         if (body_len < 16)
             return stream_error(r->err, off + 4, "pcapng section header of %u bytes is too short",
                                 total);
-        if (file16(b + 4, s->big) != 1)
-            return stream_error(r->err, body + 4, "unsupported pcapng version %u.%u",
-                                file16(b + 4, s->big), file16(b + 6, s->big));
+        if (file16(b + 4, s->big) != 1) {
+            /* A section csum cannot read, not a damaged one: the sections before it were. */
+            char where[64] = "";
+            if (off > 0)
+                snprintf(where, sizeof where, " (the section at byte offset %llu)",
+                         (unsigned long long)off);
+            return stream_unsupported(r->err, body + 4, "pcapng version %u.%u%s, which csum does "
+                                      "not read: it reads version 1 (1.0, the current one)",
+                                      file16(b + 4, s->big), file16(b + 6, s->big), where);
+        }
         return 0;
     case BLOCK_IDB: {
         if (body_len < 8)

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <zstd.h>
+#include <zstd_errors.h> /* ZSTD_getErrorCode */
 
 #define STR2(x) #x
 #define STR(x) STR2(x)
@@ -33,6 +34,14 @@ static enum codec_status zstd_decode(void *state, const unsigned char **in, size
     *in_len -= ib.pos;
     *out += ob.pos;
     *out_len -= ob.pos;
+    if (ZSTD_isError(rc) && ZSTD_getErrorCode(rc) == ZSTD_error_frameParameter_windowTooLarge) {
+        /* A frame written with a larger window (zstd --long=28 and more, --ultra): well
+         * formed, but past the limit set above. */
+        snprintf(msg, msg_size, "zstd frame whose window is larger than the 128 MiB csum "
+                 "decodes (as zstd --long=28 and more write): decompress it first, with zstd -d "
+                 "--long=31");
+        return CODEC_UNSUPPORTED;
+    }
     if (ZSTD_isError(rc)) {
         snprintf(msg, msg_size, "corrupt zstd data (libzstd: %s)", ZSTD_getErrorName(rc));
         return CODEC_ERROR;

@@ -231,8 +231,11 @@ enum csum_pcap_error_kind {
                                     short, with cut_short): `offset` says where */
     CSUM_PCAP_ERROR_UNSUPPORTED, /* a well-formed file of a kind this build does not read:
                                     xz, bzip2 or lz4 compression, gzip or zstd without zlib or
-                                    libzstd, compression inside compression, a compressed
-                                    capture fixed in place (csum_pcap_fix_buffer) */
+                                    libzstd, compression inside compression, a zstd frame
+                                    whose window is over 128 MiB, a pcap version other than
+                                    2.x or a pcapng section's other than 1.x (the message
+                                    names it), a compressed capture fixed in place
+                                    (csum_pcap_fix_buffer) */
     CSUM_PCAP_ERROR_SYSTEM,      /* reading the capture or writing out_fd failed, or memory ran
                                     out: the message names the cause */
     CSUM_PCAP_ERROR_KIND_COUNT
@@ -240,7 +243,14 @@ enum csum_pcap_error_kind {
 
 /* Why a capture could not be walked. */
 struct csum_pcap_error {
-    uint64_t offset;     /* byte offset in the capture (after decompression) of the problem */
+    /* Byte offset in the capture, counted in bytes of the capture after decompression (never
+     * of the compressed file; a message may add a count of compressed bytes), of the problem:
+     * malformed, where the capture is (cut_short: the record or block cut); unsupported, the
+     * field that says so (a version), 0 for the file's compression, or where in the capture
+     * a zstd frame with too large a window starts; system, for a failed read the first byte
+     * that could not be read (every byte before it was read and walked), for a failed write
+     * (output) the first of the bytes being written, for memory the record being read. */
+    uint64_t offset;
     char message[200];   /* e.g. "pcapng block length 13 is not a multiple of 4" */
     int output;          /* 1: writing out_fd failed (csum_pcap_fix_fd), not the capture */
     int cut_short;       /* 1: the capture ends inside a record or block, as a capture that was

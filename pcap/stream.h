@@ -22,6 +22,8 @@ struct input {
     unsigned char *raw;              /* compressed bytes read from fd, not yet decoded */
     size_t raw_cap, raw_pos, raw_len;
     int raw_eof;                     /* the source has no more bytes */
+    int read_errno;                  /* a read failed after others gave bytes: its errno, for
+                                        the next read to report */
     int at_boundary;                 /* the decoder ended a member/frame at the last byte */
     uint64_t bytes_in;               /* bytes taken from the source */
     uint64_t bytes_out;              /* capture bytes handed out */

@@ -41,16 +41,21 @@ int stream_mark_cut_short(struct csum_pcap_error *err)
     return -1;
 }
 
-/* read(2) until n bytes or end of file; the count, or -1 with errno. */
-static long read_fd(int fd, unsigned char *p, size_t n)
+/* read(2) until n bytes or end of file; the count, or -1 with errno. A read that fails after
+ * others gave bytes returns those, its errno kept in *pending for the next call to return
+ * (fewer than n bytes is then no end of file): the capture they hold is walked, and the
+ * error's offset is where reading stopped. */
+static long read_fd(int fd, unsigned char *p, size_t n, int *pending)
 {
     size_t got = 0;
     while (got < n) {
         ssize_t r = read(fd, p + got, n - got);
         if (r < 0 && errno == EINTR)
             continue;
+        if (r < 0 && got)
+            *pending = errno;
         if (r < 0)
-            return -1;
+            return got ? (long)got : -1;
         if (r == 0)
             break;
         got += (size_t)r;
@@ -58,8 +63,10 @@ static long read_fd(int fd, unsigned char *p, size_t n)
     return (long)got;
 }
 
-/* Plain bytes straight from the source. */
-static long source_read(struct input *in, unsigned char *dst, size_t n)
+/* Bytes straight from the source (compressed ones when compressed): the count, or -1 on a
+ * failed read, with *err filled, of kind system, at `at`: the capture offset (after
+ * decompression) of the first byte that could not be read, as every error gives. */
+static long source_read(struct input *in, unsigned char *dst, size_t n, uint64_t at)
 {
     if (in->fd < 0) {
         size_t left = in->mem_len - in->mem_pos;
@@ -70,9 +77,16 @@ static long source_read(struct input *in, unsigned char *dst, size_t n)
         in->bytes_in += n;
         return (long)n;
     }
-    long r = read_fd(in->fd, dst, n);
+    long r = -1;
+    if (in->read_errno) /* what failed after the bytes the last call returned */
+        errno = in->read_errno;
+    else
+        r = read_fd(in->fd, dst, n, &in->read_errno);
+    if (r < 0 && in->codec) /* how far into the compressed stream too */
+        return stream_system_error(in->err, at, "cannot read: %s (after %llu compressed bytes)",
+                                   strerror(errno), (unsigned long long)in->bytes_in);
     if (r < 0)
-        return stream_system_error(in->err, in->bytes_in, "cannot read: %s", strerror(errno));
+        return stream_system_error(in->err, at, "cannot read: %s", strerror(errno));
     in->bytes_in += (uint64_t)r;
     return r;
 }
@@ -111,11 +125,11 @@ int input_open(struct input *in, int fd, const void *mem, size_t len, int fixing
         in->raw = malloc(in->raw_cap);
         if (!in->raw)
             return stream_system_error(err, 0, "out of memory");
-        long r = source_read(in, in->raw, sizeof head);
+        long r = source_read(in, in->raw, sizeof head, 0);
         if (r < 0)
             return -1;
         in->raw_len = (size_t)r;
-        in->raw_eof = (size_t)r < sizeof head;
+        in->raw_eof = (size_t)r < sizeof head && !in->read_errno;
         n_head = (size_t)r;
         memcpy(head, in->raw, n_head);
     }
@@ -169,7 +183,7 @@ static long read_some(struct input *in, unsigned char *dst, size_t n)
         in->raw_pos += from_raw;
         if (from_raw == n || (in->fd >= 0 && in->raw_eof))
             return (long)from_raw;
-        long r = source_read(in, dst + from_raw, n - from_raw);
+        long r = source_read(in, dst + from_raw, n - from_raw, in->bytes_out + from_raw);
         return r < 0 ? failed_after(in, from_raw) : (long)from_raw + r;
     }
 
@@ -184,7 +198,7 @@ static long read_some(struct input *in, unsigned char *dst, size_t n)
             src_len = in->mem_len - in->mem_pos;
         } else {
             if (in->raw_pos == in->raw_len && !in->raw_eof) {
-                long r = source_read(in, in->raw, in->raw_cap);
+                long r = source_read(in, in->raw, in->raw_cap, in->bytes_out + (n - out_left));
                 if (r < 0)
                     return failed_after(in, n - out_left);
                 in->raw_pos = 0;
@@ -214,11 +228,14 @@ static long read_some(struct input *in, unsigned char *dst, size_t n)
         } else {
             in->raw_pos += used;
         }
-        if (st == CODEC_ERROR) {
+        if (st == CODEC_ERROR || st == CODEC_UNSUPPORTED) {
             /* Where the decoder stopped, not how far the source was read ahead. */
             const uint64_t at = in->bytes_in - (in->fd < 0 ? 0 : in->raw_len - in->raw_pos);
-            stream_error(in->err, in->bytes_out + (n - out_left), "%s (compressed byte %llu)",
-                         msg, (unsigned long long)at);
+            if (st == CODEC_UNSUPPORTED) /* the message says what it is, and what to run */
+                stream_unsupported(in->err, in->bytes_out + (n - out_left), "%s", msg);
+            else
+                stream_error(in->err, in->bytes_out + (n - out_left), "%s (compressed byte %llu)",
+                             msg, (unsigned long long)at);
             return failed_after(in, n - out_left);
         }
         if (st == CODEC_BOUNDARY)

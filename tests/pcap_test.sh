@@ -31,6 +31,7 @@ if ! "$GEN" "$C"; then
 fi
 captures=$(awk '$1 == "capture" { print $2 }' "$C/MANIFEST")
 malformed=$(awk '$1 == "malformed" { print $2 }' "$C/MANIFEST")
+unsupported=$(awk '$1 == "unsupported" { print $2 }' "$C/MANIFEST")
 want_status() { awk -v f="$1" '$1 != "tshark" && $2 == f { print $3; exit }' "$C/MANIFEST"; }
 options_of() { awk -v f="$1" '$1 == "capture" && $2 == f { for (i = 4; i <= NF; i++) print $i }' "$C/MANIFEST"; }
 skipped_in() { awk -v f="$1" '$1 == "skipped" && $2 == f { n = $3 } END { print n + 0 }' "$C/MANIFEST"; }
@@ -356,6 +357,54 @@ check $(( $? != 2 )) "xz-compressed capture: exit 2"
 check $? "xz-compressed capture: named as such, not as malformed ($(head -c 200 "$TMP/err"))"
 "$CSUM" pcap verify --json "$TMP/x.pcap.xz" 2>/dev/null | grep -q '"error": {"offset": 0, "kind": "unsupported", "message": "xz-compressed capture, which'
 check $? "xz-compressed capture with --json: error of kind unsupported"
+# Nor is a well-formed capture of a version csum does not read (pcap 3.4, pcapng 2.0): the
+# message names the version and the one csum reads, without an offset; the JSON error is of
+# kind unsupported, at the version field.
+check $(( $(echo "$unsupported" | wc -w) != 2 )) "MANIFEST lists the captures of versions csum does not read ($(echo $unsupported))"
+for f in $unsupported; do
+    off=$(want_status "$f")
+    case $f in
+    *.pcapng) want="pcapng version 2.0, which csum does not read: it reads version 1 (1.0, the current one)" ;;
+    *) want="pcap version 3.4, which csum does not read: it reads version 2 (2.4, the current one)" ;;
+    esac
+    "$CSUM" pcap verify "$C/$f" >/dev/null 2>"$TMP/err"
+    check $(( $? != 2 )) "$f (a version csum does not read): exit 2"
+    [ "$(cat "$TMP/err")" = "csum: pcap verify: $C/$f: $want" ]
+    check $? "$f: the version named, not malformed ($(head -c 200 "$TMP/err"))"
+    "$CSUM" pcap verify --json "$C/$f" 2>/dev/null | grep -q "\"error\": {\"offset\": $off, \"kind\": \"unsupported\", \"message\": \"$want\"}"
+    check $? "$f with --json: error of kind unsupported at offset $off"
+    "$CSUM" pcap fix "$C/$f" "$TMP/fixed-unsupported" >/dev/null 2>"$TMP/err"
+    check $(( $? != 2 )) "fix of $f: exit 2"
+    [ ! -e "$TMP/fixed-unsupported" ] && [ "$(cat "$TMP/err")" = "csum: pcap fix: $C/$f: $want" ]
+    check $? "fix of $f: no output written, the version named ($(head -c 200 "$TMP/err"))"
+done
+# A later pcapng section of such a version: the sections before it are walked, the message
+# says which section.
+cat "$C/clean.pcapng" "$C/bad-ng-version.pcapng" >"$TMP/second.pcapng"
+size=$(wc -c <"$C/clean.pcapng")
+"$CSUM" pcap verify "$TMP/second.pcapng" >"$TMP/out" 2>"$TMP/err"
+check $(( $? != 2 )) "a second pcapng section of version 2.0: exit 2"
+[ "$(cat "$TMP/err")" = "csum: pcap verify: $TMP/second.pcapng: pcapng version 2.0 (the section at byte offset $size), which csum does not read: it reads version 1 (1.0, the current one)" ]
+check $? "a second pcapng section of version 2.0: said so, with the section's offset ($(head -c 300 "$TMP/err"))"
+"$CSUM" pcap verify "$C/clean.pcapng" | head -n 1 >"$TMP/want"
+head -n 1 "$TMP/out" | sed "s|$TMP/second.pcapng|$C/clean.pcapng|" | cmp -s - "$TMP/want"
+check $? "a second pcapng section of version 2.0: the first section's packets counted ($(head -c 200 "$TMP/out"))"
+"$CSUM" pcap verify --json "$TMP/second.pcapng" 2>/dev/null | grep -q "\"error\": {\"offset\": $((size + 12)), \"kind\": \"unsupported\""
+check $? "a second pcapng section of version 2.0 with --json: error of kind unsupported at offset $((size + 12))"
+# A zstd frame with a window larger than the decoder's limit (zstd --long=30 from a pipe, whose
+# size it does not know) is a well-formed stream csum does not read, not corrupt data.
+if "$CSUM" pcap --help | grep -q "zstd: yes" && zstd -q --long=30 -c <"$C/clean.pcap" >"$TMP/long.pcap.zst" 2>/dev/null; then
+    "$CSUM" pcap verify "$TMP/long.pcap.zst" >/dev/null 2>"$TMP/err"
+    check $(( $? != 2 )) "zstd with a 1 GiB window: exit 2"
+    [ "$(cat "$TMP/err")" = "csum: pcap verify: $TMP/long.pcap.zst: zstd frame whose window is larger than the 128 MiB csum decodes (as zstd --long=28 and more write): decompress it first, with zstd -d --long=31" ]
+    check $? "zstd with a 1 GiB window: said so, not malformed ($(head -c 200 "$TMP/err"))"
+    "$CSUM" pcap verify --json "$TMP/long.pcap.zst" 2>/dev/null | grep -q '"error": {"offset": 0, "kind": "unsupported", "message": "zstd frame whose window'
+    check $? "zstd with a 1 GiB window with --json: error of kind unsupported"
+    zstd -dc --long=31 "$TMP/long.pcap.zst" | "$CSUM" pcap verify - >/dev/null
+    check $? "zstd with a 1 GiB window: what the message suggests reads it"
+else
+    skip "a zstd frame with a 1 GiB window (no zstd, or a build without libzstd)"
+fi
 # gzip or zstd in a build without zlib or libzstd (the cross builds have no libzstd): said so.
 for z in gzip zstd; do
     "$CSUM" pcap --help | grep -q "$z: no" || continue
@@ -375,6 +424,54 @@ if head -c 1 /proc/self/mem 2>&1 >/dev/null | grep -q "Input/output error"; then
     check $? "a read error: said as such, not malformed ($(head -c 200 "$TMP/err"))"
     "$CSUM" pcap verify --json /proc/self/mem 2>/dev/null | grep -q '"error": {"offset": 0, "kind": "system", "message": "cannot read: '
     check $? "a read error with --json: error of kind system"
+    # A read that fails after CUT bytes of the file: standard input is /proc/PID/mem of a
+    # python3 that maps them right before a page past the end of a file (reading it: EIO).
+    # The error's offset counts bytes of the capture after decompression, compressed or not:
+    # every byte read is walked, and the packets before the failure are those of the capture
+    # cut there (gzip: at what zlib gives for the CUT compressed bytes).
+    if command -v python3 >/dev/null 2>&1; then
+        cat >"$TMP/eio.py" <<'PY'
+import ctypes, mmap, os, subprocess, sys, tempfile
+csum, path, cut = sys.argv[1], sys.argv[2], int(sys.argv[3])
+data = open(path, "rb").read()[:cut]
+pad = -len(data) % mmap.PAGESIZE
+with tempfile.TemporaryFile() as f:
+    f.write(b"\0" * pad + data)
+    f.flush()
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                          ctypes.c_int, ctypes.c_long]
+    addr = libc.mmap(None, pad + len(data) + mmap.PAGESIZE, mmap.PROT_READ, mmap.MAP_SHARED,
+                     f.fileno(), 0)
+    assert addr not in (None, ctypes.c_void_p(-1).value), os.strerror(ctypes.get_errno())
+    fd = os.open("/proc/self/mem", os.O_RDONLY)
+    os.lseek(fd, addr + pad, os.SEEK_SET)
+    r = subprocess.run([csum, "pcap", "verify", "--json", "-"], stdin=fd, capture_output=True)
+sys.stdout.buffer.write(r.stdout)
+sys.stderr.buffer.write(r.stderr)
+sys.exit(r.returncode)
+PY
+        gzip -c "$C/clean.pcap" >"$TMP/clean.pcap.gz"
+        for cut in 3 5000 20000; do
+            for f in "$C/clean.pcap" "$TMP/clean.pcap.gz"; do
+                python3 "$TMP/eio.py" "$CSUM" "$f" "$cut" >"$TMP/out" 2>"$TMP/err"
+                check $(( $? != 2 )) "a read error after $cut bytes of ${f##*/}: exit 2"
+                case $f in
+                *.gz) want=$(python3 -c 'import sys, zlib; print(len(zlib.decompressobj(31).decompress(open(sys.argv[1], "rb").read()[:int(sys.argv[2])])))' "$f" "$cut")
+                      msg="cannot read: Input/output error (after $cut compressed bytes)" ;;
+                *) want=$cut; msg="cannot read: Input/output error" ;;
+                esac
+                [ "$(cat "$TMP/err")" = "csum: pcap verify: -: $msg" ]
+                check $? "a read error after $cut bytes of ${f##*/}: said so ($(head -c 200 "$TMP/err"))"
+                grep -q "\"error\": {\"offset\": $want, \"kind\": \"system\", \"message\": \"$msg\"}" "$TMP/out"
+                check $? "a read error after $cut bytes of ${f##*/}: error.offset $want, in the capture after decompression ($(grep '"error"' "$TMP/out" | head -c 200))"
+                head -c "$want" "$C/clean.pcap" | "$CSUM" pcap verify --json - 2>/dev/null | grep -o '"packets": [0-9]*' >"$TMP/want"
+                grep -o '"packets": [0-9]*' "$TMP/out" | cmp -s - "$TMP/want"
+                check $? "a read error after $cut bytes of ${f##*/}: the packets before it walked ($(cat "$TMP/want"))"
+            done
+        done
+    fi
 fi
 # ... and what to run instead, for what was asked: verify says how to verify it, fix how to fix
 # it (into a capture compressed the same way), and what they suggest does that.
@@ -404,7 +501,7 @@ done
 # a pipe, read into the reader's window, where a sanitizer build sees a read past the end.
 rounds=$([ "$QUICK" = "--quick" ] && echo 4 || echo 20)
 crashes=0
-for f in $captures $malformed; do
+for f in $captures $malformed $unsupported; do
     for seed in $(seq 1 "$rounds"); do
         "$GEN" --mutate "$C/$f" "$TMP/mutated" "$seed" || continue
         timeout 20 "$CSUM" pcap verify --all - <"$TMP/mutated" >/dev/null 2>"$TMP/err"

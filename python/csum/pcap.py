@@ -92,9 +92,11 @@ class PcapError(OSError):
     """A capture that cannot be walked, for the reason ``kind`` names (the document's
     ``error.kind``): ``"malformed"``, not pcap/pcapng or damaged (``offset`` says where);
     ``"unsupported"``, a file csum does not read (compressed with xz, bzip2 or lz4, with gzip
-    or zstd in a build without zlib or libzstd, or compressed twice: the message says what it
-    is and how to read it); ``"system"``, reading it failed once open (an I/O error) or memory
-    ran out.
+    or zstd in a build without zlib or libzstd, compressed twice, a zstd window over 128 MiB, a
+    pcap version other than 2.x or pcapng other than 1.x: the message says what it is, and for
+    a compression how to read it); ``"system"``, reading it failed once open (an I/O error) or
+    memory ran out. ``offset``, as the document's, counts bytes of the capture after
+    decompression, compressed or not: for a failed read, how much of it was read (and walked).
 
     A subclass of OSError, like ``gzip.BadGzipFile``, so that one ``except OSError`` catches
     every problem with a capture file; a missing or unreadable file raises the usual OSError
@@ -859,23 +861,20 @@ def _walked(document: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
     return None
 
 
-_MALFORMED = re.compile(r"malformed capture at byte offset (\d+): (.*)", re.S)
-
-
 def _failure(status: int, text: bytes, document: Optional[Dict[str, Any]], err: bytes,
              err_no: int, usage: int, path: Optional[str], make_result: Any,
              dst: Optional[str] = None) -> Exception:
     """The exception for a failed command: from the document's error member when it printed
-    one, else from what it printed on stderr. ``text`` is the document as printed."""
+    one for the capture, else from what it printed on stderr. ``text`` is the document as
+    printed. Every error in a capture that was opened is in the document, with its kind and
+    offset (the CLI's own --json member): stderr names only a file that could not be opened or
+    written, and is never searched for a malformed capture (a file name may say anything)."""
     message = err.decode("utf-8", errors="replace").strip()
     error = document.get("error") if document else None
     if isinstance(error, dict) and error.get("offset") is not None:
         result = make_result(document) if _walked(document) is not None else None
         return PcapError(str(error.get("message", "")), path, int(error["offset"]), result,
                          str(error.get("kind", "malformed")))
-    m = _MALFORMED.search(message)
-    if m:
-        return PcapError(m.group(2).strip(), path, int(m.group(1)))
     if usage:  # the options were checked here first: a bug if reached
         return ValueError(message.replace("csum: ", "", 1))
     if status != 2:  # the walk went through: what failed is reading its document (a bug)

@@ -40,9 +40,10 @@
  * the headers included here before the macros (a new header included by a piece after them
  * must not declare what the macros rename); names that are static in one piece and another
  * never alike (here they share one translation unit); and, for the fix wrapper, the struct
- * report of cli/cmd_pcap.h (members a and name, set before the walk), listed(), on_check(),
- * on_progress(), on_fcs(), json_string(), print_check_json() and print_summary_members(),
- * with their current signatures. A change to any of these fails to compile here, except the
+ * report of cli/cmd_pcap.h (members a and name, set before the walk), pcap_cli_listed(),
+ * pcap_cli_on_check(), pcap_cli_on_progress(), pcap_cli_on_fcs(), pcap_cli_json_string(),
+ * pcap_cli_print_check_json() and pcap_cli_print_summary_members(), with their current
+ * signatures. A change to any of these fails to compile here, except the
  * output and descriptor rules, which the Python tests exercise.
  *
  * cmd_pcap_output.c's `pending_tmp` (the temporary file its signal handler removes) is per
@@ -163,7 +164,7 @@ void usage_hint(const char *command)
 
 struct fix_tap {
     struct report *cli;   /* the CLI's own report: its callbacks get it unchanged */
-    struct report doc;    /* print_check_json's count of listed checks */
+    struct report doc;    /* pcap_cli_print_check_json's count of listed checks */
     uint64_t fcs_listed;  /* FCSs in adapter_fcs */
 };
 
@@ -179,15 +180,15 @@ struct fix_tap {
 static void tap_check(void *arg, const struct csum_pcap_check *c)
 {
     struct fix_tap *t = arg;
-    if (listed(t->cli->a, c->verdict))
-        TO_DOC(print_check_json(&t->doc, c));
-    on_check(t->cli, c);
+    if (pcap_cli_listed(t->cli->a, c->verdict))
+        TO_DOC(pcap_cli_print_check_json(&t->doc, c));
+    pcap_cli_on_check(t->cli, c);
 }
 
 static void tap_progress(void *arg, uint64_t bytes_in, uint64_t packets)
 {
     struct fix_tap *t = arg;
-    on_progress(t->cli, bytes_in, packets);
+    pcap_cli_on_progress(t->cli, bytes_in, packets);
 }
 
 /* An FCS computed again: into the document's "fcs" list (values as hex strings, as the
@@ -198,7 +199,7 @@ static void tap_fcs(void *arg, const struct csum_pcap_fcs *f)
     fprintf(adapter_fcs, "%s\n  {\"frame\": %" PRIu64 ", \"stored\": \"0x%08" PRIx32
             "\", \"computed\": \"0x%08" PRIx32 "\", \"offset\": %" PRIu64 "}",
             t->fcs_listed++ ? "," : "", f->frame, f->stored, f->computed, f->offset);
-    on_fcs(t->cli, f);
+    pcap_cli_on_fcs(t->cli, f);
 }
 
 #undef csum_pcap_fix_fd
@@ -213,9 +214,9 @@ static int adapter_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options 
     tapped.on_progress = tap_progress;
     tapped.on_fcs = o->on_fcs ? tap_fcs : NULL; /* every callback gets the CLI's context */
     tapped.ctx = &t;
-    TO_DOC((printf("{\"file\": "), json_string(t.cli->name), printf(",\n \"checks\": [")));
+    TO_DOC((printf("{\"file\": "), pcap_cli_json_string(t.cli->name), printf(",\n \"checks\": [")));
     const int rc = csum_pcap_fix_fd(in_fd, out_fd, &tapped, s, e);
-    TO_DOC(print_summary_members(s, rc != 0 ? e : NULL));
+    TO_DOC(pcap_cli_print_summary_members(s, rc != 0 ? e : NULL));
     fflush(adapter_fcs); /* adapter_fcs_buf[0..adapter_fcs_len) holds what was written */
     fputs(",\n \"fcs\": [", adapter_doc);
     fwrite(adapter_fcs_buf, 1, adapter_fcs_len, adapter_doc);

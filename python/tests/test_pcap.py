@@ -311,6 +311,25 @@ def test_a_file_csum_does_not_read_is_not_malformed(csum_cli, tmp_path):
     assert not (tmp_path / "out.pcap.xz").exists()
 
 
+def test_a_version_csum_does_not_read_is_not_malformed(csum_cli, pcap_corpus, tmp_path):
+    """A well-formed capture of a version csum does not read (pcap 3.4, pcapng 2.0) is a
+    PcapError of kind "unsupported" that names the version, at the version field's offset."""
+    rows = [r for r in pcap_corpus["manifest"] if r[0] == "unsupported"]
+    assert len(rows) == 2
+    for _, name, offset in rows:
+        path = pcap_corpus["dir"] / name
+        check_same_as_cli(csum_cli, path)
+        with pytest.raises(PcapError) as info:
+            csum.pcap.verify(path)
+        e = info.value
+        assert (e.kind, e.offset) == ("unsupported", int(offset)), name
+        assert " version " in e.message and "which csum does not read" in e.message, e.message
+        assert "malformed" not in str(e), name
+        with pytest.raises(PcapError) as info:
+            csum.pcap.fix(path, tmp_path / name)
+        assert info.value.kind == "unsupported" and not (tmp_path / name).exists()
+
+
 @pytest.mark.skipif(not os.access("/proc/self/mem", os.R_OK), reason="no /proc/self/mem")
 def test_a_read_error_is_not_malformed(csum_cli):
     """A capture that cannot be read once open (reading /proc/self/mem at 0 fails with EIO)

@@ -429,6 +429,20 @@ def test_an_output_that_cannot_be_written_is_named_not_the_capture(pcap_corpus):
     assert caught.value.errno == errno.ENOSPC and caught.value.filename == "/dev/full"
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_an_error_is_read_from_the_document_not_from_stderr(pcap_corpus, tmp_path):
+    """Every error of a walked capture comes with the document's error.kind: no text is taken
+    for a malformed capture, not even an OUT whose name says "malformed capture at byte
+    offset 5: " (here a symbolic link to /dev/full, whose writes fail)."""
+    src = str(pcap_corpus["dir"] / "clean.pcap")
+    out = tmp_path / "malformed capture at byte offset 5: out.pcap"
+    out.symlink_to("/dev/full")
+    with pytest.raises(OSError) as caught:
+        csum.pcap.fix(src, out)
+    assert not isinstance(caught.value, PcapError), caught.value
+    assert caught.value.errno == errno.ENOSPC and caught.value.filename == str(out)
+
+
 # ---- non-blocking file objects ---------------------------------------------------------------
 # read() returning None and write() returning None or raising BlockingIOError mean "not now",
 # not the end of the capture nor "all written": they are waited for, on the descriptor when

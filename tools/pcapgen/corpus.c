@@ -8,6 +8,8 @@
  *                                    before their transport)
  *   tshark NAME REASON...            tshark cannot check NAME (the comparison is skipped)
  *   malformed NAME OFFSET            csum pcap verify NAME must exit 2 naming "byte offset OFFSET"
+ *   unsupported NAME OFFSET          csum pcap verify NAME must exit 2, an error of kind
+ *                                    unsupported (a version csum does not read) at OFFSET
  *   cut NAME OFFSET KEEP             NAME ends inside a record: verify warns naming "byte offset
  *                                    OFFSET" and exits 0 (1 with --strict), fix writes the
  *                                    first KEEP bytes of NAME (its whole records)

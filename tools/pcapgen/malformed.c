@@ -1,7 +1,8 @@
 /*
  * Malformed captures for the reader's error paths, each with the byte offset its error
  * message must name (MANIFEST: "malformed NAME OFFSET"): short and empty files, wrong magic
- * numbers and versions, records and blocks claiming impossible lengths; and captures cut
+ * numbers, records and blocks claiming impossible lengths; versions csum does not read, which
+ * are no malformed file ("unsupported NAME OFFSET"); and captures cut
  * short in their last record, which are no error ("cut NAME OFFSET KEEP").
  */
 #include "pcapgen.h"
@@ -22,8 +23,10 @@ static FILE *raw_file(const char *dir, const char *name)
     return f;
 }
 
-static void raw_bytes(const char *dir, FILE *manifest, const char *name, const void *p, size_t n,
-                      unsigned long long offset)
+/* A file that is no capture csum reads, of `kind` (MANIFEST: "KIND NAME OFFSET"): "malformed",
+ * or "unsupported", well formed but of a version csum does not read. */
+static void kind_bytes(const char *dir, FILE *manifest, const char *kind, const char *name,
+                       const void *p, size_t n, unsigned long long offset)
 {
     FILE *f = raw_file(dir, name);
     if (n && fwrite(p, 1, n, f) != n) {
@@ -31,7 +34,13 @@ static void raw_bytes(const char *dir, FILE *manifest, const char *name, const v
         exit(2);
     }
     fclose(f);
-    fprintf(manifest, "malformed %s %llu\n", name, offset);
+    fprintf(manifest, "%s %s %llu\n", kind, name, offset);
+}
+
+static void raw_bytes(const char *dir, FILE *manifest, const char *name, const void *p, size_t n,
+                      unsigned long long offset)
+{
+    kind_bytes(dir, manifest, "malformed", name, p, n, offset);
 }
 
 /* A capture cut short, as an interrupted capture is (MANIFEST: "cut NAME OFFSET KEEP"): its
@@ -108,7 +117,7 @@ void malformed_files(const char *dir, FILE *manifest)
     raw_bytes(dir, manifest, "bad-pcap-header-cut.pcap", b, 20, 0);
     memcpy(c, b, n);
     put16(c + 4, 3, 0);
-    raw_bytes(dir, manifest, "bad-pcap-version.pcap", c, n, 4);
+    kind_bytes(dir, manifest, "unsupported", "bad-pcap-version.pcap", c, n, 4);
     /* the third record's header cut after 10 bytes */
     cut_bytes(dir, manifest, "bad-pcap-record-cut.pcap", b, m[2] + 10, m[2], m[2]);
     /* the third record's data cut short: the error names its length field */
@@ -126,7 +135,7 @@ void malformed_files(const char *dir, FILE *manifest)
     raw_bytes(dir, manifest, "bad-ng-byte-order.pcapng", c, n, 8);
     memcpy(c, b, n);
     put16(c + 12, 2, 0); /* SHB major version */
-    raw_bytes(dir, manifest, "bad-ng-version.pcapng", c, n, 12);
+    kind_bytes(dir, manifest, "unsupported", "bad-ng-version.pcapng", c, n, 12);
     memcpy(c, b, n);
     put32(c + m[1] + 4, 22, 0); /* IDB length not a multiple of 4 */
     raw_bytes(dir, manifest, "bad-ng-length-align.pcapng", c, n, m[1] + 4);

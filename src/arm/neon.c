@@ -10,9 +10,14 @@
  * flush but a fold of 32-bit halves at the end; 16-bit words into 32-bit lanes and the periodic
  * widening below are our variant, and the code is ours.
  *
- * Lane overflow bound. One UADALP adds at most 2 * 0xffff < 2^17 to a lane: 32767 of them fit
- * in 32 bits. Each of the eight accumulators takes one vector per step, and they are flushed
- * every 16384 steps (every 2 MiB).
+ * Lane overflow bound. One UADALP adds at most 2 * 0xffff = 0x1fffe to a 32-bit lane, so
+ * 32768 of them fit (32768 * 0x1fffe = 0xffff0000) and 32769 can overflow. Each of the eight
+ * accumulators takes one vector per step, and they are widened and cleared every 16384 steps
+ * (every 2 MiB), half the bound; below 128 bytes, at most 4 vectors go into each of the two
+ * tail accumulators. Widening adds two 32-bit lanes, each below 2^31 then, to a 64-bit lane:
+ * less than 8 * 2^32 = 2^35 per 2 MiB, so 64-bit lanes cannot overflow below 2^50 bytes. The
+ * large test's all-0xff buffers (8 MiB in the quick suite: 65536 steps) fail if the flush is
+ * made rarer than 32768 steps.
  *
  * Never reads outside the buffer: full 16-byte vectors only, then an 8-byte load and the
  * 0..7-byte scalar tail that the portable and scalar rows use too.

@@ -46,7 +46,7 @@ test-tsan: ## the tests of concurrent first use (plans, plan file, copies) under
 test-cpus: build ## the x86-64 suite under qemu-x86_64 on CPUs without AVX2, ADX, BMI2, ...
 	tests/run_cpus.sh "$(BUILD)"
 
-test-arm64: ## cross-build for arm64 and run csum-test, the cli, the quick pcap suite and the fuzz corpus under qemu-aarch64
+test-arm64: ## cross-build for arm64 and run csum-test, the cli, the quick pcap suite and the fuzz corpus under qemu-aarch64, then csum-test --quick under UBSan
 	tests/run_emulated.sh aarch64
 
 test-s390x: ## the same for big-endian s390x under qemu-s390x
@@ -89,7 +89,7 @@ golden: build ## regenerate tests/golden_vectors.h from the oracle (then review 
 	"$(BUILD)/csum-test" --print-golden > tests/golden_vectors.h
 
 clean:
-	rm -rf build build-asan build-tsan build-clang build-arm64 build-s390x build-fuzz
+	rm -rf build build-asan build-tsan build-clang build-arm64 build-arm64-ubsan build-s390x build-s390x-ubsan build-fuzz
 
 help:
 	@echo "csum make targets:"
@@ -100,8 +100,9 @@ help:
 	@echo "                  (build-asan/; the suites labelled sanitize)"
 	@echo "  make test-tsan  concurrent first use under ThreadSanitizer (build-tsan/)"
 	@echo "  make test-cpus  x86-64 suite under qemu-x86_64 -cpu qemu64, Haswell-v4, max,-bmi2, ..."
-	@echo "  make test-arm64 csum-test, cli, quick pcap, fuzz corpus for arm64 under qemu-aarch64 (build-arm64/)"
-	@echo "  make test-s390x the same for big-endian s390x under qemu-s390x (build-s390x/)"
+	@echo "  make test-arm64 csum-test, cli, quick pcap, fuzz corpus for arm64 under qemu-aarch64 (build-arm64/),"
+	@echo "                  and csum-test --quick built with UBSan (build-arm64-ubsan/)"
+	@echo "  make test-s390x the same for big-endian s390x under qemu-s390x (build-s390x/, build-s390x-ubsan/)"
 	@echo "  make bench      the lab: all tables, report/JSON/CSV/plots in bench-results/"
 	@echo "                  (BENCH_ARGS='--quick' for a check run; never overwrites a run)"
 	@echo "  make results    publish a full run (RUN=dir, default the newest; NOTE='...') to"

@@ -10,9 +10,14 @@
  * flush but a fold of 32-bit halves at the end; 16-bit words into 32-bit lanes and the periodic
  * widening below are our variant, and the code is ours.
  *
- * Lane overflow bound. One UADALP adds at most 2 * 0xffff < 2^17 to a lane: 32767 of them fit
- * in 32 bits. Each of the eight accumulators takes one vector per step, and they are flushed
- * every 16384 steps (every 2 MiB).
+ * Lane overflow bound. One UADALP adds at most 2 * 0xffff = 0x1fffe to a 32-bit lane, so
+ * 32768 of them fit (32768 * 0x1fffe = 0xffff0000) and 32769 can overflow. Each of the eight
+ * accumulators takes one vector per step, and they are widened and cleared every 16384 steps
+ * (every 2 MiB), half the bound; below 128 bytes, at most 4 vectors go into each of the two
+ * tail accumulators. Widening adds two 32-bit lanes, each below 2^31 then, to a 64-bit lane:
+ * less than 8 * 2^32 = 2^35 per 2 MiB, so 64-bit lanes cannot overflow below 2^50 bytes. The
+ * large test's all-0xff buffers (8 MiB in the quick suite: 65536 steps) fail if the flush is
+ * made rarer than 32768 steps.
  *
  * Never reads outside the buffer: full 16-byte vectors only, then an 8-byte load and the
  * 0..7-byte scalar tail that the portable and scalar rows use too.
@@ -24,6 +29,16 @@
 
 enum { STEPS_PER_FLUSH = 16384 };
 
+/* The eight 16-bit words at p, in host order, at any address. Not vld1q_u16 on a cast pointer:
+ * its uint16_t * says p is even, which GCC and clang take as given (UBSan stops on an odd p);
+ * a memcpy into the vector assumes nothing and compiles to the same LDR/LDP of q registers. */
+static inline uint16x8_t load_words(const unsigned char *p)
+{
+    uint16x8_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
 static csum_wsum csum_partial_neon(const void *buf, size_t len, csum_wsum sum)
 {
     const unsigned char *p = buf;
@@ -33,14 +48,14 @@ static csum_wsum csum_partial_neon(const void *buf, size_t len, csum_wsum sum)
         size_t steps = len / 128 < STEPS_PER_FLUSH ? len / 128 : STEPS_PER_FLUSH;
         uint32x4_t a0 = vdupq_n_u32(0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
         for (size_t i = 0; i < steps; i++, p += 128) {
-            a0 = vpadalq_u16(a0, vld1q_u16((const uint16_t *)(const void *)p));
-            a1 = vpadalq_u16(a1, vld1q_u16((const uint16_t *)(const void *)(p + 16)));
-            a2 = vpadalq_u16(a2, vld1q_u16((const uint16_t *)(const void *)(p + 32)));
-            a3 = vpadalq_u16(a3, vld1q_u16((const uint16_t *)(const void *)(p + 48)));
-            a4 = vpadalq_u16(a4, vld1q_u16((const uint16_t *)(const void *)(p + 64)));
-            a5 = vpadalq_u16(a5, vld1q_u16((const uint16_t *)(const void *)(p + 80)));
-            a6 = vpadalq_u16(a6, vld1q_u16((const uint16_t *)(const void *)(p + 96)));
-            a7 = vpadalq_u16(a7, vld1q_u16((const uint16_t *)(const void *)(p + 112)));
+            a0 = vpadalq_u16(a0, load_words(p));
+            a1 = vpadalq_u16(a1, load_words(p + 16));
+            a2 = vpadalq_u16(a2, load_words(p + 32));
+            a3 = vpadalq_u16(a3, load_words(p + 48));
+            a4 = vpadalq_u16(a4, load_words(p + 64));
+            a5 = vpadalq_u16(a5, load_words(p + 80));
+            a6 = vpadalq_u16(a6, load_words(p + 96));
+            a7 = vpadalq_u16(a7, load_words(p + 112));
         }
         len -= steps * 128;
         wide = vpadalq_u32(wide, a0);
@@ -54,11 +69,11 @@ static csum_wsum csum_partial_neon(const void *buf, size_t len, csum_wsum sum)
     }
     uint32x4_t b0 = vdupq_n_u32(0), b1 = b0;
     for (; len >= 32; len -= 32, p += 32) {
-        b0 = vpadalq_u16(b0, vld1q_u16((const uint16_t *)(const void *)p));
-        b1 = vpadalq_u16(b1, vld1q_u16((const uint16_t *)(const void *)(p + 16)));
+        b0 = vpadalq_u16(b0, load_words(p));
+        b1 = vpadalq_u16(b1, load_words(p + 16));
     }
     if (len >= 16) {
-        b0 = vpadalq_u16(b0, vld1q_u16((const uint16_t *)(const void *)p));
+        b0 = vpadalq_u16(b0, load_words(p));
         p += 16;
         len -= 16;
     }

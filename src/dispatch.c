@@ -478,13 +478,15 @@ static _Atomic size_t partial_top_from = SIZE_MAX;
 static _Atomic(csum_partial_fn) partial_top_fn = partial_first_use;
 static _Atomic size_t copy_inline_below;
 static _Atomic size_t copy_main_below;
-static _Atomic(csum_partial_copy_fn) copy_main_fn;
+static _Atomic(csum_partial_copy_fn) copy_main_fn = copy_first_use;
 
 /* Bring the copies up to date after active[op] changed. Racing publishers each store the values
  * of the plan they read and check it is still the active one afterwards, so the last stores are
  * always those of the plan that stays active. Until then a call may use a value of the plan
  * before (even a row of one plan with the bound of another): just as correct, as every row is
- * for every length. */
+ * for every length, and so are the first-use functions the rows start as. So the entry points
+ * read them with relaxed loads: no order between a bound and its row is needed (on arm64 an
+ * acquire load is an ldar, ordered before every later load, on every call). */
 static void plan_changed(enum csum_op op)
 {
     const struct csum_plan *p;
@@ -546,10 +548,20 @@ static int publish(enum csum_op op, const struct csum_plan *p)
 
 /* ---- csum_partial ---------------------------------------------------------------------------- */
 
+/* The row of plan `p` for `len` bytes. */
+static inline csum_partial_fn partial_fn(const struct csum_plan *p, size_t len)
+{
+    return len < p->from[1]   ? p->fn[0].partial
+           : len < p->from[2] ? p->fn[1].partial
+           : len < p->from[3] ? p->fn[2].partial
+                              : p->fn[3].partial;
+}
+
+/* The top row until a plan is chosen (then too, for a caller whose relaxed loads still see it
+ * after the choice): chooses, then runs the plan's row, never csum_partial again. */
 static csum_wsum partial_first_use(const void *buf, size_t len, csum_wsum sum)
 {
-    current(CSUM_OP_PARTIAL);
-    return csum_partial(buf, len, sum);
+    return partial_fn(current(CSUM_OP_PARTIAL), len)(buf, len, sum);
 }
 
 __attribute__((aligned(64))) csum_wsum csum_partial(const void *buf, size_t len, csum_wsum sum)
@@ -566,9 +578,11 @@ __attribute__((aligned(64))) csum_wsum csum_partial(const void *buf, size_t len,
     if (__builtin_expect(buf == NULL, 0))
         return sum;
     /* Then the longest buffers: one compare and a jump to the last range's row, not the plan's
-     * compare chain behind a pointer (acquire: the row is stored before its bound). */
-    if (__builtin_expect(len >= atomic_load_explicit(&partial_top_from, memory_order_acquire), 1))
+     * compare chain behind a pointer (relaxed: see plan_changed). */
+    if (__builtin_expect(len >= atomic_load_explicit(&partial_top_from, memory_order_relaxed), 1))
         return atomic_load_explicit(&partial_top_fn, memory_order_relaxed)(buf, len, sum);
+    /* A tail jump from each test (partial_fn's one indirect jump moved the short path's code,
+     * whose layout its speed depends on: docs/METHOD.md) */
     const struct csum_plan *p = atomic_load_explicit(&active[CSUM_OP_PARTIAL], memory_order_acquire);
     if (len < p->from[1])
         return p->fn[0].partial(buf, len, sum);
@@ -616,18 +630,19 @@ const char *csum_dispatch_source(void)
 
 /* ---- csum_partial_copy ------------------------------------------------------------------------ */
 
-static csum_wsum copy_first_use(void *dst, const void *src, size_t len, csum_wsum sum)
-{
-    current(CSUM_OP_COPY);
-    return csum_partial_copy(dst, src, len, sum);
-}
-
+/* The row of plan `p` for `len` bytes. */
 static inline csum_partial_copy_fn copy_fn(const struct csum_plan *p, size_t len)
 {
     return len < p->from[1]   ? p->fn[0].copy
            : len < p->from[2] ? p->fn[1].copy
            : len < p->from[3] ? p->fn[2].copy
                               : p->fn[3].copy;
+}
+
+/* As partial_first_use, for the copy's main range. */
+static csum_wsum copy_first_use(void *dst, const void *src, size_t len, csum_wsum sum)
+{
+    return copy_fn(current(CSUM_OP_COPY), len)(dst, src, len, sum);
 }
 
 csum_wsum csum_partial_copy(void *dst, const void *src, size_t len, csum_wsum sum)
@@ -642,8 +657,8 @@ csum_wsum csum_partial_copy(void *dst, const void *src, size_t len, csum_wsum su
 #endif
     /* Then the range that follows (normal stores, up to the streaming threshold) as the
      * fall-through, its bound and row read from fixed addresses, not through the plan pointer
-     * (acquire, as for csum_partial's last range: the row is stored before its bound). */
-    if (__builtin_expect(len < atomic_load_explicit(&copy_main_below, memory_order_acquire), 1))
+     * (relaxed, as for csum_partial's last range). */
+    if (__builtin_expect(len < atomic_load_explicit(&copy_main_below, memory_order_relaxed), 1))
         return atomic_load_explicit(&copy_main_fn, memory_order_relaxed)(dst, src, len, sum);
     const struct csum_plan *p = atomic_load_explicit(&active[CSUM_OP_COPY], memory_order_acquire);
     return copy_fn(p, len)(dst, src, len, sum);

@@ -53,6 +53,7 @@ static const struct test_def tests[] = {
     { "lab-refuses-each-table", 0, test_lab_refuses_each_table, "sizes, mixed, thrash, h40 check the buffers they time" },
     { "lab-memops-checked", 0, test_lab_memops_checked, "memops and copy check each operation before timing it" },
     { "lab-summary", 0, test_lab_summary, "the summary's ratios, noise marks and % of roofline" },
+    { "lab-ratio-words", 0, test_lab_ratio_words, "a ratio printed 1.00 is not called slower; no -0 % Improv" },
     { "lab-output-finite", 0, test_lab_output_finite, "a median of 0 ticks gives null in the JSON, never nan or inf" },
     { "lab-tune-choice", 0, test_lab_tune_choice, "csum tune keeps a range only for a win beyond noise, worse mode" },
     { "lab-bodies", 0, test_lab_bodies, "latency chains each result into the next call; throughput does not" },

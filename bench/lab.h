@@ -353,6 +353,13 @@ size_t lab_result_count(void);
 struct lab_result *lab_result_get(size_t i);
 const char *lab_mode_name(enum lab_mode mode);
 
+/* How the tables print a ratio and a % Improv, so that a word never contradicts the digits:
+ * " slower" after a ratio (first subject's time over the last's) only when it prints above
+ * 1.00 with two decimals, never after a "1.00"; and (old - new) / old as a whole percent,
+ * never "-0". */
+const char *lab_ratio_word(double ratio);
+long lab_improv_pct(double old_ns, double new_ns);
+
 /* Notes attached to a table (refusals, "not available yet", findings): kept for the JSON and
  * printed by lab_flush_notes() once the table is complete. */
 void lab_note(const char *table, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -454,3 +454,17 @@ void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clo
         fprintf(f, "- %s\n", lab_method_lines[i]);
     fprintf(f, "\n## Tables\n\n```\n%s```\n", tables_text ? tables_text : "");
 }
+
+/* The word follows the two decimals the tables print, not the unrounded ratio. */
+const char *lab_ratio_word(double ratio)
+{
+    char printed[32];
+    snprintf(printed, sizeof printed, "%.2f", ratio);
+    return strtod(printed, NULL) > 1.0 ? " slower" : "";
+}
+
+long lab_improv_pct(double old_ns, double new_ns)
+{
+    const double pct = 100.0 * (old_ns - new_ns) / old_ns;
+    return (long)(pct < 0 ? pct - 0.5 : pct + 0.5); /* to nearest; a long has no -0 */
+}

@@ -120,7 +120,7 @@ static void lenalign_row(const struct lab_env *env, enum lab_mode mode,
             old_ns = st.ns_median;
     }
     if (new_ns > 0 && old_ns > 0)
-        lab_out(" %7.0f%%  %s\n", 100.0 * (old_ns - new_ns) / old_ns, row->what);
+        lab_out(" %7ld%%  %s\n", lab_improv_pct(old_ns, new_ns), row->what);
     else
         lab_out(" %8s  %s\n", "-", row->what);
 }

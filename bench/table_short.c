@@ -107,7 +107,7 @@ void table_short(const struct lab_env *env)
                 worst = ratio;
                 worst_at = len;
             }
-            lab_out(" %7.2f%s\n", ratio, ratio > 1.0 ? " slower" : "");
+            lab_out(" %7.2f%s\n", ratio, lab_ratio_word(ratio));
         }
         if (n > 1)
             lab_out("worst %s / %s: %.2f at %zu B\n", subj[0]->name, subj[n - 1]->name, worst,

@@ -178,10 +178,13 @@ void table_sizes(const struct lab_env *env)
     for (unsigned mode = MODE_LATENCY; mode <= MODE_THROUGHPUT; mode <<= 1) {
         if (!(modes & mode))
             continue;
-        char what[200];
-        snprintf(what, sizeof what, "%s mode: median ticks per call (* = noisy); last columns: %s "
-                 "(its best batch: a limit; from %d B), csum_partial's bytes/tick and %% of roofline",
-                 lab_mode_name(mode), roof_name, LAB_ROOFLINE_MIN_LEN);
+        char what[256];
+        char where[64] = ""; /* the rows name lengths only: -a is said here */
+        if (o->align > 0)
+            snprintf(where, sizeof where, ", buffers %zu bytes past a 64-byte boundary", align);
+        snprintf(what, sizeof what, "%s mode%s: median ticks per call (* = noisy); last columns: "
+                 "%s (its best batch: a limit; from %d B), csum_partial's bytes/tick and %% of "
+                 "roofline", lab_mode_name(mode), where, roof_name, LAB_ROOFLINE_MIN_LEN);
         lab_table_title(env, "sizes", what);
         lab_out("%-11s", "len");
         for (size_t i = 0; i < env->n_subjects; i++)

@@ -224,6 +224,13 @@ assert all(r[\"align\"] == 14 and r[\"variant\"] == \"idle, dst +2\" and r[\"len
 " && grep -q "src +14, dst +2 from a 64-byte boundary" "$2" && ! grep -q "refused" "$2" &&
    grep -q "^   (clock: " "$2" && ! grep -q "^   ([A-Z]* ticks;" "$2"' _ "$csum" "$tmp/copy-err"
 fi
+# sizes' rows name the length only: with -a, its titles say where the buffers start (the text
+# showed the same table for -a 2 as for none: only the JSON's align column told them apart).
+check "lab: sizes -a names the buffers' offset in its titles" -- \
+    sh -c '"$1" bench --quick sizes -l 100 -a 3 -M generic -c 1000 >"$2" 2>&1 &&
+           [ "$(grep -c "^== sizes: .*buffers 3 bytes past a 64-byte boundary" "$2")" -eq 2 ] &&
+           "$1" bench --quick sizes -l 100 -M generic -c 1000 --throughput 2>&1 |
+           grep "^== sizes: " | grep -qv "past a 64-byte boundary"' _ "$csum" "$tmp/sizes-a"
 # lenalign's % column compares two subjects: one against itself (here named as its own
 # baseline) is no comparison, said in the title, not a column of 0 %.
 check "lab: lenalign has no % column for a subject against itself" -- \

@@ -597,3 +597,32 @@ void test_lab_tune_choice(struct test_ctx *t)
     CHECK(t, n == 1 && row[0] == 0,
           "row 1 faster in latency, 3x slower in throughput: %d ranges, row %zu first", n, row[0]);
 }
+
+/* The words and percentages beside the tables' ratios agree with their digits: a ratio that
+ * prints as 1.00 is not "slower" (the short table said "1.00 slower" for 1.004), and a
+ * % Improv that rounds to zero is 0, not -0 (lenalign printed "-0%"). */
+void test_lab_ratio_words(struct test_ctx *t)
+{
+    static const struct { double ratio; const char *word; } words[] = {
+        { 0.5, "" }, { 0.999, "" }, { 1.0, "" }, { 1.004, "" }, { 1.0049, "" },
+        { 1.0051, " slower" }, { 1.01, " slower" }, { 1.45, " slower" },
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        char printed[32];
+        snprintf(printed, sizeof printed, "%.2f%s", words[i].ratio, lab_ratio_word(words[i].ratio));
+        CHECK(t, !strcmp(lab_ratio_word(words[i].ratio), words[i].word),
+              "ratio %.4f printed '%s', want the word '%s'", words[i].ratio, printed,
+              words[i].word);
+    }
+    static const struct { double old_ns, new_ns; long pct; } pcts[] = {
+        { 27.0, 27.1, 0 }, { 100.0, 100.4, 0 }, { 100.0, 99.6, 0 }, { 100.0, 100.6, -1 },
+        { 2.6, 4.6, -77 }, { 3.6, 2.6, 28 }, { 10.0, 5.0, 50 },
+    };
+    for (size_t i = 0; i < sizeof pcts / sizeof pcts[0]; i++) {
+        long got = lab_improv_pct(pcts[i].old_ns, pcts[i].new_ns);
+        char printed[32];
+        snprintf(printed, sizeof printed, "%ld%%", got);
+        CHECK(t, got == pcts[i].pct, "old %.1f new %.1f: %s, want %ld%%", pcts[i].old_ns,
+              pcts[i].new_ns, printed, pcts[i].pct);
+    }
+}

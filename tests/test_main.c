@@ -43,6 +43,7 @@ static const struct test_def tests[] = {
     { "patterns", 1, test_patterns, "all-0xff, all-zero and other carry patterns" },
     { "no-carry", 1, test_no_carry, "initial sum making the total exactly ones'-complement zero" },
     { "guard-pages", 1, test_guard_pages, "buffers flush against PROT_NONE pages" },
+    { "crash-report", 0, test_crash_report, "a read past the end is reported with its length and case" },
     { "large", 1, test_large, "64 MiB of 0xff and of random bytes" },
     { "huge", 1, test_huge, "4 GiB + 13 bytes (32-bit overflow)" },
     { "composition", 1, test_composition, "split at every point, csum_block_add and _sub, streaming" },
@@ -53,6 +54,7 @@ static const struct test_def tests[] = {
     { "lab-refuses-each-table", 0, test_lab_refuses_each_table, "sizes, mixed, thrash, h40 check the buffers they time" },
     { "lab-memops-checked", 0, test_lab_memops_checked, "memops and copy check each operation before timing it" },
     { "lab-summary", 0, test_lab_summary, "the summary's ratios, noise marks and % of roofline" },
+    { "lab-ratio-words", 0, test_lab_ratio_words, "a ratio printed 1.00 is not called slower; no -0 % Improv" },
     { "lab-output-finite", 0, test_lab_output_finite, "a median of 0 ticks gives null in the JSON, never nan or inf" },
     { "lab-tune-choice", 0, test_lab_tune_choice, "csum tune keeps a range only for a win beyond noise, worse mode" },
     { "lab-bodies", 0, test_lab_bodies, "latency chains each result into the next call; throughput does not" },
@@ -108,13 +110,39 @@ static int passed, failed, skipped;
 /* A guard-page test fails by crashing; say which test and implementation did it. */
 static char current_label[96];
 
+/* v in `base` (10 or 16), at least `digits` digits, with write(2) alone: in a signal handler. */
+static void write_number(unsigned long long v, unsigned base, int digits)
+{
+    char text[24];
+    int n = 0;
+    do {
+        text[sizeof text - 1 - n++] = "0123456789abcdef"[v % base];
+        v /= base;
+    } while ((v || n < digits) && n < (int)sizeof text);
+    (void)!write(2, text + sizeof text - n, (size_t)n);
+}
+
+static void write_text(const char *text)
+{
+    (void)!write(2, text, strlen(text));
+}
+
 static void on_crash(int sig)
 {
-    static const char head[] = "CRASH   ";
-    static const char tail[] = ": fatal signal (a load or store outside the buffer?)\n";
-    (void)!write(2, head, sizeof head - 1);
-    (void)!write(2, current_label, strlen(current_label));
-    (void)!write(2, tail, sizeof tail - 1);
+    write_text("CRASH   ");
+    write_text(current_label);
+    if (test_call_now.active) { /* the call in progress: check_against_oracle's */
+        write_text(" at len ");
+        write_number(test_call_now.len, 10, 1);
+        write_text(" align ");
+        write_number(test_call_now.align, 10, 1);
+        write_text(" initial 0x");
+        write_number(test_call_now.initial, 16, 8);
+        write_text(" (");
+        write_text(test_call_now.what ? test_call_now.what : "");
+        write_text(")");
+    }
+    write_text(": fatal signal (a load or store outside the buffer?)\n");
     signal(sig, SIG_DFL);
     raise(sig);
 }

@@ -4,8 +4,11 @@
  */
 #include "test.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* ---- guard pages ----------------------------------------------------------------------- */
 
@@ -55,6 +58,56 @@ void test_guard_pages(struct test_ctx *t)
             check_against_oracle(t, end - len, len, sums[len & 1], "from a boundary, end guard");
             check_against_oracle(t, g.data, len, sums[~len & 1], "from a boundary, start guard");
         }
+    guarded_buffer_unmap(&g);
+}
+
+/* One byte too many, the guard page's: what a zeropad-style tail read does in user space. */
+static csum_wsum reads_one_past_end(const void *buf, size_t len, csum_wsum sum)
+{
+    const volatile unsigned char *p = buf;
+    return sum + p[len];
+}
+
+/* A guard-page test fails by crashing, and the crash report is then all there is: it names the
+ * test and the row (as before) and the call that crashed, its length, offset, initial sum and
+ * case, so that an off-by-one tail read says where it happened. A child makes that call. */
+void test_crash_report(struct test_ctx *t)
+{
+    struct guarded_buffer g;
+    int fds[2];
+    if (guarded_buffer_map(&g, 4096) != 0 || pipe(fds) != 0) {
+        t->skip_reason = "cannot map guard pages or make a pipe";
+        return;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 2);
+        close(fds[0]);
+        const struct csum_impl broken = { .name = "reads-one-past-end",
+                                          .partial = reads_one_past_end };
+        struct test_ctx child = *t;
+        child.impl = &broken;
+        check_against_oracle(&child, g.data + g.data_len - 3, 3, 0x1234,
+                             "flush against end guard");
+        _exit(0); /* not reached: the read faults */
+    }
+    close(fds[1]);
+    char out[512];
+    size_t n = 0;
+    for (ssize_t r; n < sizeof out - 1 && (r = read(fds[0], out + n, sizeof out - 1 - n)) > 0;)
+        n += (size_t)r;
+    out[n] = '\0';
+    close(fds[0]);
+    int status = 0;
+    CHECK(t, pid > 0 && waitpid(pid, &status, 0) == pid, "fork or waitpid failed");
+    CHECK(t, WIFSIGNALED(status) && (WTERMSIG(status) == SIGSEGV || WTERMSIG(status) == SIGBUS),
+          "the child was not killed by SIGSEGV or SIGBUS (status 0x%x)", status);
+    const char *want = "CRASH   crash-report at len 3 align 61 initial 0x00001234 "
+                       "(flush against end guard): fatal signal";
+    CHECK(t, strstr(out, want) != NULL, "crash report '%.*s', want '%s'",
+          (int)strcspn(out, "\n"), out, want);
     guarded_buffer_unmap(&g);
 }
 

@@ -341,20 +341,24 @@ case " $compressors " in *" gzip "*)
     check $? "data after a gzip capture's zero padding: says so ($(head -c 200 "$TMP/err"))"
     ;;
 esac
+# refused_capture FILE MESSAGE DESCRIPTION: csum pcap verify FILE exits 2, saying only
+# "csum: pcap verify: FILE: MESSAGE".
+refused_capture() {
+    "$CSUM" pcap verify "$1" >/dev/null 2>"$TMP/err"
+    check $(( $? != 2 )) "$3: exit 2"
+    [ "$(cat "$TMP/err")" = "csum: pcap verify: $1: $2" ]
+    check $? "$3: said so ($(head -c 300 "$TMP/err"))"
+}
 for z in $compressors; do # compressed twice: named as such, not as an unknown magic number
     "$z" -c "$C/clean.pcap" | "$z" -c >"$TMP/twice"
-    "$CSUM" pcap verify "$TMP/twice" >/dev/null 2>"$TMP/err"
-    check $(( $? != 2 )) "$z inside $z: exit 2"
-    [ "$(cat "$TMP/err")" = "csum: pcap verify: $TMP/twice: compressed twice ($z inside $z): decompress the outer layer first" ]
-    check $? "$z inside $z: named as such, not as malformed ($(head -c 200 "$TMP/err"))"
+    refused_capture "$TMP/twice" "compressed twice ($z inside $z): decompress the outer layer first" \
+        "$z inside $z, named as such, not as malformed"
 done
 # A file csum does not read is not malformed: the message says what it is, with no offset,
 # and the JSON error's kind is unsupported.
 printf '\xfd7zXZ\x00rest' >"$TMP/x.pcap.xz"
-"$CSUM" pcap verify "$TMP/x.pcap.xz" >/dev/null 2>"$TMP/err"
-check $(( $? != 2 )) "xz-compressed capture: exit 2"
-[ "$(cat "$TMP/err")" = "csum: pcap verify: $TMP/x.pcap.xz: xz-compressed capture, which csum does not read: decompress it first, e.g. xz -dc FILE | csum pcap verify -" ]
-check $? "xz-compressed capture: named as such, not as malformed ($(head -c 200 "$TMP/err"))"
+refused_capture "$TMP/x.pcap.xz" "xz-compressed capture, which csum does not read: decompress it first, e.g. xz -dc FILE | csum pcap verify -" \
+    "xz-compressed capture, named as such, not as malformed"
 "$CSUM" pcap verify --json "$TMP/x.pcap.xz" 2>/dev/null | grep -q '"error": {"offset": 0, "kind": "unsupported", "message": "xz-compressed capture, which'
 check $? "xz-compressed capture with --json: error of kind unsupported"
 # Nor is a well-formed capture of a version csum does not read (pcap 3.4, pcapng 2.0): the
@@ -367,10 +371,7 @@ for f in $unsupported; do
     *.pcapng) want="pcapng version 2.0, which csum does not read: it reads version 1 (1.0, the current one)" ;;
     *) want="pcap version 3.4, which csum does not read: it reads version 2 (2.4, the current one)" ;;
     esac
-    "$CSUM" pcap verify "$C/$f" >/dev/null 2>"$TMP/err"
-    check $(( $? != 2 )) "$f (a version csum does not read): exit 2"
-    [ "$(cat "$TMP/err")" = "csum: pcap verify: $C/$f: $want" ]
-    check $? "$f: the version named, not malformed ($(head -c 200 "$TMP/err"))"
+    refused_capture "$C/$f" "$want" "$f (a version csum does not read), the version named, not malformed"
     "$CSUM" pcap verify --json "$C/$f" 2>/dev/null | grep -q "\"error\": {\"offset\": $off, \"kind\": \"unsupported\", \"message\": \"$want\"}"
     check $? "$f with --json: error of kind unsupported at offset $off"
     "$CSUM" pcap fix "$C/$f" "$TMP/fixed-unsupported" >/dev/null 2>"$TMP/err"
@@ -382,10 +383,9 @@ done
 # says which section.
 cat "$C/clean.pcapng" "$C/bad-ng-version.pcapng" >"$TMP/second.pcapng"
 size=$(wc -c <"$C/clean.pcapng")
-"$CSUM" pcap verify "$TMP/second.pcapng" >"$TMP/out" 2>"$TMP/err"
-check $(( $? != 2 )) "a second pcapng section of version 2.0: exit 2"
-[ "$(cat "$TMP/err")" = "csum: pcap verify: $TMP/second.pcapng: pcapng version 2.0 (the section at byte offset $size), which csum does not read: it reads version 1 (1.0, the current one)" ]
-check $? "a second pcapng section of version 2.0: said so, with the section's offset ($(head -c 300 "$TMP/err"))"
+refused_capture "$TMP/second.pcapng" "pcapng version 2.0 (the section at byte offset $size), which csum does not read: it reads version 1 (1.0, the current one)" \
+    "a second pcapng section of version 2.0, with the section's offset"
+"$CSUM" pcap verify "$TMP/second.pcapng" >"$TMP/out" 2>/dev/null
 "$CSUM" pcap verify "$C/clean.pcapng" | head -n 1 >"$TMP/want"
 head -n 1 "$TMP/out" | sed "s|$TMP/second.pcapng|$C/clean.pcapng|" | cmp -s - "$TMP/want"
 check $? "a second pcapng section of version 2.0: the first section's packets counted ($(head -c 200 "$TMP/out"))"
@@ -394,10 +394,8 @@ check $? "a second pcapng section of version 2.0 with --json: error of kind unsu
 # A zstd frame with a window larger than the decoder's limit (zstd --long=30 from a pipe, whose
 # size it does not know) is a well-formed stream csum does not read, not corrupt data.
 if "$CSUM" pcap --help | grep -q "zstd: yes" && zstd -q --long=30 -c <"$C/clean.pcap" >"$TMP/long.pcap.zst" 2>/dev/null; then
-    "$CSUM" pcap verify "$TMP/long.pcap.zst" >/dev/null 2>"$TMP/err"
-    check $(( $? != 2 )) "zstd with a 1 GiB window: exit 2"
-    [ "$(cat "$TMP/err")" = "csum: pcap verify: $TMP/long.pcap.zst: zstd frame whose window is larger than the 128 MiB csum decodes (as zstd --long=28 and more write): decompress it first, with zstd -d --long=31" ]
-    check $? "zstd with a 1 GiB window: said so, not malformed ($(head -c 200 "$TMP/err"))"
+    refused_capture "$TMP/long.pcap.zst" "zstd frame whose window is larger than the 128 MiB csum decodes (as zstd --long=28 and more write): decompress it first, with zstd -d --long=31" \
+        "zstd with a 1 GiB window, not malformed"
     "$CSUM" pcap verify --json "$TMP/long.pcap.zst" 2>/dev/null | grep -q '"error": {"offset": 0, "kind": "unsupported", "message": "zstd frame whose window'
     check $? "zstd with a 1 GiB window with --json: error of kind unsupported"
     zstd -dc --long=31 "$TMP/long.pcap.zst" | "$CSUM" pcap verify - >/dev/null
@@ -410,10 +408,8 @@ for z in gzip zstd; do
     "$CSUM" pcap --help | grep -q "$z: no" || continue
     lib=$([ $z = gzip ] && echo zlib || echo libzstd)
     if [ $z = gzip ]; then printf '\x1f\x8b\x08\x00rest' >"$TMP/unbuilt"; else printf '\x28\xb5\x2f\xfdrest' >"$TMP/unbuilt"; fi
-    "$CSUM" pcap verify "$TMP/unbuilt" >/dev/null 2>"$TMP/err"
-    check $(( $? != 2 )) "$z-compressed capture in a build without $lib: exit 2"
-    [ "$(cat "$TMP/err")" = "csum: pcap verify: $TMP/unbuilt: $z-compressed capture, but this csum was built without $lib" ]
-    check $? "$z-compressed capture in a build without $lib: said so, not malformed ($(head -c 200 "$TMP/err"))"
+    refused_capture "$TMP/unbuilt" "$z-compressed capture, but this csum was built without $lib" \
+        "$z-compressed capture in a build without $lib, not malformed"
 done
 # A capture that cannot be read once open (here an I/O error) is not malformed either.
 # /proc/self/mem opens, and reading its address 0 fails with EIO (where it does: the guard).

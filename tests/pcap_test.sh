@@ -448,9 +448,14 @@ sys.stdout.buffer.write(r.stdout)
 sys.stderr.buffer.write(r.stderr)
 sys.exit(r.returncode)
 PY
-        gzip -c "$C/clean.pcap" >"$TMP/clean.pcap.gz"
+        read_error_files="$C/clean.pcap"
+        case " $compressors " in
+        *" gzip "*) gzip -c "$C/clean.pcap" >"$TMP/clean.pcap.gz"
+                    read_error_files="$read_error_files $TMP/clean.pcap.gz" ;;
+        *) skip "a read error in a gzip-compressed capture (gzip, or zlib in this build, missing)" ;;
+        esac
         for cut in 3 5000 20000; do
-            for f in "$C/clean.pcap" "$TMP/clean.pcap.gz"; do
+            for f in $read_error_files; do
                 python3 "$TMP/eio.py" "$CSUM" "$f" "$cut" >"$TMP/out" 2>"$TMP/err"
                 check $(( $? != 2 )) "a read error after $cut bytes of ${f##*/}: exit 2"
                 case $f in

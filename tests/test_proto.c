@@ -41,6 +41,22 @@ static uint32_t load32(const unsigned char *p)
     return v;
 }
 
+/* csum_replace2, 4 or 16 by the field's width: `from` and `to` as stored in the packet. */
+static void replace_field(csum_sum16 *check, const unsigned char *from, const unsigned char *to,
+                          size_t width)
+{
+    if (width == 2) {
+        uint16_t f, n;
+        memcpy(&f, from, 2);
+        memcpy(&n, to, 2);
+        csum_replace2(check, f, n);
+    } else if (width == 4) {
+        csum_replace4(check, load32(from), load32(to));
+    } else {
+        csum_replace16(check, from, to);
+    }
+}
+
 /* ---- csum_ipv4_header ----------------------------------------------------------------- */
 
 static void check_ipv4_header(struct test_ctx *t)
@@ -284,16 +300,7 @@ static void check_udp_zero(struct test_ctx *t)
                      oracle_checksum(pkt, phl + seglen, 0) == 0,
               "v6 %d len %zu: stored 0x%04x does not verify", v6, seglen, net(c));
 
-        if (flen == 2) {
-            uint16_t f, n;
-            memcpy(&f, field, 2);
-            memcpy(&n, to, 2);
-            csum_replace2(&c, f, n);
-        } else if (flen == 4) {
-            csum_replace4(&c, load32(field), load32(to));
-        } else {
-            csum_replace16(&c, field, to);
-        }
+        replace_field(&c, field, to, flen);
         c = csum_udp_fixup(c);
         memcpy(field, to, flen);
         if (!port)
@@ -356,10 +363,7 @@ static void check_offload_placeholder(struct test_ctx *t)
         /* NAT: a new source address; the placeholder follows it. */
         const size_t alen = v6 ? 16 : 4;
         csum_sum16 c = (csum_sum16)~ph;
-        if (v6)
-            csum_replace16(&c, addrs, to);
-        else
-            csum_replace4(&c, load32(addrs), load32(to));
+        replace_field(&c, addrs, to, alen);
         ph = (csum_sum16)~c;
         memcpy(addrs, to, alen);
         memcpy(pkt, to, alen);
@@ -398,16 +402,7 @@ static void check_one_replace(struct test_ctx *t, unsigned char *h, size_t len, 
     unsigned char from[16];
     memcpy(from, h + fpos, flen);
     memcpy(h + fpos, to, flen);
-    if (flen == 2) {
-        uint16_t f, n;
-        memcpy(&f, from, 2);
-        memcpy(&n, to, 2);
-        csum_replace2(&check, f, n);
-    } else if (flen == 4) {
-        csum_replace4(&check, load32(from), load32(to));
-    } else {
-        csum_replace16(&check, from, to);
-    }
+    replace_field(&check, from, to, flen);
     h[cpos] = h[cpos + 1] = 0;
     uint16_t want = oracle_checksum(h, len, 0);
     CHECK(t, net(check) == want, "%s: replace%zu at %zu (checksum 0x%04x, field %02x%02x -> %02x%02x): "

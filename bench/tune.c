@@ -202,6 +202,19 @@ static void plan_text(char *out, size_t size, const struct lab_subject *rows, co
                                 rows[range_row[k]].name, k ? ladder[range_start[k]] : 0);
 }
 
+/* Step 3's verdict at one length in one mode, from `n` (1..REPEATS) measurements of each plan,
+ * ticks per call: whether the new plan is slower than the plan in force by more than the noise
+ * (the wider spread of the two, at least MIN_MARGIN) and by more than one core cycle. 1 or 0;
+ * -1 for an n out of range. */
+int lab_tune_slower(const double *now, const double *candidate, int n, double one_cycle)
+{
+    if (n < 1 || n > REPEATS)
+        return -1;
+    const struct timing a = summarize(now, n), b = summarize(candidate, n);
+    const double margin = dmax(MIN_MARGIN, dmax(a.spread, b.spread));
+    return b.median > a.median * (1 + margin) && b.median - a.median > one_cycle;
+}
+
 /*
  * Step 3 for one candidate: csum_partial under `plan` and under `current`, interleaved, at every
  * ladder length and beyond it, `checks` times each. Prints the table; 1 when the candidate is
@@ -235,8 +248,7 @@ static int slower_somewhere(const struct lab_options *o, const struct lab_clock 
         printf("%-7zu", at);
         for (int m = 0; m < N_MODES; m++) {
             struct timing now = summarize(v[0][m], checks), new = summarize(v[1][m], checks);
-            double margin = dmax(MIN_MARGIN, dmax(now.spread, new.spread));
-            int slower = new.median > now.median * (1 + margin) && new.median - now.median > one_cycle;
+            int slower = lab_tune_slower(v[0][m], v[1][m], checks, one_cycle) == 1;
             worse |= slower;
             printf(" %9.1f /%9.1f%s", now.median, new.median, slower ? " SLOWER" : "");
         }

@@ -443,6 +443,16 @@ if grep -q "^x86-scalar " "$TMP/impls"; then # x86-64 says what the CPU is
 fi
 CSUM_DISPATCH_FILE="$TMP/plan" "$CSUM" impls >"$TMP/out" 2>&1
 expect_grep "$TMP/out" "^  from: $TMP/plan$" "the library reads the stored plan"
+# A plan file that is there but cannot be opened is ignored with the reason, and impls does
+# not call it "none" (a loop of symbolic links was both: silently ignored, and "none").
+ln -s plan-loop "$TMP/plan-loop"
+CSUM_DISPATCH_FILE="$TMP/plan-loop" "$CSUM" impls >"$TMP/out" 2>&1
+tr -s '\n ' '  ' <"$TMP/out" >"$TMP/out.joined" # the source is wrapped at word boundaries
+expect_grep "$TMP/out.joined" "($TMP/plan-loop ignored: cannot be opened: too many levels of symbolic links)" \
+    "impls says why a plan file that cannot be opened is ignored"
+expect_grep "$TMP/out" "^  plan file: $TMP/plan-loop (Too many levels of symbolic links)$" \
+    "impls says why it cannot look at the plan file, not 'none'"
+rm "$TMP/plan-loop"
 # --write replaces the file at once (a temporary file renamed over it): a write that fails,
 # here at the file size limit, leaves the stored plan whole, and no temporary file behind.
 cp "$TMP/plan" "$TMP/plan.before"

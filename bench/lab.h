@@ -35,6 +35,9 @@ int lab_tune_slower(const double *now, const double *candidate, int n, double on
 int lab_tune_plan_dir_writable(const char *path);
 void lab_tune_plan_in(const char *file, char *plan, size_t size, char *source, size_t source_size);
 int lab_tune_write_plan(const char *path, const char *plan, const char **why);
+/* Whether --write may replace what is at `path` (nothing, a plan file, an empty file): 0, or -1
+ * with a reason in *why. lab_tune_write_plan checks it too. */
+int lab_tune_plan_replaceable(const char *path, const char **why);
 int lab_tune_reset(void);
 
 /* Print to the visible output (stdout, or stderr under --json/--csv) and to the report. */

@@ -81,8 +81,11 @@ static void usage(FILE *f)
                "                  (exit 2) under CSUM_DISPATCH or a CSUM_CPU_DISABLE that hides\n"
                "                  a feature: this process's plan is not every program's then;\n"
                "                  a FILE that is not the plan file is checked against its own\n"
-               "                  plan (or the compiled-in one when it holds none)\n"
-               "  --force         write even then\n"
+               "                  plan (or the compiled-in one when it holds none); replaces\n"
+               "                  only a plan file or an empty file (anything else: exit 1,\n"
+               "                  nothing timed)\n"
+               "  --force         write the plan even when it is refused (slower, a row gave\n"
+               "                  wrong sums, under CSUM_DISPATCH or CSUM_CPU_DISABLE)\n"
                "  --reset         remove that file: the compiled-in plan applies again (only a\n"
                "                  file that --write wrote; anything else is left alone, exit 1)\n"
                "  -M IMPL,...     only these implementations\n"
@@ -627,6 +630,12 @@ int lab_tune_main(int argc, char **argv)
         return 2;
     if (write_to && lab_tune_plan_dir_writable(write_to) != 0) {
         fprintf(stderr, "csum: tune: cannot write %s: %s (nothing timed)\n", write_to, strerror(errno));
+        return 1;
+    }
+    const char *why_not;
+    if (write_to && lab_tune_plan_replaceable(write_to, &why_not) != 0) {
+        fprintf(stderr, "csum: tune: not replacing %s: %s; remove it, or give --write another "
+                        "FILE (nothing timed)\n", write_to, why_not);
         return 1;
     }
     if (lab_pin_cpu(o.cpu) != 0) {

@@ -1,8 +1,8 @@
 /*
  * csum tune's plan file (bench/tune.c measures and chooses): checking that --write can write
  * where it will before any timing, the plan a file gives (what --write FILE is checked
- * against), writing a plan (atomically, with the CPU it was tuned on), and --reset, which
- * removes only a file --write wrote.
+ * against), writing a plan (atomically, with the CPU it was tuned on, over nothing but a plan
+ * file or an empty file), and --reset, which removes only a file --write wrote.
  */
 #define _GNU_SOURCE
 #include "lab.h"
@@ -151,6 +151,36 @@ static int plan_file_check(const char *path, struct stat *st, const char **why)
     return *why ? -1 : 0;
 }
 
+/*
+ * Whether --write may replace what is at `path`: nothing (or a symbolic link to nothing), a
+ * plan file --write wrote, a plan written by hand (a regular file whose plan line this CPU
+ * runs), or an empty file. Anything else (a file CSUM_DISPATCH_FILE or --write names by
+ * mistake, a directory, a FIFO, a device) is refused, as --reset refuses to remove it: the
+ * rename would put a plan in its place, and even root's --write must never replace a
+ * device node such as /dev/null. 0, or -1 with a reason in *why.
+ */
+int lab_tune_plan_replaceable(const char *path, const char **why)
+{
+    static char reason[400];
+    struct stat st;
+    if (plan_file_check(path, &st, why) == 0 || *why == NULL)
+        return 0;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > CSUM_PLAN_FILE_MAX)
+        return -1; /* plan_file_check said why */
+    if (st.st_size == 0)
+        return 0;
+    char plan[CSUM_PLAN_TEXT_MAX], read_why[160] = "";
+    struct csum_plan p;
+    if (csum_plan_file_read(path, plan, sizeof plan, read_why, sizeof read_why) == 0 &&
+        csum_plan_parse(&p, CSUM_OP_PARTIAL, plan, 1, read_why, sizeof read_why) == 0)
+        return 0;
+    snprintf(reason, sizeof reason, "it is not a plan file (it does not start with \"%s\", and "
+                                    "holds no plan this CPU runs: %s)",
+             CSUM_PLAN_FILE_HEADER, read_why[0] ? read_why : "no plan in the file");
+    *why = reason;
+    return -1;
+}
+
 int lab_tune_reset(void)
 {
     char path[4096];
@@ -207,6 +237,10 @@ void lab_tune_plan_in(const char *file, char *plan, size_t size, char *source, s
 
 int lab_tune_write_plan(const char *path, const char *plan, const char **why)
 {
+    /* Checked before the timing too (lab_tune_main); again here, for a file that appeared
+     * meanwhile. */
+    if (lab_tune_plan_replaceable(path, why) != 0)
+        return -1;
     make_parent_dirs(path);
     time_t now = time(NULL);
     char date[32], cpu[64], cpu_line[96] = "", text[512];

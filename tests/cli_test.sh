@@ -509,6 +509,28 @@ expect_status 0 "tune --reset" -- env CSUM_DISPATCH_FILE="$TMP/plan" "$CSUM" tun
 expect_grep "$TMP/out" "^removed $TMP/plan" "tune --reset removes the plan file"
 expect_status 0 "tune --reset again" -- env CSUM_DISPATCH_FILE="$TMP/plan" "$CSUM" tune --reset
 expect_grep "$TMP/out" "^no plan file at $TMP/plan" "tune --reset without a file says so"
+# --write replaces only a plan file (one --write wrote, or one written by hand), an empty
+# file, or nothing: anything else there is refused before timing, even with --force, and left
+# as it was (a file of notes and a FIFO were replaced by the plan; as root, a device node too).
+if mknod "$TMP/plan-null" c 1 3 2>/dev/null; then devnode=plan-null
+else devnode=; printf 'SKIPPED cli: tune --write over a device node (mknod needs root)\n'; fi
+for f in notes plan-dir plan-fifo $devnode; do
+    ls -ld "$TMP/$f" >"$TMP/before"
+    expect_status 1 "tune --write --force refuses to replace $f" -- \
+        "$CSUM" tune --quick -M generic --write "$TMP/$f" --force
+    expect_grep "$TMP/err" "not replacing $TMP/$f: it is not a .*(nothing timed)" \
+        "tune --write says why it leaves $f alone"
+    expect_same "$(grep -c '^[0-9]' "$TMP/out")" 0 "tune --write refusing $f times nothing"
+    expect_same "$(ls -ld "$TMP/$f" 2>&1)" "$(cat "$TMP/before")" "tune --write leaves $f as it was"
+done
+expect_grep "$TMP/notes" "^keep me$" "tune --write leaves a file of notes alone"
+: >"$TMP/empty-plan"
+for f in hand-plan empty-plan; do
+    expect_status 0 "tune --write --force replaces $f" -- \
+        "$CSUM" tune --quick -M generic --write "$TMP/$f" --force
+    expect_grep "$TMP/$f" "^# csum dispatch plan, written by 'csum tune'" "tune --write wrote over $f"
+done
+rm -f "$TMP/plan-null" "$TMP/empty-plan"
 expect_status 2 "tune --reset with another option" -- "$CSUM" tune --reset --quick
 expect_status 2 "tune --write with no plan file and no FILE" -- env CSUM_DISPATCH_FILE= "$CSUM" tune --write --quick
 expect_status 2 "tune --write ''" -- "$CSUM" tune --quick -M generic --write ""

@@ -35,7 +35,8 @@ static void make_parent_dirs(const char *path)
  * Store `text` as the file `path` at once (file_io.c: a temporary file in the same directory,
  * on disk before it is renamed over `path`), so that a program starting meanwhile reads the old
  * plan or the new one, never a part of one, a write that fails leaves the old plan as it was,
- * and two tunes writing at once leave one whole plan. The file keeps its permissions. A
+ * and two tunes writing at once leave one whole plan. The file keeps its permissions, and its
+ * owner and group where allowed (file_keep_owner, as for `csum pcap fix`). A
  * symbolic link of ours is followed (the file it names is replaced, the link stays, as for
  * `csum pcap fix`); another user's is refused, as the kernel refuses to follow one in /tmp.
  * 0, or -1 with a reason in `why` (an errno text, or this function's own).
@@ -56,16 +57,19 @@ static int write_plan_file(const char *path, const char *text, const char **why)
         }
         path = target;
     }
-    mode_t mode;
-    if (stat(path, &st) == 0) {
-        mode = st.st_mode & 07777;
+    const int replaces = stat(path, &st) == 0;
+    mode_t mode = 0;
+    char *tmp;
+    int fd = file_temp_open(path, &tmp), rc = fd < 0 ? -1 : 0;
+    if (fd >= 0 && replaces) {
+        /* Its owner and group too, where allowed: root replacing a user's plan file (mode
+         * 0600) left one that user's programs could not read, so they ran without it. */
+        mode = file_keep_owner(fd, &st);
     } else {
         mode_t mask = umask(0);
         umask(mask);
         mode = 0666 & ~mask;
     }
-    char *tmp;
-    int fd = file_temp_open(path, &tmp), rc = fd < 0 ? -1 : 0;
     for (size_t done = 0, len = strlen(text); rc == 0 && done < len;) {
         ssize_t n = write(fd, text + done, len - done);
         if (n > 0)

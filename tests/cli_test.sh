@@ -488,6 +488,19 @@ else
 fi
 rm "$TMP/plan"
 mv "$TMP/dotfiles/plan" "$TMP/plan"
+# Root replacing another user's plan file keeps its owner and group (root's --write left a
+# file of mode 0600 owned by root, which that user's programs could no longer read).
+cp "$TMP/plan" "$TMP/user-plan"
+chmod 600 "$TMP/user-plan"
+if chown 65534:65534 "$TMP/user-plan" 2>/dev/null; then
+    expect_status 0 "tune --write (root) over another user's plan file" -- \
+        "$CSUM" tune --quick -M generic --write "$TMP/user-plan" --force
+    expect_same "$(stat -c '%u:%g %a' "$TMP/user-plan")" "65534:65534 600" \
+        "tune --write keeps the plan file's owner, group and permissions"
+else
+    printf 'SKIPPED cli: tune --write keeping the owner of a plan file (needs root)\n'
+fi
+rm -f "$TMP/user-plan"
 # --reset removes only a plan file --write wrote: anything else CSUM_DISPATCH_FILE names (by
 # mistake) is left as it is, with the reason and exit 1. A plan written by hand, which the
 # library reads, is not one --write wrote either; a directory or a FIFO is never opened.

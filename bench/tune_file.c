@@ -229,6 +229,9 @@ void lab_tune_plan_in(const char *file, char *plan, size_t size, char *source, s
     struct csum_plan p;
     if (csum_plan_file_read(file, plan, size, why, sizeof why) == 0 &&
         csum_plan_parse(&p, CSUM_OP_PARTIAL, plan, 1, why, sizeof why) == 0) {
+        /* As csum_dispatch_describe() gives it ("generic @ 0" written by hand is "generic@0"):
+         * tune knows a plan it proposes is the one in force by its text. */
+        csum_plan_format(&p, plan, size);
         snprintf(source, source_size, "%s", file);
         return;
     }

@@ -434,6 +434,14 @@ else
         "$CSUM" tune --quick -M generic --write "$TMP/other-plan"
     expect_grep "$TMP/out" "already this one ($TMP/other-plan)" "tune compares with FILE's plan"
 fi
+# FILE's plan as the library reads it: written by hand with spaces, it is still the plan
+# proposed (it was timed against itself, and could be refused as slower than itself).
+printf '# by hand\n generic @ 0 \n' >"$TMP/spaced-plan"
+expect_status 0 "tune --write FILE whose plan is the same, spaced out" -- \
+    "$CSUM" tune --quick -M generic --write "$TMP/spaced-plan"
+expect_grep "$TMP/out" "already this one ($TMP/spaced-plan)" "tune reads FILE's plan as the library does"
+expect_same "$(grep -c '^checking ' "$TMP/out")" 0 "tune times no plan against itself"
+rm -f "$TMP/spaced-plan"
 expect_status 0 "tune --quick -M generic --write FILE --force" -- \
     "$CSUM" tune --quick -M generic --write "$TMP/plan" --force
 expect_grep "$TMP/plan" "^generic@0$" "tune --write --force stores the plan"

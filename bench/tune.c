@@ -606,8 +606,16 @@ static int conclude(const char *write_to, const char *plan, int worse, size_t n_
         fprintf(stderr, "csum: tune: cannot write %s: %s\n", write_to, why);
         return 1;
     }
-    printf("wrote %s (read by libcsum at startup; CSUM_DISPATCH overrides it; undo with "
-           "'csum tune --reset')\n", write_to);
+    /* --reset removes the plan file, not FILE: its hint for another FILE names it, or the
+     * hint would remove the plan file every program reads instead. */
+    char read_here[4096];
+    const size_t n = csum_dispatch_file(read_here, sizeof read_here);
+    if (n > 0 && n < sizeof read_here && !strcmp(read_here, write_to))
+        printf("wrote %s (read by libcsum at startup; CSUM_DISPATCH overrides it; undo with "
+               "'csum tune --reset')\n", write_to);
+    else
+        printf("wrote %s (read by programs whose CSUM_DISPATCH_FILE names it; undo with "
+               "'CSUM_DISPATCH_FILE=%s csum tune --reset')\n", write_to, write_to);
     return 0;
 }
 

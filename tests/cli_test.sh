@@ -445,6 +445,10 @@ rm -f "$TMP/spaced-plan"
 expect_status 0 "tune --quick -M generic --write FILE --force" -- \
     "$CSUM" tune --quick -M generic --write "$TMP/plan" --force
 expect_grep "$TMP/plan" "^generic@0$" "tune --write --force stores the plan"
+# A FILE that is not the plan file: the way back names it ('csum tune --reset' alone removed
+# the plan file every program reads, not FILE).
+expect_grep "$TMP/out" "^wrote $TMP/plan (read by programs whose CSUM_DISPATCH_FILE names it; undo with 'CSUM_DISPATCH_FILE=$TMP/plan csum tune --reset')$" \
+    "tune --write FILE says how to remove FILE"
 if grep -q "^x86-scalar " "$TMP/impls"; then # x86-64 says what the CPU is
     expect_grep "$TMP/plan" "^# cpu: [A-Za-z]* family [0-9]* model [0-9]*$" \
         "tune --write names the CPU the plan was tuned on"
@@ -478,7 +482,9 @@ mkdir "$TMP/dotfiles"
 mv "$TMP/plan" "$TMP/dotfiles/plan"
 ln -s dotfiles/plan "$TMP/plan"
 expect_status 0 "tune --write through a symbolic link" -- \
-    "$CSUM" tune --quick -M generic --write "$TMP/plan" --force
+    env CSUM_DISPATCH_FILE="$TMP/plan" "$CSUM" tune --quick -M generic --write --force
+expect_grep "$TMP/out" "^wrote $TMP/plan (read by libcsum at startup; CSUM_DISPATCH overrides it; undo with 'csum tune --reset')$" \
+    "tune --write into the plan file says 'csum tune --reset' undoes it"
 if [ -L "$TMP/plan" ] && grep -q "^generic@0$" "$TMP/dotfiles/plan"; then
     ok "tune --write through a link writes the file it names"
 else fail "tune --write through a link writes the file it names"; fi

@@ -502,6 +502,22 @@ else
 fi
 rm "$TMP/plan"
 mv "$TMP/dotfiles/plan" "$TMP/plan"
+# A link of ours to a plan not written yet is followed too, the plan written where it points
+# (it failed after the timing: 'No such file or directory'); a link into a directory that does
+# not exist is refused before anything is timed.
+ln -s dotfiles/new-plan "$TMP/link-plan"
+expect_status 0 "tune --write through a link to a file not written yet" -- \
+    "$CSUM" tune --quick -M generic --write "$TMP/link-plan" --force
+if [ -L "$TMP/link-plan" ] && grep -q "^generic@0$" "$TMP/dotfiles/new-plan"; then
+    ok "tune --write through a link to a file not written yet writes the file it names"
+else fail "tune --write through a link to a file not written yet writes the file it names"; fi
+rm "$TMP/link-plan" "$TMP/dotfiles/new-plan"
+ln -s no-such-dir/plan "$TMP/link-plan"
+expect_status 1 "tune --write through a link into no directory" -- \
+    "$CSUM" tune --quick -M generic --write "$TMP/link-plan" --force
+expect_grep "$TMP/err" "cannot write $TMP/link-plan: No such file or directory (nothing timed)" \
+    "tune --write through a link into no directory says so before timing"
+rm "$TMP/link-plan"
 # Root replacing another user's plan file keeps its owner and group (root's --write left a
 # file of mode 0600 owned by root, which that user's programs could no longer read).
 cp "$TMP/plan" "$TMP/user-plan"

@@ -108,7 +108,9 @@ int csum_plan_file_read(const char *path, char *text, size_t size, char *why, si
                 break;
             }
         }
-        if (line[0] == '#' || line[strspn(line, " \t")] == '\0')
+        /* A comment may be indented, as the plan line may (the parser skips the blanks). */
+        const char first = line[strspn(line, " \t")];
+        if (first == '#' || first == '\0')
             continue;
         if (strlen(line) < size) {
             memcpy(text, line, strlen(line) + 1);

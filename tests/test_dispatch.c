@@ -496,9 +496,11 @@ void test_dispatch_sources(struct test_ctx *t)
     CHECK(t, fd >= 0, "mkstemp");
     if (fd < 0)
         return;
-    /* A comment longer than any plan line is skipped whole (it was once read on as a plan). */
+    /* A comment longer than any plan line is skipped whole (it was once read on as a plan);
+     * an indented one is a comment too (it was read as the plan "#", and the file ignored). */
     char text[600];
-    int text_len = snprintf(text, sizeof text, "# written by a test%0400d\n\n generic@0 \n", 0);
+    int text_len = snprintf(text, sizeof text,
+                            "# written by a test%0400d\n\n \t# an indented comment\n generic@0 \n", 0);
     CHECK(t, write(fd, text, (size_t)text_len) == (ssize_t)text_len, "write plan file");
     close(fd);
     snprintf(file_env, sizeof file_env, "CSUM_DISPATCH_FILE=%s", path);

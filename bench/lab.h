@@ -22,6 +22,12 @@ int lab_tune_main(int argc, char **argv); /* csum tune (bench/tune.c) */
 int lab_tune_choose(const double *median, const double *spread, size_t n_rows, double one_cycle,
                     size_t *range_row, size_t *range_len);
 size_t lab_tune_ladder(const size_t **lengths); /* its ladder of lengths */
+/* csum tune's verdict on a new plan at one length and mode, from n (1..3) measurements of the
+ * plan in force (now) and of the new one (candidate), ticks per call: 1 when the new one is
+ * slower by more than the noise (their wider spread, at least 3 %) and one core cycle
+ * (one_cycle ticks), else 0 (-1: bad n). --write refuses a plan slower at some length in some
+ * mode. */
+int lab_tune_slower(const double *now, const double *candidate, int n, double one_cycle);
 /* csum tune's plan file (bench/tune_file.c). Whether --write can put a file at `path`, asked
  * before any timing (0, or -1 with errno); the plan a program reading `file` runs, into `plan`,
  * and where it comes from, into `source`; store `plan` at `path` (0, or -1 with a reason in
@@ -29,6 +35,9 @@ size_t lab_tune_ladder(const size_t **lengths); /* its ladder of lengths */
 int lab_tune_plan_dir_writable(const char *path);
 void lab_tune_plan_in(const char *file, char *plan, size_t size, char *source, size_t source_size);
 int lab_tune_write_plan(const char *path, const char *plan, const char **why);
+/* Whether --write may replace what is at `path` (nothing, a plan file, an empty file): 0, or -1
+ * with a reason in *why. lab_tune_write_plan checks it too. */
+int lab_tune_plan_replaceable(const char *path, const char **why);
 int lab_tune_reset(void);
 
 /* Print to the visible output (stdout, or stderr under --json/--csv) and to the report. */

@@ -81,8 +81,11 @@ static void usage(FILE *f)
                "                  (exit 2) under CSUM_DISPATCH or a CSUM_CPU_DISABLE that hides\n"
                "                  a feature: this process's plan is not every program's then;\n"
                "                  a FILE that is not the plan file is checked against its own\n"
-               "                  plan (or the compiled-in one when it holds none)\n"
-               "  --force         write even then\n"
+               "                  plan (or the compiled-in one when it holds none); replaces\n"
+               "                  only a plan file or an empty file (anything else: exit 1,\n"
+               "                  nothing timed)\n"
+               "  --force         write the plan even when it is refused (slower, a row gave\n"
+               "                  wrong sums, under CSUM_DISPATCH or CSUM_CPU_DISABLE)\n"
                "  --reset         remove that file: the compiled-in plan applies again (only a\n"
                "                  file that --write wrote; anything else is left alone, exit 1)\n"
                "  -M IMPL,...     only these implementations\n"
@@ -202,6 +205,19 @@ static void plan_text(char *out, size_t size, const struct lab_subject *rows, co
                                 rows[range_row[k]].name, k ? ladder[range_start[k]] : 0);
 }
 
+/* Step 3's verdict at one length in one mode, from `n` (1..REPEATS) measurements of each plan,
+ * ticks per call: whether the new plan is slower than the plan in force by more than the noise
+ * (the wider spread of the two, at least MIN_MARGIN) and by more than one core cycle. 1 or 0;
+ * -1 for an n out of range. */
+int lab_tune_slower(const double *now, const double *candidate, int n, double one_cycle)
+{
+    if (n < 1 || n > REPEATS)
+        return -1;
+    const struct timing a = summarize(now, n), b = summarize(candidate, n);
+    const double margin = dmax(MIN_MARGIN, dmax(a.spread, b.spread));
+    return b.median > a.median * (1 + margin) && b.median - a.median > one_cycle;
+}
+
 /*
  * Step 3 for one candidate: csum_partial under `plan` and under `current`, interleaved, at every
  * ladder length and beyond it, `checks` times each. Prints the table; 1 when the candidate is
@@ -235,8 +251,7 @@ static int slower_somewhere(const struct lab_options *o, const struct lab_clock 
         printf("%-7zu", at);
         for (int m = 0; m < N_MODES; m++) {
             struct timing now = summarize(v[0][m], checks), new = summarize(v[1][m], checks);
-            double margin = dmax(MIN_MARGIN, dmax(now.spread, new.spread));
-            int slower = new.median > now.median * (1 + margin) && new.median - now.median > one_cycle;
+            int slower = lab_tune_slower(v[0][m], v[1][m], checks, one_cycle) == 1;
             worse |= slower;
             printf(" %9.1f /%9.1f%s", now.median, new.median, slower ? " SLOWER" : "");
         }
@@ -591,8 +606,16 @@ static int conclude(const char *write_to, const char *plan, int worse, size_t n_
         fprintf(stderr, "csum: tune: cannot write %s: %s\n", write_to, why);
         return 1;
     }
-    printf("wrote %s (read by libcsum at startup; CSUM_DISPATCH overrides it; undo with "
-           "'csum tune --reset')\n", write_to);
+    /* --reset removes the plan file, not FILE: its hint for another FILE names it, or the
+     * hint would remove the plan file every program reads instead. */
+    char read_here[4096];
+    const size_t n = csum_dispatch_file(read_here, sizeof read_here);
+    if (n > 0 && n < sizeof read_here && !strcmp(read_here, write_to))
+        printf("wrote %s (read by libcsum at startup; CSUM_DISPATCH overrides it; undo with "
+               "'csum tune --reset')\n", write_to);
+    else
+        printf("wrote %s (read by programs whose CSUM_DISPATCH_FILE names it; undo with "
+               "'CSUM_DISPATCH_FILE=%s csum tune --reset')\n", write_to, write_to);
     return 0;
 }
 
@@ -615,6 +638,12 @@ int lab_tune_main(int argc, char **argv)
         return 2;
     if (write_to && lab_tune_plan_dir_writable(write_to) != 0) {
         fprintf(stderr, "csum: tune: cannot write %s: %s (nothing timed)\n", write_to, strerror(errno));
+        return 1;
+    }
+    const char *why_not;
+    if (write_to && lab_tune_plan_replaceable(write_to, &why_not) != 0) {
+        fprintf(stderr, "csum: tune: not replacing %s: %s; remove it, or give --write another "
+                        "FILE (nothing timed)\n", write_to, why_not);
         return 1;
     }
     if (lab_pin_cpu(o.cpu) != 0) {

@@ -1,8 +1,8 @@
 /*
  * csum tune's plan file (bench/tune.c measures and chooses): checking that --write can write
  * where it will before any timing, the plan a file gives (what --write FILE is checked
- * against), writing a plan (atomically, with the CPU it was tuned on), and --reset, which
- * removes only a file --write wrote.
+ * against), writing a plan (atomically, with the CPU it was tuned on, over nothing but a plan
+ * file or an empty file), and --reset, which removes only a file --write wrote.
  */
 #define _GNU_SOURCE
 #include "lab.h"
@@ -32,10 +32,56 @@ static void make_parent_dirs(const char *path)
 }
 
 /*
+ * The file `path` names at the end of its symbolic links, which need not exist yet (a dotfile
+ * manager's link may point at a plan not written yet: realpath() refused that one). Each link
+ * must be ours: another user's is refused, as the kernel refuses to follow one in /tmp. A
+ * malloc'ed path, or NULL with a reason in *why.
+ */
+static char *follow_links(const char *path, const char **why)
+{
+    enum { MAX_HOPS = 40 }; /* Linux's limit (ELOOP) */
+    char *at = strdup(path);
+    *why = at ? NULL : strerror(ENOMEM);
+    for (int hops = 0; at && !*why; hops++) {
+        struct stat st;
+        char target[4096];
+        ssize_t n;
+        if (lstat(at, &st) != 0 || !S_ISLNK(st.st_mode))
+            return at; /* the file, or no file yet (or one write_plan_file cannot reach) */
+        if (hops == MAX_HOPS)
+            *why = strerror(ELOOP);
+        else if (st.st_uid != geteuid())
+            *why = "it is a symbolic link owned by another user";
+        else if ((n = readlink(at, target, sizeof target)) < 0)
+            *why = strerror(errno);
+        else if ((size_t)n == sizeof target)
+            *why = strerror(ENAMETOOLONG);
+        if (*why)
+            break;
+        /* A relative target is relative to the link's directory. */
+        const char *slash = strrchr(at, '/');
+        const size_t dir_len = target[0] != '/' && slash ? (size_t)(slash - at) + 1 : 0;
+        char *next = malloc(dir_len + (size_t)n + 1);
+        if (!next) {
+            *why = strerror(ENOMEM);
+            break;
+        }
+        memcpy(next, at, dir_len);
+        memcpy(next + dir_len, target, (size_t)n);
+        next[dir_len + (size_t)n] = '\0';
+        free(at);
+        at = next;
+    }
+    free(at);
+    return NULL;
+}
+
+/*
  * Store `text` as the file `path` at once (file_io.c: a temporary file in the same directory,
  * on disk before it is renamed over `path`), so that a program starting meanwhile reads the old
  * plan or the new one, never a part of one, a write that fails leaves the old plan as it was,
- * and two tunes writing at once leave one whole plan. The file keeps its permissions. A
+ * and two tunes writing at once leave one whole plan. The file keeps its permissions, and its
+ * owner and group where allowed (file_keep_owner, as for `csum pcap fix`). A
  * symbolic link of ours is followed (the file it names is replaced, the link stays, as for
  * `csum pcap fix`); another user's is refused, as the kernel refuses to follow one in /tmp.
  * 0, or -1 with a reason in `why` (an errno text, or this function's own).
@@ -46,26 +92,23 @@ static int write_plan_file(const char *path, const char *text, const char **why)
     *why = NULL;
     char *target = NULL;
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-        if (st.st_uid != geteuid()) {
-            *why = "it is a symbolic link owned by another user";
+        if (!(target = follow_links(path, why)))
             return -1;
-        }
-        if (!(target = realpath(path, NULL))) {
-            *why = strerror(errno);
-            return -1;
-        }
         path = target;
     }
-    mode_t mode;
-    if (stat(path, &st) == 0) {
-        mode = st.st_mode & 07777;
+    const int replaces = stat(path, &st) == 0;
+    mode_t mode = 0;
+    char *tmp;
+    int fd = file_temp_open(path, &tmp), rc = fd < 0 ? -1 : 0;
+    if (fd >= 0 && replaces) {
+        /* Its owner and group too, where allowed: root replacing a user's plan file (mode
+         * 0600) left one that user's programs could not read, so they ran without it. */
+        mode = file_keep_owner(fd, &st);
     } else {
         mode_t mask = umask(0);
         umask(mask);
         mode = 0666 & ~mask;
     }
-    char *tmp;
-    int fd = file_temp_open(path, &tmp), rc = fd < 0 ? -1 : 0;
     for (size_t done = 0, len = strlen(text); rc == 0 && done < len;) {
         ssize_t n = write(fd, text + done, len - done);
         if (n > 0)
@@ -88,17 +131,24 @@ static int write_plan_file(const char *path, const char *text, const char **why)
 /*
  * Whether --write can put a file where `path` is, asked before the minutes of timing rather
  * than found after them (a plan directory that cannot be created or written, an unwritable
- * HOME). The directory is made as --write makes it; a symbolic link is left to
- * write_plan_file, which follows it. 0, or -1 with errno.
+ * HOME, a symbolic link into a directory that does not exist). The directory is made as
+ * --write makes it (not a link's target's); a link that cannot be followed is left to
+ * write_plan_file, which says why. 0, or -1 with errno.
  */
 int lab_tune_plan_dir_writable(const char *path)
 {
     struct stat st;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-        return 0;
-    make_parent_dirs(path);
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
+    char dir[4096], *target = NULL;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        const char *why;
+        if (!(target = follow_links(path, &why)))
+            return 0;
+        snprintf(dir, sizeof dir, "%s", target);
+        free(target);
+    } else {
+        make_parent_dirs(path);
+        snprintf(dir, sizeof dir, "%s", path);
+    }
     char *slash = strrchr(dir, '/');
     if (!slash)
         snprintf(dir, sizeof dir, ".");
@@ -151,6 +201,36 @@ static int plan_file_check(const char *path, struct stat *st, const char **why)
     return *why ? -1 : 0;
 }
 
+/*
+ * Whether --write may replace what is at `path`: nothing (or a symbolic link to nothing), a
+ * plan file --write wrote, a plan written by hand (a regular file whose plan line this CPU
+ * runs), or an empty file. Anything else (a file CSUM_DISPATCH_FILE or --write names by
+ * mistake, a directory, a FIFO, a device) is refused, as --reset refuses to remove it: the
+ * rename would put a plan in its place, and even root's --write must never replace a
+ * device node such as /dev/null. 0, or -1 with a reason in *why.
+ */
+int lab_tune_plan_replaceable(const char *path, const char **why)
+{
+    static char reason[400];
+    struct stat st;
+    if (plan_file_check(path, &st, why) == 0 || *why == NULL)
+        return 0;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > CSUM_PLAN_FILE_MAX)
+        return -1; /* plan_file_check said why */
+    if (st.st_size == 0)
+        return 0;
+    char plan[CSUM_PLAN_TEXT_MAX], read_why[160] = "";
+    struct csum_plan p;
+    if (csum_plan_file_read(path, plan, sizeof plan, read_why, sizeof read_why) == 0 &&
+        csum_plan_parse(&p, CSUM_OP_PARTIAL, plan, 1, read_why, sizeof read_why) == 0)
+        return 0;
+    snprintf(reason, sizeof reason, "it is not a plan file (it does not start with \"%s\", and "
+                                    "holds no plan this CPU runs: %s)",
+             CSUM_PLAN_FILE_HEADER, read_why[0] ? read_why : "no plan in the file");
+    *why = reason;
+    return -1;
+}
+
 int lab_tune_reset(void)
 {
     char path[4096];
@@ -195,6 +275,9 @@ void lab_tune_plan_in(const char *file, char *plan, size_t size, char *source, s
     struct csum_plan p;
     if (csum_plan_file_read(file, plan, size, why, sizeof why) == 0 &&
         csum_plan_parse(&p, CSUM_OP_PARTIAL, plan, 1, why, sizeof why) == 0) {
+        /* As csum_dispatch_describe() gives it ("generic @ 0" written by hand is "generic@0"):
+         * tune knows a plan it proposes is the one in force by its text. */
+        csum_plan_format(&p, plan, size);
         snprintf(source, source_size, "%s", file);
         return;
     }
@@ -207,6 +290,10 @@ void lab_tune_plan_in(const char *file, char *plan, size_t size, char *source, s
 
 int lab_tune_write_plan(const char *path, const char *plan, const char **why)
 {
+    /* Checked before the timing too (lab_tune_main); again here, for a file that appeared
+     * meanwhile. */
+    if (lab_tune_plan_replaceable(path, why) != 0)
+        return -1;
     make_parent_dirs(path);
     time_t now = time(NULL);
     char date[32], cpu[64], cpu_line[96] = "", text[512];

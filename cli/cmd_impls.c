@@ -12,6 +12,7 @@
 #include "plan.h"         /* internal: csum_ipv4_header_batch's plan and its source */
 #include "text_wrap.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,8 +207,12 @@ int cmd_impls(int argc, char **argv)
     text_print_wrapped(WIDTH, plan, 10, printf("dispatch: "));
     text_print_wrapped(WIDTH, csum_dispatch_source(), 8, printf("  from: "));
     if (csum_dispatch_file(file, sizeof file)) {
-        struct stat st; /* not opened: a FIFO there would wait for a writer */
-        printf("  plan file: %s (%s)\n", file, stat(file, &st) == 0 ? "present" : "none");
+        /* Not opened: a FIFO there would wait for a writer. A name that leads nowhere (a loop
+         * of symbolic links, a directory this user may not search) is not "none": say why. */
+        struct stat st;
+        const int found = stat(file, &st) == 0, e = errno;
+        printf("  plan file: %s (%s)\n", file,
+               found ? "present" : e == ENOENT || e == ENOTDIR ? "none" : strerror(e));
     } else {
         printf("  plan file: none (CSUM_DISPATCH_FILE is empty, or no absolute HOME)\n");
     }

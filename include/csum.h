@@ -416,8 +416,10 @@ CSUM_API int csum_dispatch_set(const char *plan);
  * "csum_dispatch_set", or "generic (out of memory)" (the first call found no memory for the
  * plan it chose, and runs generic until a selection succeeds). When CSUM_DISPATCH, the plan
  * file or CSUM_IMPL was set but not used, the text ends with the reason in parentheses, e.g.
- * "(CSUM_DISPATCH ignored: no implementation 'avx3')", or with CSUM_IMPL set too
- * "(CSUM_DISPATCH ignored: CSUM_IMPL comes first)". Valid until the plan changes.
+ * "(CSUM_DISPATCH ignored: no implementation 'avx3')", "(/home/u/.config/csum/dispatch ignored:
+ * cannot be opened: permission denied)", or with CSUM_IMPL set too
+ * "(CSUM_DISPATCH ignored: CSUM_IMPL comes first)". A plan file that does not exist is not
+ * named. Valid until the plan changes.
  */
 CSUM_API const char *csum_dispatch_source(void);
 

@@ -82,8 +82,8 @@ int csum_plan_parse(struct csum_plan *p, enum csum_op op, const char *text, int 
 size_t csum_plan_format(const struct csum_plan *p, char *buf, size_t size);
 
 /* The plan line of a plan file (csum_dispatch_file(), `csum tune --write`) into text: 0, or -1
- * when there is no file, or (with the reason in `why`) it holds no plan for this CPU (see
- * src/plan_file.c). */
+ * when there is no file, or (with the reason in `why`) it cannot be opened or read or holds no
+ * plan for this CPU (see src/plan_file.c). */
 int csum_plan_file_read(const char *path, char *text, size_t size, char *why, size_t why_size);
 
 /* The compiled-in csum_partial plan for this CPU (src/dispatch_defaults.c), and in `why` the

@@ -31,17 +31,49 @@ size_t csum_dispatch_file(char *buf, size_t size)
     return n > 0 ? (size_t)n : 0;
 }
 
+/* Why open(2) failed with `e`, in words of our own: strerror() is not safe in a library that
+ * may be called from several threads at once (glibc before 2.32), and strerror_r() has two
+ * signatures. NULL for an errno without words here. */
+static const char *open_error(int e)
+{
+    switch (e) {
+    case EACCES:
+    case EPERM:
+        return "permission denied";
+    case ELOOP:
+        return "too many levels of symbolic links";
+    case ENAMETOOLONG:
+        return "file name too long";
+    case EIO:
+        return "input/output error";
+    default:
+        return NULL;
+    }
+}
+
 /* The first line of the file that is not a comment or blank, into text. 0, or -1 when the file
  * cannot be read, holds no plan or a plan line too long for text, or names before its plan a CPU
- * of another kind than this one (why says so). Whole lines: a long comment is skipped whole,
- * never read on as a plan. Only a regular file of at most CSUM_PLAN_FILE_MAX bytes is read,
- * opened without blocking (a FIFO would wait for a writer, a device such as /dev/zero never
- * end). */
+ * of another kind than this one (why says so; not when there is no file, the normal case).
+ * Whole lines: a long comment is skipped whole, never read on as a plan. Only a regular file of
+ * at most CSUM_PLAN_FILE_MAX bytes is read, opened without blocking (a FIFO would wait for a
+ * writer, a device such as /dev/zero never end). */
 int csum_plan_file_read(const char *path, char *text, size_t size, char *why, size_t why_size)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0)
-        return -1; /* no file is the normal case: nothing to report */
+    if (fd < 0) {
+        /* No file (or no directory) is the normal case: nothing to report. A file that is
+         * there but cannot be opened (not readable by this user, a loop of symbolic links) is
+         * ignored like a malformed one, and said so, not taken for no file. */
+        const int e = errno;
+        if (e != ENOENT && e != ENOTDIR) {
+            const char *words = open_error(e);
+            if (words)
+                snprintf(why, why_size, "cannot be opened: %s", words);
+            else
+                snprintf(why, why_size, "cannot be opened (errno %d)", e);
+        }
+        return -1;
+    }
     struct stat st;
     char *data = NULL;
     ssize_t len = -1;
@@ -76,7 +108,9 @@ int csum_plan_file_read(const char *path, char *text, size_t size, char *why, si
                 break;
             }
         }
-        if (line[0] == '#' || line[strspn(line, " \t")] == '\0')
+        /* A comment may be indented, as the plan line may (the parser skips the blanks). */
+        const char first = line[strspn(line, " \t")];
+        if (first == '#' || first == '\0')
             continue;
         if (strlen(line) < size) {
             memcpy(text, line, strlen(line) + 1);

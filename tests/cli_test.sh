@@ -434,15 +434,37 @@ else
         "$CSUM" tune --quick -M generic --write "$TMP/other-plan"
     expect_grep "$TMP/out" "already this one ($TMP/other-plan)" "tune compares with FILE's plan"
 fi
+# FILE's plan as the library reads it: written by hand with spaces, it is still the plan
+# proposed (it was timed against itself, and could be refused as slower than itself).
+printf '# by hand\n generic @ 0 \n' >"$TMP/spaced-plan"
+expect_status 0 "tune --write FILE whose plan is the same, spaced out" -- \
+    "$CSUM" tune --quick -M generic --write "$TMP/spaced-plan"
+expect_grep "$TMP/out" "already this one ($TMP/spaced-plan)" "tune reads FILE's plan as the library does"
+expect_same "$(grep -c '^checking ' "$TMP/out")" 0 "tune times no plan against itself"
+rm -f "$TMP/spaced-plan"
 expect_status 0 "tune --quick -M generic --write FILE --force" -- \
     "$CSUM" tune --quick -M generic --write "$TMP/plan" --force
 expect_grep "$TMP/plan" "^generic@0$" "tune --write --force stores the plan"
+# A FILE that is not the plan file: the way back names it ('csum tune --reset' alone removed
+# the plan file every program reads, not FILE).
+expect_grep "$TMP/out" "^wrote $TMP/plan (read by programs whose CSUM_DISPATCH_FILE names it; undo with 'CSUM_DISPATCH_FILE=$TMP/plan csum tune --reset')$" \
+    "tune --write FILE says how to remove FILE"
 if grep -q "^x86-scalar " "$TMP/impls"; then # x86-64 says what the CPU is
     expect_grep "$TMP/plan" "^# cpu: [A-Za-z]* family [0-9]* model [0-9]*$" \
         "tune --write names the CPU the plan was tuned on"
 fi
 CSUM_DISPATCH_FILE="$TMP/plan" "$CSUM" impls >"$TMP/out" 2>&1
 expect_grep "$TMP/out" "^  from: $TMP/plan$" "the library reads the stored plan"
+# A plan file that is there but cannot be opened is ignored with the reason, and impls does
+# not call it "none" (a loop of symbolic links was both: silently ignored, and "none").
+ln -s plan-loop "$TMP/plan-loop"
+CSUM_DISPATCH_FILE="$TMP/plan-loop" "$CSUM" impls >"$TMP/out" 2>&1
+tr -s '\n ' '  ' <"$TMP/out" >"$TMP/out.joined" # the source is wrapped at word boundaries
+expect_grep "$TMP/out.joined" "($TMP/plan-loop ignored: cannot be opened: too many levels of symbolic links)" \
+    "impls says why a plan file that cannot be opened is ignored"
+expect_grep "$TMP/out" "^  plan file: $TMP/plan-loop (Too many levels of symbolic links)$" \
+    "impls says why it cannot look at the plan file, not 'none'"
+rm "$TMP/plan-loop"
 # --write replaces the file at once (a temporary file renamed over it): a write that fails,
 # here at the file size limit, leaves the stored plan whole, and no temporary file behind.
 cp "$TMP/plan" "$TMP/plan.before"
@@ -460,7 +482,9 @@ mkdir "$TMP/dotfiles"
 mv "$TMP/plan" "$TMP/dotfiles/plan"
 ln -s dotfiles/plan "$TMP/plan"
 expect_status 0 "tune --write through a symbolic link" -- \
-    "$CSUM" tune --quick -M generic --write "$TMP/plan" --force
+    env CSUM_DISPATCH_FILE="$TMP/plan" "$CSUM" tune --quick -M generic --write --force
+expect_grep "$TMP/out" "^wrote $TMP/plan (read by libcsum at startup; CSUM_DISPATCH overrides it; undo with 'csum tune --reset')$" \
+    "tune --write into the plan file says 'csum tune --reset' undoes it"
 if [ -L "$TMP/plan" ] && grep -q "^generic@0$" "$TMP/dotfiles/plan"; then
     ok "tune --write through a link writes the file it names"
 else fail "tune --write through a link writes the file it names"; fi
@@ -478,6 +502,35 @@ else
 fi
 rm "$TMP/plan"
 mv "$TMP/dotfiles/plan" "$TMP/plan"
+# A link of ours to a plan not written yet is followed too, the plan written where it points
+# (it failed after the timing: 'No such file or directory'); a link into a directory that does
+# not exist is refused before anything is timed.
+ln -s dotfiles/new-plan "$TMP/link-plan"
+expect_status 0 "tune --write through a link to a file not written yet" -- \
+    "$CSUM" tune --quick -M generic --write "$TMP/link-plan" --force
+if [ -L "$TMP/link-plan" ] && grep -q "^generic@0$" "$TMP/dotfiles/new-plan"; then
+    ok "tune --write through a link to a file not written yet writes the file it names"
+else fail "tune --write through a link to a file not written yet writes the file it names"; fi
+rm "$TMP/link-plan" "$TMP/dotfiles/new-plan"
+ln -s no-such-dir/plan "$TMP/link-plan"
+expect_status 1 "tune --write through a link into no directory" -- \
+    "$CSUM" tune --quick -M generic --write "$TMP/link-plan" --force
+expect_grep "$TMP/err" "cannot write $TMP/link-plan: No such file or directory (nothing timed)" \
+    "tune --write through a link into no directory says so before timing"
+rm "$TMP/link-plan"
+# Root replacing another user's plan file keeps its owner and group (root's --write left a
+# file of mode 0600 owned by root, which that user's programs could no longer read).
+cp "$TMP/plan" "$TMP/user-plan"
+chmod 600 "$TMP/user-plan"
+if chown 65534:65534 "$TMP/user-plan" 2>/dev/null; then
+    expect_status 0 "tune --write (root) over another user's plan file" -- \
+        "$CSUM" tune --quick -M generic --write "$TMP/user-plan" --force
+    expect_same "$(stat -c '%u:%g %a' "$TMP/user-plan")" "65534:65534 600" \
+        "tune --write keeps the plan file's owner, group and permissions"
+else
+    printf 'SKIPPED cli: tune --write keeping the owner of a plan file (needs root)\n'
+fi
+rm -f "$TMP/user-plan"
 # --reset removes only a plan file --write wrote: anything else CSUM_DISPATCH_FILE names (by
 # mistake) is left as it is, with the reason and exit 1. A plan written by hand, which the
 # library reads, is not one --write wrote either; a directory or a FIFO is never opened.
@@ -499,6 +552,28 @@ expect_status 0 "tune --reset" -- env CSUM_DISPATCH_FILE="$TMP/plan" "$CSUM" tun
 expect_grep "$TMP/out" "^removed $TMP/plan" "tune --reset removes the plan file"
 expect_status 0 "tune --reset again" -- env CSUM_DISPATCH_FILE="$TMP/plan" "$CSUM" tune --reset
 expect_grep "$TMP/out" "^no plan file at $TMP/plan" "tune --reset without a file says so"
+# --write replaces only a plan file (one --write wrote, or one written by hand), an empty
+# file, or nothing: anything else there is refused before timing, even with --force, and left
+# as it was (a file of notes and a FIFO were replaced by the plan; as root, a device node too).
+if mknod "$TMP/plan-null" c 1 3 2>/dev/null; then devnode=plan-null
+else devnode=; printf 'SKIPPED cli: tune --write over a device node (mknod needs root)\n'; fi
+for f in notes plan-dir plan-fifo $devnode; do
+    ls -ld "$TMP/$f" >"$TMP/before"
+    expect_status 1 "tune --write --force refuses to replace $f" -- \
+        "$CSUM" tune --quick -M generic --write "$TMP/$f" --force
+    expect_grep "$TMP/err" "not replacing $TMP/$f: it is not a .*(nothing timed)" \
+        "tune --write says why it leaves $f alone"
+    expect_same "$(grep -c '^[0-9]' "$TMP/out")" 0 "tune --write refusing $f times nothing"
+    expect_same "$(ls -ld "$TMP/$f" 2>&1)" "$(cat "$TMP/before")" "tune --write leaves $f as it was"
+done
+expect_grep "$TMP/notes" "^keep me$" "tune --write leaves a file of notes alone"
+: >"$TMP/empty-plan"
+for f in hand-plan empty-plan; do
+    expect_status 0 "tune --write --force replaces $f" -- \
+        "$CSUM" tune --quick -M generic --write "$TMP/$f" --force
+    expect_grep "$TMP/$f" "^# csum dispatch plan, written by 'csum tune'" "tune --write wrote over $f"
+done
+rm -f "$TMP/plan-null" "$TMP/empty-plan"
 expect_status 2 "tune --reset with another option" -- "$CSUM" tune --reset --quick
 expect_status 2 "tune --write with no plan file and no FILE" -- env CSUM_DISPATCH_FILE= "$CSUM" tune --write --quick
 expect_status 2 "tune --write ''" -- "$CSUM" tune --quick -M generic --write ""

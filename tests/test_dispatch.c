@@ -496,9 +496,11 @@ void test_dispatch_sources(struct test_ctx *t)
     CHECK(t, fd >= 0, "mkstemp");
     if (fd < 0)
         return;
-    /* A comment longer than any plan line is skipped whole (it was once read on as a plan). */
+    /* A comment longer than any plan line is skipped whole (it was once read on as a plan);
+     * an indented one is a comment too (it was read as the plan "#", and the file ignored). */
     char text[600];
-    int text_len = snprintf(text, sizeof text, "# written by a test%0400d\n\n generic@0 \n", 0);
+    int text_len = snprintf(text, sizeof text,
+                            "# written by a test%0400d\n\n \t# an indented comment\n generic@0 \n", 0);
     CHECK(t, write(fd, text, (size_t)text_len) == (ssize_t)text_len, "write plan file");
     close(fd);
     snprintf(file_env, sizeof file_env, "CSUM_DISPATCH_FILE=%s", path);
@@ -569,7 +571,45 @@ void test_dispatch_sources(struct test_ctx *t)
             unlink(fifo);
         }
     }
+    /* A file that is there but cannot be opened is ignored with the reason, not taken for no
+     * file (it was, and `csum impls` said neither why nor that the file was ignored): a loop of
+     * symbolic links, and a file this user may not read (root may read any). */
+    char loop[128];
+    test_temp_template(loop, sizeof loop, "csum-test-loop");
+    int loop_fd = mkstemp(loop);
+    if (loop_fd >= 0) {
+        close(loop_fd);
+        unlink(loop);
+        if (symlink(loop, loop) == 0) {
+            char loop_env[300], loop_why[300];
+            snprintf(loop_env, sizeof loop_env, "CSUM_DISPATCH_FILE=%s", loop);
+            snprintf(loop_why, sizeof loop_why,
+                     "(%s ignored: cannot be opened: too many levels of symbolic links)", loop);
+            expect_reason(t, loop_env, NULL, loop_why);
+            unlink(loop);
+        }
+    }
+    f = fopen(path, "w");
+    if (f) {
+        fputs("generic@0\n", f);
+        fclose(f);
+    }
+    if (geteuid() != 0 && chmod(path, 0) == 0) {
+        char denied[300];
+        snprintf(denied, sizeof denied, "(%s ignored: cannot be opened: permission denied)", path);
+        expect_reason(t, file_env, NULL, denied);
+    }
     unlink(path);
     expect_plan(t, file_env, NULL, defaults); /* a missing one too */
+    /* ... and one in a directory that does not exist, or under a file, is no file either. */
+    char missing[300];
+    snprintf(missing, sizeof missing, "CSUM_DISPATCH_FILE=%s/plan", path);
+    char out_missing[1024], err_missing[256];
+    rc = test_run_child("plan", missing, NULL, out_missing, sizeof out_missing, err_missing,
+                        sizeof err_missing);
+    CHECK(t, rc == 0 && strstr(out_missing, defaults) == out_missing &&
+                 !strstr(out_missing, "ignored"),
+          "a plan file under a regular file: '%s' (rc %d), want the defaults, nothing ignored",
+          out_missing, rc);
     (void)single;
 }

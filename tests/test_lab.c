@@ -598,6 +598,41 @@ void test_lab_tune_choice(struct test_ctx *t)
           "row 1 faster in latency, 3x slower in throughput: %d ranges, row %zu first", n, row[0]);
 }
 
+/* csum tune --write's refusal: a new plan is called slower only beyond the noise of both plans'
+ * measurements (at least 3 %) and by more than one core cycle, and then always (a verdict that
+ * called every length SLOWER, or none, passed every other test). */
+void test_lab_tune_slower(struct test_ctx *t)
+{
+    static const struct {
+        double now[3], candidate[3], one_cycle;
+        int slower;
+        const char *what;
+    } cases[] = {
+        { { 100, 100, 100 }, { 100, 100, 100 }, 1, 0, "the same times" },
+        { { 100, 101, 99 }, { 99, 100, 101 }, 1, 0, "the same within 2 %" },
+        { { 100, 100, 100 }, { 90, 90, 90 }, 1, 0, "faster" },
+        { { 100, 100, 100 }, { 110, 110, 110 }, 1, 1, "10 % slower, no spread" },
+        { { 100, 101, 100 }, { 110, 111, 110 }, 1, 1, "10 % slower, 1 % spread" },
+        { { 100, 100, 100 }, { 102, 102, 102 }, 1, 0, "2 % slower (under 3 %)" },
+        { { 100, 100, 100 }, { 104, 104, 104 }, 1, 1, "4 % slower (over 3 %)" },
+        { { 100, 80, 120 }, { 110, 110, 110 }, 1, 0, "10 % slower, the plan in force's 40 % spread" },
+        { { 100, 100, 100 }, { 95, 110, 125 }, 1, 0, "10 % slower, the new plan's 27 % spread" },
+        { { 100, 100, 100 }, { 130, 130, 130 }, 40, 0, "30 ticks slower, under one cycle of 40" },
+        { { 10, 10, 10 }, { 12, 12, 12 }, 1, 1, "2 ticks slower at 10, over one cycle" },
+        { { 10, 10, 10 }, { 10.8, 10.8, 10.8 }, 1, 0, "8 % slower at 10, under one cycle" },
+        { { 100, 100, 100 }, { 100, 100, 200 }, 1, 0, "one outlier: the median is the same" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int got = lab_tune_slower(cases[i].now, cases[i].candidate, 3, cases[i].one_cycle);
+        CHECK(t, got == cases[i].slower, "%s: slower %d, want %d", cases[i].what, got,
+              cases[i].slower);
+    }
+    const double one[1] = { 100 }, other[1] = { 200 };
+    CHECK(t, lab_tune_slower(one, other, 1, 1) == 1, "one measurement each, twice as slow");
+    CHECK(t, lab_tune_slower(one, other, 0, 1) == -1 && lab_tune_slower(one, other, 4, 1) == -1,
+          "n out of 1..3 is refused");
+}
+
 /* The words and percentages beside the tables' ratios agree with their digits: a ratio that
  * prints as 1.00 is not "slower" (the short table said "1.00 slower" for 1.004), and a
  * % Improv that rounds to zero is 0, not -0 (lenalign printed "-0%"). */

@@ -742,7 +742,7 @@ static PyObject *py_gil_threshold(PyObject *self, PyObject *const *args, Py_ssiz
         PyErr_SetString(PyExc_TypeError, "_gil_threshold() takes at most 1 argument");
         return NULL;
     }
-    if (nargs == 1) {
+    if (nargs == 1 && args[0] != Py_None) { /* None: the default, only read it */
         unsigned long long v;
         if (args_uint(args[0], (unsigned long long)PY_SSIZE_T_MAX, "_gil_threshold", "bytes",
                       &v) < 0)

@@ -89,6 +89,17 @@ def test_package_source_is_strictly_typed(tmp_path):
     assert status == 0, out + err
 
 
+def test_stubs_agree_with_the_runtime(tmp_path):
+    """mypy's stubtest: _csum.pyi gives each function of the extension the parameters (names,
+    kinds, defaults) its signature has at run time (help() shows that one), and nothing the
+    module lacks; the pure-Python modules their own annotations."""
+    pytest.importorskip("mypy.stubtest")
+    pytest.importorskip("scapy")  # csum.scapy and csum.bench are imported too
+    r = subprocess.run([sys.executable, "-m", "mypy.stubtest", "csum", "--concise"],
+                       cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
 def one_udp_capture():
     """A classic pcap of one Ethernet/IPv4/UDP frame whose UDP checksum is wrong."""
     udp = bytes.fromhex("d43100350010dead68656c6c6f210a0a")

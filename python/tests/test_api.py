@@ -230,6 +230,11 @@ def test_address_errors():
         csum.ipv6("::1\0junk", "::1", 6, 0)
     with pytest.raises(TypeError, match="IPv6 address as bytes, str or ipaddress"):
         csum.ipv6(1, "::1", 6, 0)
+    for text in ("192.0.2.\udcff", "192.0.2.1\ud800"):  # the function and argument named
+        with pytest.raises(ValueError, match=r"^tcpudp_v4\(\): dst '.*' is not an IPv4 address"):
+            csum.tcpudp_v4("192.0.2.1", text, 6, 0)
+    with pytest.raises(ValueError, match=r"^ipv6\(\): src '.*' is not an IPv6 address"):
+        csum.ipv6("fe80::\udcff%eth0", "::1", 6, 0)
     with pytest.raises(ValueError, match="proto must be between 0 and 0xff"):
         csum.tcpudp_v4("1.2.3.4", "1.2.3.4", 256, 0)
     with pytest.raises(ValueError, match="length"):
@@ -244,7 +249,9 @@ def test_an_ipv6_zone_is_ignored_in_every_form():
     icmp = bytes.fromhex("8000000000010001")
     want = csum.ipv6("fe80::1", "ff02::1", 58, len(icmp), csum.partial(icmp))
     for src in ("fe80::1%eth0", "fe80::1%1", "fe80::1% odd zone", "fe80::1%eth0.100",
-                ipaddress.IPv6Address("fe80::1%eth0"), ipaddress.IPv6Address("fe80::1%7")):
+                "fe80::1%\udcff", "fe80::1%\ud800",  # a name os.fsdecode() made, any surrogate
+                ipaddress.IPv6Address("fe80::1%eth0"), ipaddress.IPv6Address("fe80::1%7"),
+                ipaddress.IPv6Address("fe80::1%\udcff")):
         assert csum.ipv6(src, "ff02::1%eth0", 58, len(icmp), csum.partial(icmp)) == want, src
     assert csum.replace16(0x1234, "fe80::1%eth0", ipaddress.IPv6Address("fe80::2%eth0")) == \
         csum.replace16(0x1234, "fe80::1", "fe80::2")

@@ -7,7 +7,9 @@
  *    big-endian order are the bytes on the wire: struct.pack("!H", value) writes it;
  *  - a partial sum ("wsum" in the kernel's words) is the ones'-complement sum of the data's
  *    big-endian 16-bit words, end-around carried into 16 bits but not complemented. Any 32-bit
- *    value congruent modulo 0xffff is accepted back (sums from other tools, the kernel's).
+ *    value congruent modulo 0xffff is accepted back (a sum another tool kept in 32 bits). Not
+ *    a __wsum of csum.h or of a little-endian kernel as it is: that one sums the words in
+ *    memory order, the two bytes of each swapped (wsum_from_host() converts it).
  * The C library sums 16-bit words in memory order and may return different 32-bit values for
  * the same bytes; the conversions below make both conventions hold.
  */

@@ -28,6 +28,8 @@ def test_submodules_after_a_plain_import():
 import sys, csum
 subs = {"csum.pcap", "csum.scapy", "csum.bench"}
 assert not subs & set(sys.modules), "import csum imported a submodule"
+assert {"pcap", "scapy", "bench", "checksum"} <= set(dir(csum)), dir(csum)  # tab completion
+assert not subs & set(sys.modules), "dir(csum) imported a submodule"
 assert callable(csum.pcap.verify) and callable(csum.scapy.install) and callable(csum.bench.main)
 assert subs <= set(sys.modules) and sys.modules["csum.pcap"] is csum.pcap
 assert "scapy" not in sys.modules  # csum.scapy imports scapy only in install()

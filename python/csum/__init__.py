@@ -126,3 +126,8 @@ def __getattr__(name: str) -> object:
         import importlib
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> List[str]:
+    """What ``dir(csum)`` and tab completion show: the submodules too, before their first use."""
+    return sorted(set(globals()) | set(_SUBMODULES))

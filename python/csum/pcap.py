@@ -505,7 +505,10 @@ class _Source:
         if not view.c_contiguous:
             self.release()
             raise BufferError(f"csum.pcap.{func}(): the buffer is not C-contiguous")
-        if view.ndim != 1 or view.format != "B":
+        if not view.nbytes:  # cast() refuses a shape with a 0 in it: (0, 3) is b"" too
+            self.release()
+            view = memoryview(b"")
+        elif view.ndim != 1 or view.format != "B":
             view = view.cast("B")
             self._views.append(view)
         self.view = view

@@ -212,10 +212,24 @@ int args_address(PyObject *obj, int size, int allow_int, const char *fname, cons
     const char *family = size == 4 ? "IPv4" : "IPv6";
     if (PyUnicode_Check(obj)) {
         Py_ssize_t n;
-        const char *s = PyUnicode_AsUTF8AndSize(obj, &n);
-        if (!s)
-            return -1;
-        if ((size_t)n != strlen(s) || address_from_text(s, (size_t)n, size, out) < 0) {
+        PyObject *encoded = NULL;
+        const char *s = PyUnicode_AsUTF8AndSize(obj, &n); /* cached: no copy per call */
+        if (!s) {
+            /* A lone surrogate, which UTF-8 refuses: ipaddress takes one in a zone (an
+             * interface name os.fsdecode() made of non-UTF-8 bytes), and the zone is dropped;
+             * in the address it is refused below, as any character that is no address. */
+            if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
+                return -1;
+            PyErr_Clear();
+            encoded = PyUnicode_AsEncodedString(obj, "utf-8", "surrogatepass");
+            if (!encoded)
+                return -1;
+            s = PyBytes_AS_STRING(encoded);
+            n = PyBytes_GET_SIZE(encoded);
+        }
+        int bad = (size_t)n != strlen(s) || address_from_text(s, (size_t)n, size, out) < 0;
+        Py_XDECREF(encoded);
+        if (bad) {
             PyErr_Format(PyExc_ValueError, "%s(): %s %R is not an %s address", fname, arg, obj,
                          family);
             return -1;

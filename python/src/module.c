@@ -7,7 +7,9 @@
  *    big-endian order are the bytes on the wire: struct.pack("!H", value) writes it;
  *  - a partial sum ("wsum" in the kernel's words) is the ones'-complement sum of the data's
  *    big-endian 16-bit words, end-around carried into 16 bits but not complemented. Any 32-bit
- *    value congruent modulo 0xffff is accepted back (sums from other tools, the kernel's).
+ *    value congruent modulo 0xffff is accepted back (a sum another tool kept in 32 bits). Not
+ *    a __wsum of csum.h or of a little-endian kernel as it is: that one sums the words in
+ *    memory order, the two bytes of each swapped (wsum_from_host() converts it).
  * The C library sums 16-bit words in memory order and may return different 32-bit values for
  * the same bytes; the conversions below make both conventions hold.
  */
@@ -358,6 +360,8 @@ static PyObject *py_ipv4_header(PyObject *self, PyObject *const *args, Py_ssize_
 
 static PyObject *array_type; /* array.array */
 
+#define IPV4_MAX_HEADER 60 /* IHL 15 */
+
 PyDoc_STRVAR(ipv4_header_batch_doc,
 "ipv4_header_batch($module, buffer, offsets)\n--\n\n"
 "ipv4_header() of the headers that start at each of `offsets` (an iterable of ints) in\n"
@@ -382,27 +386,55 @@ static PyObject *py_ipv4_header_batch(PyObject *self, PyObject *const *args, Py_
         return NULL;
     PyObject *result = NULL, *seq = NULL, *raw = NULL;
     const void **hdrs = NULL;
+    Py_ssize_t *offs = NULL;
+    unsigned char *tail_copies = NULL;
     /* A tuple of its own: each offset's __index__ may run Python code (see args_tuple). */
     seq = args_tuple(a[1], "ipv4_header_batch(): offsets must be an iterable of ints");
     if (!seq)
         goto out;
     Py_ssize_t n = PyTuple_GET_SIZE(seq);
     hdrs = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *hdrs);
+    offs = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *offs);
     raw = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(csum_sum16));
-    if (!hdrs || !raw) {
+    if (!hdrs || !offs || !raw) {
         PyErr_NoMemory();
         goto out;
     }
+    /* First every offset, which may run Python code (__index__), then every header, which
+     * runs none: code run for offsets[j] could rewrite the header at offsets[i < j] after it
+     * was checked (IHL 5 -> 15). The batch takes each IHL from the header again, so a header
+     * with fewer than 60 bytes (the most an IHL can ask for) left in the buffer is checked and
+     * summed in a copy of its own: another thread writing the buffer while the GIL is released
+     * can then change results, never make the batch read past the buffer. */
     const unsigned char *base = view.buf;
+    Py_ssize_t tails = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         unsigned long long off;
         if (args_uint(PyTuple_GET_ITEM(seq, i), (unsigned long long)PY_SSIZE_T_MAX, fname,
                       "each offset", &off) < 0)
             goto out;
-        Py_ssize_t left = (Py_ssize_t)off < view.len ? view.len - (Py_ssize_t)off : 0;
-        if (ipv4_ihl(base + (left ? off : 0), left, fname, i, off) < 0)
+        offs[i] = (Py_ssize_t)off;
+        if ((Py_ssize_t)off < view.len && view.len - (Py_ssize_t)off < IPV4_MAX_HEADER)
+            tails++;
+    }
+    if (tails && !(tail_copies = PyMem_Malloc((size_t)tails * IPV4_MAX_HEADER))) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    unsigned char *copy = tail_copies;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t off = offs[i];
+        Py_ssize_t left = off < view.len ? view.len - off : 0;
+        const unsigned char *hdr = base + (left ? off : 0);
+        if (left > 0 && left < IPV4_MAX_HEADER) {
+            memcpy(copy, hdr, (size_t)left);
+            memset(copy + left, 0, (size_t)(IPV4_MAX_HEADER - left));
+            hdr = copy;
+            copy += IPV4_MAX_HEADER;
+        }
+        if (ipv4_ihl(hdr, left, fname, i, (unsigned long long)off) < 0)
             goto out;
-        hdrs[i] = base + off;
+        hdrs[i] = hdr;
     }
     csum_sum16 *out = (csum_sum16 *)PyBytes_AS_STRING(raw);
     if (n >= 4096) {
@@ -416,6 +448,8 @@ static PyObject *py_ipv4_header_batch(PyObject *self, PyObject *const *args, Py_
         out[i] = ntohs(out[i]);
     result = PyObject_CallFunction(array_type, "sO", "H", raw);
 out:
+    PyMem_Free(tail_copies);
+    PyMem_Free(offs);
     PyMem_Free(hdrs);
     Py_XDECREF(raw);
     Py_XDECREF(seq);
@@ -710,7 +744,7 @@ static PyObject *py_gil_threshold(PyObject *self, PyObject *const *args, Py_ssiz
         PyErr_SetString(PyExc_TypeError, "_gil_threshold() takes at most 1 argument");
         return NULL;
     }
-    if (nargs == 1) {
+    if (nargs == 1 && args[0] != Py_None) { /* None: the default, only read it */
         unsigned long long v;
         if (args_uint(args[0], (unsigned long long)PY_SSIZE_T_MAX, "_gil_threshold", "bytes",
                       &v) < 0)

@@ -118,6 +118,63 @@ def test_python_code_run_per_item_cannot_pull_the_sequence_away(script):
     assert r.returncode == 0 and r.stdout == "ok\n", (r.returncode, r.stderr)
 
 
+GUARDED = """
+import ctypes, mmap, threading, csum
+PAGE = mmap.PAGESIZE
+pages = mmap.mmap(-1, 2 * PAGE)
+libc = ctypes.CDLL(None)
+libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+anchor = ctypes.c_char.from_buffer(pages)
+assert libc.mprotect(ctypes.addressof(anchor) + PAGE, PAGE, 0) == 0  # PROT_NONE
+del anchor
+buf = memoryview(pages)[:PAGE]  # its last 20 bytes are an IPv4 header, then the guard page
+end = PAGE - 20
+buf[0] = buf[end] = 0x45
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="mprotect through ctypes")
+@pytest.mark.parametrize("script", [
+    """
+class Rewriting:  # an offset whose conversion makes the checked header at `end` IHL 15
+    def __index__(self):
+        buf[end] = 0x4F
+        return 0
+try:
+    csum.ipv4_header_batch(buf, [end, Rewriting()])
+except ValueError as e:
+    assert "offsets[0] = %d has IHL 15 (60 bytes), only 20" % end in str(e), e
+else:
+    raise AssertionError("no ValueError")
+""", """
+done = False
+def flip():  # IHL 5 <-> 15 while the batch runs with the GIL released
+    while not done:
+        buf[end] = 0x4F
+        buf[end] = 0x45
+thread = threading.Thread(target=flip)
+thread.start()
+try:
+    for _ in range(300):
+        try:
+            csum.ipv4_header_batch(buf, [end] * 8192)
+        except ValueError as e:  # the check saw IHL 15: the writer's doing, and said so
+            assert "has IHL 15 (60 bytes), only 20" in str(e), e
+finally:
+    done = True
+    thread.join()
+"""], ids=["__index__", "thread"])
+def test_ipv4_header_batch_never_reads_past_the_buffer(script):
+    """The batch takes each header's IHL from its first byte again: a header checked as IHL 5
+    and rewritten to 15 before the batch reads it (by an offset's __index__, or by another
+    thread while the GIL is released) made it read 40 bytes past the buffer (a segfault at a
+    guard page, hence a fresh interpreter). A wrong result is the writer's doing; a crash is
+    not."""
+    r = subprocess.run([sys.executable, "-c", GUARDED + script + "print('ok')"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout == "ok\n", (r.returncode, r.stderr)
+
+
 def pseudo4(src, dst, proto, length):
     return socket.inet_aton(src) + socket.inet_aton(dst) + struct.pack("!BBH", 0, proto, length)
 
@@ -173,6 +230,11 @@ def test_address_errors():
         csum.ipv6("::1\0junk", "::1", 6, 0)
     with pytest.raises(TypeError, match="IPv6 address as bytes, str or ipaddress"):
         csum.ipv6(1, "::1", 6, 0)
+    for text in ("192.0.2.\udcff", "192.0.2.1\ud800"):  # the function and argument named
+        with pytest.raises(ValueError, match=r"^tcpudp_v4\(\): dst '.*' is not an IPv4 address"):
+            csum.tcpudp_v4("192.0.2.1", text, 6, 0)
+    with pytest.raises(ValueError, match=r"^ipv6\(\): src '.*' is not an IPv6 address"):
+        csum.ipv6("fe80::\udcff%eth0", "::1", 6, 0)
     with pytest.raises(ValueError, match="proto must be between 0 and 0xff"):
         csum.tcpudp_v4("1.2.3.4", "1.2.3.4", 256, 0)
     with pytest.raises(ValueError, match="length"):
@@ -187,7 +249,9 @@ def test_an_ipv6_zone_is_ignored_in_every_form():
     icmp = bytes.fromhex("8000000000010001")
     want = csum.ipv6("fe80::1", "ff02::1", 58, len(icmp), csum.partial(icmp))
     for src in ("fe80::1%eth0", "fe80::1%1", "fe80::1% odd zone", "fe80::1%eth0.100",
-                ipaddress.IPv6Address("fe80::1%eth0"), ipaddress.IPv6Address("fe80::1%7")):
+                "fe80::1%\udcff", "fe80::1%\ud800",  # a name os.fsdecode() made, any surrogate
+                ipaddress.IPv6Address("fe80::1%eth0"), ipaddress.IPv6Address("fe80::1%7"),
+                ipaddress.IPv6Address("fe80::1%\udcff")):
         assert csum.ipv6(src, "ff02::1%eth0", 58, len(icmp), csum.partial(icmp)) == want, src
     assert csum.replace16(0x1234, "fe80::1%eth0", ipaddress.IPv6Address("fe80::2%eth0")) == \
         csum.replace16(0x1234, "fe80::1", "fe80::2")

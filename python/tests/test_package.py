@@ -28,6 +28,8 @@ def test_submodules_after_a_plain_import():
 import sys, csum
 subs = {"csum.pcap", "csum.scapy", "csum.bench"}
 assert not subs & set(sys.modules), "import csum imported a submodule"
+assert {"pcap", "scapy", "bench", "checksum"} <= set(dir(csum)), dir(csum)  # tab completion
+assert not subs & set(sys.modules), "dir(csum) imported a submodule"
 assert callable(csum.pcap.verify) and callable(csum.scapy.install) and callable(csum.bench.main)
 assert subs <= set(sys.modules) and sys.modules["csum.pcap"] is csum.pcap
 assert "scapy" not in sys.modules  # csum.scapy imports scapy only in install()
@@ -87,6 +89,17 @@ def test_package_source_is_strictly_typed(tmp_path):
     out, err, status = mypy.run(["-p", "csum", "--strict",
                                  "--cache-dir", str(tmp_path / "mypy-cache")])
     assert status == 0, out + err
+
+
+def test_stubs_agree_with_the_runtime(tmp_path):
+    """mypy's stubtest: _csum.pyi gives each function of the extension the parameters (names,
+    kinds, defaults) its signature has at run time (help() shows that one), and nothing the
+    module lacks. The extension alone: the pure-Python modules are their own stubs (mypy
+    --strict above), and stubtest takes their typing imports for stubs to check (under 3.9)."""
+    pytest.importorskip("mypy.stubtest")
+    r = subprocess.run([sys.executable, "-m", "mypy.stubtest", "csum._csum", "--concise"],
+                       cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
 
 
 def one_udp_capture():

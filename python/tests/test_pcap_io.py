@@ -131,6 +131,10 @@ def test_memoryview_slices_and_other_formats(pcap_corpus):
         with pytest.raises(TypeError, match="not a buffer of Python objects"):
             csum.pcap.fix(objects, io.BytesIO())
     assert csum.pcap.verify(np.frombuffer(data, np.uint8)).document == want
+    for empty in (np.zeros((0, 3), np.uint8), np.zeros((2, 0), np.uint16)):  # as b"" reads
+        for call in (csum.pcap.verify, lambda source: csum.pcap.fix(source, io.BytesIO())):
+            with pytest.raises(PcapError, match="file of 0 bytes is too short"):
+                call(empty)
 
 
 def test_a_buffer_is_let_go_even_while_the_error_is_alive(pcap_corpus, tmp_path):

@@ -236,6 +236,11 @@ for op in csum_partial csum_partial_copy csum_ipv4_header_batch; do
 done
 expect_status 0 "verify generic" -- "$CSUM" verify generic
 expect_grep "$TMP/out" "^3 verified, 0 failed, 0 skipped" "verify generic checks its sum, copy and batch"
+# '--' ends the options, as for csum sum and csum pcap: what follows is names, never options.
+expect_status 0 "verify --quick -- generic" -- "$CSUM" verify --quick -- generic
+expect_grep "$TMP/out" "^3 verified, 0 failed, 0 skipped" "verify -- generic checks generic alone"
+expect_status 2 "verify -- --quick: a name, not an option" -- "$CSUM" verify -- --quick
+expect_grep "$TMP/err" "unknown implementation '--quick'" "verify names what follows '--' as an implementation"
 # A copy row by its name, a streaming one where this CPU runs one.
 "$CSUM" impls >"$TMP/impls" 2>&1
 stream_row=$(awk '/^csum_partial_copy:/ { copy = 1; next } copy && $1 ~ /-nt$/ && $2 == "yes" { print $1; exit }' "$TMP/impls")

@@ -285,6 +285,11 @@ expect_status 0 "sum of the RFC 1071 example" -- "$CSUM" sum "$TMP/rfc1071"
 expect_same "$(cat "$TMP/out")" "0x220d  8  $TMP/rfc1071" "sum prints checksum, length, name"
 expect_same "$("$CSUM" sum <"$TMP/rfc1071")" "0x220d  8  -" "sum of stdin (no argument)"
 expect_same "$("$CSUM" sum - <"$TMP/rfc1071")" "0x220d  8  -" "sum of stdin ('-')"
+# '--' ends the options (the manual): a name after it that starts with '-' is a file, '-' stdin.
+cp "$TMP/rfc1071" "$TMP/-dash"
+case $CSUM in /*) csum_abs=$CSUM ;; *) csum_abs=$PWD/$CSUM ;; esac # run from $TMP below
+expect_same "$(cd "$TMP" && "$csum_abs" sum -- -dash - <"$TMP/rfc1071")" "$(printf '0x220d  8  -dash\n0x220d  8  -')" \
+    "sum -- -dash -: a file that starts with '-', then stdin"
 printf '\x45\x00\x00\x73\x00\x00\x40\x00\x40\x11\xb8\x61\xc0\xa8\x00\x01\xc0\xa8\x00\xc7' >"$TMP/iphdr"
 expect_same "$("$CSUM" sum "$TMP/iphdr" | cut -d' ' -f1)" "0x0000" "a valid IPv4 header sums to 0x0000"
 : >"$TMP/empty"

@@ -72,14 +72,16 @@ static void print_first_mismatch(enum csum_op op, const struct selfcheck_result 
 int cmd_verify(int argc, char **argv)
 {
     enum selfcheck_level level = SELFCHECK_THOROUGH;
-    int first_name = argc;
+    int first_name = argc, names_only = 0; /* after "--" every argument is a name */
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+        if (!names_only && !strcmp(argv[i], "--")) {
+            names_only = 1;
+        } else if (!names_only && (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))) {
             print_verify_help();
             return EXIT_OK;
-        } else if (!strcmp(argv[i], "--quick")) {
+        } else if (!names_only && !strcmp(argv[i], "--quick")) {
             level = SELFCHECK_QUICK;
-        } else if (argv[i][0] == '-') {
+        } else if (!names_only && argv[i][0] == '-') {
             return usage_error("verify: unknown option '%s'", argv[i]);
         } else {
             if (!known_name(argv[i]))

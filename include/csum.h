@@ -465,7 +465,11 @@ CSUM_API size_t csum_copy_impl_count(void);
  */
 CSUM_API const struct csum_copy_impl *csum_copy_impl_get(size_t i);
 
-/** The copy implementation called `name`, or NULL (also for NULL). */
+/**
+ * The copy implementation called `name`, or NULL (also for NULL). On x86-64 "x86-adc", the
+ * 1.0 name of x86-scalar's copy, still finds it (csum_copy_impl_select() and CSUM_COPY_IMPL
+ * take it too).
+ */
 CSUM_API const struct csum_copy_impl *csum_copy_impl_find(const char *name);
 
 /**

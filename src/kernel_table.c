@@ -98,9 +98,11 @@ const struct csum_copy_impl *csum_copy_impl_find(const char *name)
 
 const struct csum_kernel *csum_kernel_of_copy(const struct csum_copy_impl *impl)
 {
-    for (size_t k = 0; impl && impl->copy && k < N_KERNELS; k++)
+    /* The address first: a pointer not from the table is never read. A row's view without a
+     * copy (a reference row's) is none that csum_copy_impl_get() hands out. */
+    for (size_t k = 0; impl && k < N_KERNELS; k++)
         if (&kernels[k]->copy == impl || &kernels[k]->copy_nt == impl)
-            return kernels[k];
+            return impl->copy ? kernels[k] : NULL;
     return NULL;
 }
 

@@ -236,6 +236,11 @@ for op in csum_partial csum_partial_copy csum_ipv4_header_batch; do
 done
 expect_status 0 "verify generic" -- "$CSUM" verify generic
 expect_grep "$TMP/out" "^3 verified, 0 failed, 0 skipped" "verify generic checks its sum, copy and batch"
+# '--' ends the options, as for csum sum and csum pcap: what follows is names, never options.
+expect_status 0 "verify --quick -- generic" -- "$CSUM" verify --quick -- generic
+expect_grep "$TMP/out" "^3 verified, 0 failed, 0 skipped" "verify -- generic checks generic alone"
+expect_status 2 "verify -- --quick: a name, not an option" -- "$CSUM" verify -- --quick
+expect_grep "$TMP/err" "unknown implementation '--quick'" "verify names what follows '--' as an implementation"
 # A copy row by its name, a streaming one where this CPU runs one.
 "$CSUM" impls >"$TMP/impls" 2>&1
 stream_row=$(awk '/^csum_partial_copy:/ { copy = 1; next } copy && $1 ~ /-nt$/ && $2 == "yes" { print $1; exit }' "$TMP/impls")
@@ -280,6 +285,11 @@ expect_status 0 "sum of the RFC 1071 example" -- "$CSUM" sum "$TMP/rfc1071"
 expect_same "$(cat "$TMP/out")" "0x220d  8  $TMP/rfc1071" "sum prints checksum, length, name"
 expect_same "$("$CSUM" sum <"$TMP/rfc1071")" "0x220d  8  -" "sum of stdin (no argument)"
 expect_same "$("$CSUM" sum - <"$TMP/rfc1071")" "0x220d  8  -" "sum of stdin ('-')"
+# '--' ends the options (the manual): a name after it that starts with '-' is a file, '-' stdin.
+cp "$TMP/rfc1071" "$TMP/-dash"
+case $CSUM in /*) csum_abs=$CSUM ;; *) csum_abs=$PWD/$CSUM ;; esac # run from $TMP below
+expect_same "$(cd "$TMP" && "$csum_abs" sum -- -dash - <"$TMP/rfc1071")" "$(printf '0x220d  8  -dash\n0x220d  8  -')" \
+    "sum -- -dash -: a file that starts with '-', then stdin"
 printf '\x45\x00\x00\x73\x00\x00\x40\x00\x40\x11\xb8\x61\xc0\xa8\x00\x01\xc0\xa8\x00\xc7' >"$TMP/iphdr"
 expect_same "$("$CSUM" sum "$TMP/iphdr" | cut -d' ' -f1)" "0x0000" "a valid IPv4 header sums to 0x0000"
 : >"$TMP/empty"

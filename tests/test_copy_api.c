@@ -83,6 +83,17 @@ static void check_table(struct test_ctx *t)
                  csum_copy_impl_find("auto") == NULL && csum_copy_impl_find("") == NULL,
           "find of unknown names");
     CHECK(t, !csum_copy_impl_supported(NULL), "supported(NULL)");
+    /* A pointer not from the table gives 0 without being read, as for csum_impl_supported():
+     * one into a page that cannot be read crashes a lookup that reads the struct first. */
+    struct guarded_buffer g;
+    if (guarded_buffer_map(&g, 1) == 0) {
+        const void *unreadable = g.data + g.data_len; /* the guard page after the data */
+        CHECK(t, !csum_copy_impl_supported((const struct csum_copy_impl *)unreadable),
+              "copy_impl_supported of a pointer not from the table");
+        CHECK(t, !csum_impl_supported((const struct csum_impl *)unreadable),
+              "impl_supported of a pointer not from the table");
+        guarded_buffer_unmap(&g);
+    }
 }
 
 static void check_auto(struct test_ctx *t)

@@ -84,8 +84,9 @@ static void usage(FILE *f)
                "                  plan (or the compiled-in one when it holds none); replaces\n"
                "                  only a plan file or an empty file (anything else: exit 1,\n"
                "                  nothing timed)\n"
-               "  --force         write the plan even when it is refused (slower, a row gave\n"
-               "                  wrong sums, under CSUM_DISPATCH or CSUM_CPU_DISABLE)\n"
+               "  --force         with --write: write the plan even when it is refused\n"
+               "                  (slower, a row gave wrong sums, under CSUM_DISPATCH or\n"
+               "                  CSUM_CPU_DISABLE)\n"
                "  --reset         remove that file: the compiled-in plan applies again (only a\n"
                "                  file that --write wrote; anything else is left alone, exit 1)\n"
                "  -M IMPL,...     only these implementations\n"
@@ -451,6 +452,12 @@ static int parse_args(int argc, char **argv, struct lab_options *o, const char *
             fprintf(stderr, "csum: tune: unknown argument '%s'\nTry 'csum tune --help'.\n", argv[i]);
             return 2;
         }
+    }
+    if (*force && !*write_to) {
+        /* Alone it changes nothing: a script that meant --write --force wrote nothing. */
+        fprintf(stderr, "csum: tune: --force goes with --write (it writes a refused plan)\n"
+                        "Try 'csum tune --help'.\n");
+        return 2;
     }
     return GO_ON;
 }

@@ -393,6 +393,9 @@ expect_status 2 "tune: unknown option" -- "$CSUM" tune --frobnicate
 expect_status 0 "tune --help" -- "$CSUM" tune --help
 expect_status 2 "tune -M with an unknown name" -- "$CSUM" tune --quick -M generic,no-such-row
 expect_grep "$TMP/err" "unknown implementation 'no-such-row'" "tune names the unknown row"
+# --force alone writes nothing: a usage error, not a run that looks like it wrote.
+expect_status 2 "tune --force without --write" -- "$CSUM" tune --quick -M generic --force
+expect_grep "$TMP/err" "goes with --write" "tune says --force goes with --write"
 # A reference row of this architecture (x86-64 has several, others may have none).
 reference=$("$CSUM" impls | awk '/^csum_partial: reference/ { on = 1; next } on && /^$/ { exit }
                                   on && ($2 == "yes" || $2 == "no") { print $1; exit }')

@@ -431,6 +431,18 @@ static void expect_reason(struct test_ctx *t, const char *env1, const char *env2
           env1 ? env1 : "", env2 ? env2 : "", out, rc, reason);
 }
 
+/* A fresh name in the temporary directory that nothing has (made and removed by mkstemp), for
+ * a FIFO or a symbolic link: 0, or -1. */
+static int unused_temp_path(char *buf, size_t size, const char *stem)
+{
+    test_temp_template(buf, size, stem);
+    int fd = mkstemp(buf);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    return unlink(buf);
+}
+
 /* The plan file's path, as the child sees it. */
 static void expect_file(struct test_ctx *t, const char *env1, const char *env2, const char *want)
 {
@@ -558,36 +570,24 @@ void test_dispatch_sources(struct test_ctx *t)
     if (truncate(path, 64 << 20) == 0) /* sparse: no disk, but 64 MiB of line to read */
         expect_reason(t, file_env, NULL, "ignored: larger than 65536 bytes)");
     char fifo[128];
-    test_temp_template(fifo, sizeof fifo, "csum-test-fifo");
-    int fifo_dir = mkstemp(fifo);
-    if (fifo_dir >= 0) {
-        close(fifo_dir);
+    if (unused_temp_path(fifo, sizeof fifo, "csum-test-fifo") == 0 && mkfifo(fifo, 0600) == 0) {
+        char fifo_env[300], fifo_why[300];
+        snprintf(fifo_env, sizeof fifo_env, "CSUM_DISPATCH_FILE=%s", fifo);
+        snprintf(fifo_why, sizeof fifo_why, "(%s ignored: not a regular file)", fifo);
+        expect_reason(t, fifo_env, NULL, fifo_why); /* no writer: must not wait for one */
         unlink(fifo);
-        if (mkfifo(fifo, 0600) == 0) {
-            char fifo_env[300], fifo_why[300];
-            snprintf(fifo_env, sizeof fifo_env, "CSUM_DISPATCH_FILE=%s", fifo);
-            snprintf(fifo_why, sizeof fifo_why, "(%s ignored: not a regular file)", fifo);
-            expect_reason(t, fifo_env, NULL, fifo_why); /* no writer: must not wait for one */
-            unlink(fifo);
-        }
     }
     /* A file that is there but cannot be opened is ignored with the reason, not taken for no
      * file (it was, and `csum impls` said neither why nor that the file was ignored): a loop of
      * symbolic links, and a file this user may not read (root may read any). */
     char loop[128];
-    test_temp_template(loop, sizeof loop, "csum-test-loop");
-    int loop_fd = mkstemp(loop);
-    if (loop_fd >= 0) {
-        close(loop_fd);
+    if (unused_temp_path(loop, sizeof loop, "csum-test-loop") == 0 && symlink(loop, loop) == 0) {
+        char loop_env[300], loop_why[300];
+        snprintf(loop_env, sizeof loop_env, "CSUM_DISPATCH_FILE=%s", loop);
+        snprintf(loop_why, sizeof loop_why,
+                 "(%s ignored: cannot be opened: too many levels of symbolic links)", loop);
+        expect_reason(t, loop_env, NULL, loop_why);
         unlink(loop);
-        if (symlink(loop, loop) == 0) {
-            char loop_env[300], loop_why[300];
-            snprintf(loop_env, sizeof loop_env, "CSUM_DISPATCH_FILE=%s", loop);
-            snprintf(loop_why, sizeof loop_why,
-                     "(%s ignored: cannot be opened: too many levels of symbolic links)", loop);
-            expect_reason(t, loop_env, NULL, loop_why);
-            unlink(loop);
-        }
     }
     f = fopen(path, "w");
     if (f) {

@@ -45,7 +45,7 @@ static char *follow_links(const char *path, const char **why)
     for (int hops = 0; at && !*why; hops++) {
         struct stat st;
         char target[4096];
-        ssize_t n;
+        ssize_t n = 0; /* set by readlink() below before any use; GCC cannot tell */
         if (lstat(at, &st) != 0 || !S_ISLNK(st.st_mode))
             return at; /* the file, or no file yet (or one write_plan_file cannot reach) */
         if (hops == MAX_HOPS)

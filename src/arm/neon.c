@@ -21,6 +21,13 @@
  *
  * Never reads outside the buffer: full 16-byte vectors only, then an 8-byte load and the
  * 0..7-byte scalar tail that the portable and scalar rows use too.
+ *
+ * The copy (csum_partial_copy) is the same loop storing every vector it loads, as the x86 rows
+ * and the generic row do: one pass over the data, where memcpy then the sum would read it twice.
+ * Not measured on arm64 hardware yet (the arm64 suite runs under qemu, whose timings say
+ * nothing about a core); on any core with NEON it does per 16 bytes one load, one store and one
+ * UADALP, against the generic row's two 64-bit loads, two stores and four adds with carry
+ * counting, so it is the automatic copy row on arm64, as `neon` is the sum row there.
  */
 #define CSUM_KERNEL_ISA neon
 #include "kernel.h"
@@ -29,33 +36,40 @@
 
 enum { STEPS_PER_FLUSH = 16384 };
 
-/* The eight 16-bit words at p, in host order, at any address. Not vld1q_u16 on a cast pointer:
- * its uint16_t * says p is even, which GCC and clang take as given (UBSan stops on an odd p);
- * a memcpy into the vector assumes nothing and compiles to the same LDR/LDP of q registers. */
-static inline uint16x8_t load_words(const unsigned char *p)
+/* The eight 16-bit words at p, in host order, at any address; stored at d too when copying.
+ * Not vld1q_u16 on a cast pointer: its uint16_t * says p is even, which GCC and clang take as
+ * given (UBSan stops on an odd p); a memcpy into the vector assumes nothing and compiles to the
+ * same LDR/LDP of q registers, and the store to STR/STP. */
+CSUM_ALWAYS_INLINE uint16x8_t load_words(int copying, unsigned char *d, const unsigned char *p)
 {
     uint16x8_t v;
     memcpy(&v, p, sizeof v);
+    if (copying)
+        memcpy(d, &v, sizeof v);
     return v;
 }
 
-static csum_wsum csum_partial_neon(const void *buf, size_t len, csum_wsum sum)
+/* The sum of [p, p + len), and when `copying` the copy to d: every vector and tail piece
+ * loaded is stored at the same offset of d, nothing outside [d, d + len) written. Always
+ * inlined with a constant `copying` (not a test of d: the compiler cannot know that a copy's d
+ * is not NULL, and would test it at every store). */
+CSUM_ALWAYS_INLINE csum_wsum neon_sum(int copying, unsigned char *d, const unsigned char *p,
+                                      size_t len, csum_wsum sum)
 {
-    const unsigned char *p = buf;
     uint64x2_t wide = vdupq_n_u64(0);
 
     while (len >= 128) {
         size_t steps = len / 128 < STEPS_PER_FLUSH ? len / 128 : STEPS_PER_FLUSH;
         uint32x4_t a0 = vdupq_n_u32(0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
-        for (size_t i = 0; i < steps; i++, p += 128) {
-            a0 = vpadalq_u16(a0, load_words(p));
-            a1 = vpadalq_u16(a1, load_words(p + 16));
-            a2 = vpadalq_u16(a2, load_words(p + 32));
-            a3 = vpadalq_u16(a3, load_words(p + 48));
-            a4 = vpadalq_u16(a4, load_words(p + 64));
-            a5 = vpadalq_u16(a5, load_words(p + 80));
-            a6 = vpadalq_u16(a6, load_words(p + 96));
-            a7 = vpadalq_u16(a7, load_words(p + 112));
+        for (size_t i = 0; i < steps; i++, p += 128, d += 128) {
+            a0 = vpadalq_u16(a0, load_words(copying, d, p));
+            a1 = vpadalq_u16(a1, load_words(copying, d + 16, p + 16));
+            a2 = vpadalq_u16(a2, load_words(copying, d + 32, p + 32));
+            a3 = vpadalq_u16(a3, load_words(copying, d + 48, p + 48));
+            a4 = vpadalq_u16(a4, load_words(copying, d + 64, p + 64));
+            a5 = vpadalq_u16(a5, load_words(copying, d + 80, p + 80));
+            a6 = vpadalq_u16(a6, load_words(copying, d + 96, p + 96));
+            a7 = vpadalq_u16(a7, load_words(copying, d + 112, p + 112));
         }
         len -= steps * 128;
         wide = vpadalq_u32(wide, a0);
@@ -68,13 +82,14 @@ static csum_wsum csum_partial_neon(const void *buf, size_t len, csum_wsum sum)
         wide = vpadalq_u32(wide, a7);
     }
     uint32x4_t b0 = vdupq_n_u32(0), b1 = b0;
-    for (; len >= 32; len -= 32, p += 32) {
-        b0 = vpadalq_u16(b0, load_words(p));
-        b1 = vpadalq_u16(b1, load_words(p + 16));
+    for (; len >= 32; len -= 32, p += 32, d += 32) {
+        b0 = vpadalq_u16(b0, load_words(copying, d, p));
+        b1 = vpadalq_u16(b1, load_words(copying, d + 16, p + 16));
     }
     if (len >= 16) {
-        b0 = vpadalq_u16(b0, load_words(p));
+        b0 = vpadalq_u16(b0, load_words(copying, d, p));
         p += 16;
+        d += 16;
         len -= 16;
     }
     wide = vpadalq_u32(vpadalq_u32(wide, b0), b1);
@@ -82,12 +97,27 @@ static csum_wsum csum_partial_neon(const void *buf, size_t len, csum_wsum sum)
     uint64_t total = vgetq_lane_u64(wide, 0);
     total = csum_add64(total, vgetq_lane_u64(wide, 1));
     if (len >= 8) {
-        total = csum_add64(total, csum_load64(p));
+        const uint64_t v = csum_load64(p);
+        if (copying)
+            csum_store64(d, v);
+        total = csum_add64(total, v);
         p += 8;
+        d += 8;
         len -= 8;
     }
-    total = csum_add64(total, csum_tail_sum7(p, len));
+    total = csum_add64(total, csum_tail_copy_sum7(copying ? d : NULL, p, len));
     return csum_fold64(csum_add64(total, sum));
+}
+
+static csum_wsum csum_partial_neon(const void *buf, size_t len, csum_wsum sum)
+{
+    /* d only moves along with p here, never written (and never NULL: no offset from NULL). */
+    return neon_sum(0, (unsigned char *)(uintptr_t)buf, buf, len, sum);
+}
+
+static csum_wsum csum_partial_copy_neon(void *dst, const void *src, size_t len, csum_wsum sum)
+{
+    return neon_sum(1, dst, src, len, sum);
 }
 
 const struct csum_kernel csum_kernel_neon = {
@@ -95,4 +125,7 @@ const struct csum_kernel csum_kernel_neon = {
     .sum.partial = csum_partial_neon,
     .sum.description = "arm64 NEON: pairwise add-accumulate-long of 16-bit words (UADALP) into "
                        "eight 32-bit accumulators, widened to 64 bits",
+    .copy.copy = csum_partial_copy_neon,
+    .copy.description = "arm64 NEON: the neon sum storing each 16-byte vector it loads; "
+                        "8/4/2/1-byte tail copied exactly",
 };

@@ -14,11 +14,11 @@
 size_t capture_read_ahead = 1 << 20;
 
 int reader_open(struct reader *r, int fd, const void *mem, size_t len, int fixing,
-                struct csum_pcap_error *err)
+                int (*should_stop)(void *ctx), void *stop_ctx, struct csum_pcap_error *err)
 {
     memset(r, 0, sizeof *r);
     r->err = err;
-    if (input_open(&r->in, fd, mem, len, fixing, err) != 0)
+    if (input_open(&r->in, fd, mem, len, fixing, should_stop, stop_ctx, err) != 0)
         return -1;
     if (mem && r->in.compression == CSUM_PCAP_PLAIN) {
         r->buf = (unsigned char *)mem;

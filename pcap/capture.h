@@ -55,9 +55,10 @@ struct reader {
 
 /* Over memory (`writable`: the memory may be changed in place, and plain captures are not
  * copied) or a file descriptor (mem == NULL), to be fixed or not (`fixing`: what an error
- * suggests). 0 or -1 with *err filled. */
+ * suggests), stopped when should_stop(stop_ctx) says so (see input_open). 0 or -1 with *err
+ * filled. */
 int reader_open(struct reader *r, int fd, const void *mem, size_t len, int fixing,
-                struct csum_pcap_error *err);
+                int (*should_stop)(void *ctx), void *stop_ctx, struct csum_pcap_error *err);
 void reader_close(struct reader *r);
 
 /* Make n bytes available at reader_at(r): 1; 0 when the capture ends first (reader_avail
@@ -84,12 +85,22 @@ int capture_walk(struct reader *r, enum csum_pcap_format *format, capture_packet
 int capture_walk_pcap(struct reader *r, capture_packet_fn fn, void *ctx);
 int capture_walk_pcapng(struct reader *r, capture_packet_fn fn, void *ctx);
 
-/* Hand a packet to fn and count it (progress). */
-static inline void capture_emit(struct reader *r, capture_packet_fn fn, void *ctx,
-                                struct capture_packet *pkt)
+/* Packets handed out between two questions to should_stop, besides those before each read:
+ * a capture in memory has no reads. A power of 2. */
+enum { CAPTURE_STOP_EVERY = 4096 };
+
+/* Hand a packet to fn and count it (progress): 0; or, every CAPTURE_STOP_EVERY packets, -1
+ * when should_stop says stop (then it is not handed out, and *r->err says where: at its
+ * record, still in the window). */
+static inline int capture_emit(struct reader *r, capture_packet_fn fn, void *ctx,
+                               struct capture_packet *pkt)
 {
+    if (r->in.should_stop && r->packets && (r->packets & (CAPTURE_STOP_EVERY - 1)) == 0 &&
+        input_stop_asked(&r->in, reader_offset(r)))
+        return -1;
     r->packets++;
     fn(ctx, pkt);
+    return 0;
 }
 
 #endif /* CSUM_PCAP_CAPTURE_H */

@@ -64,7 +64,8 @@ int capture_walk_pcap(struct reader *r, capture_packet_fn fn, void *ctx)
         pkt.caplen = caplen;
         pkt.wirelen = wirelen;
         pkt.offset = off + rec;
-        capture_emit(r, fn, ctx, &pkt);
+        if (capture_emit(r, fn, ctx, &pkt) != 0)
+            return -1;
         reader_consume(r, rec + (size_t)caplen);
     }
 }

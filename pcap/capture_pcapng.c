@@ -111,8 +111,7 @@ static int emit(struct reader *r, const struct section *s, uint32_t if_id, unsig
         .fcs_len = fcs_len,
         .offset = body_off + at,
     };
-    capture_emit(r, fn, ctx, &pkt);
-    return 0;
+    return capture_emit(r, fn, ctx, &pkt);
 }
 
 /* One block, whole in the window at `blk` (its length already checked); 0 or -1. */
@@ -184,8 +183,7 @@ static int block(struct reader *r, struct section *s, unsigned char *blk, uint64
         struct capture_packet rec = {
             .frame = ++*frame, .linktype = CAPTURE_NOT_A_PACKET, .data = b, .offset = body,
         };
-        capture_emit(r, fn, ctx, &rec);
-        return 0;
+        return capture_emit(r, fn, ctx, &rec);
     }
     default:
         return 0; /* name resolution, statistics, decryption secrets...: nothing to check */

@@ -200,6 +200,15 @@ struct csum_pcap_options {
      * (Added after the other members: code built against an older csum_pcap.h must be
      * compiled again.) */
     csum_pcap_fcs_fn on_fcs;
+    /* Whether to stop the walk now: asked when it starts, before each read(2) from a file
+     * descriptor (also before one is tried again after a signal interrupted it, so that a
+     * signal handler's request is seen while the input sends nothing) and every 4096 packets
+     * (a capture in memory has no reads); never more often. Nonzero ends the walk: the call
+     * returns -1 with err->kind CSUM_PCAP_ERROR_INTERRUPTED, every packet read before then
+     * walked and reported. E.g. return a flag that a signal handler or another thread sets.
+     * May be NULL: never stop. (Added after on_fcs: code built against an older csum_pcap.h
+     * must be compiled again.) */
+    int (*should_stop)(void *ctx);
 };
 
 enum { CSUM_PCAP_MAX_LINKTYPES = 8 };
@@ -238,6 +247,8 @@ enum csum_pcap_error_kind {
                                     (csum_pcap_fix_buffer) */
     CSUM_PCAP_ERROR_SYSTEM,      /* reading the capture or writing out_fd failed, or memory ran
                                     out: the message names the cause */
+    CSUM_PCAP_ERROR_INTERRUPTED, /* the options' should_stop asked to stop (not the capture's
+                                    fault): csum_pcap_fix_fd's output is then incomplete */
     CSUM_PCAP_ERROR_KIND_COUNT
 };
 
@@ -249,7 +260,9 @@ struct csum_pcap_error {
      * field that says so (a version), 0 for the file's compression, or where in the capture
      * a zstd frame with too large a window starts; system, for a failed read the first byte
      * that could not be read (every byte before it was read and walked), for a failed write
-     * (output) the first of the bytes being written, for memory the record being read. */
+     * (output) the first of the bytes being written, for memory the record being read;
+     * interrupted, how far the capture was read when it stopped before a read(2) (every
+     * whole record before it was walked), else the record it stopped before. */
     uint64_t offset;
     char message[200];   /* e.g. "pcapng block length 13 is not a multiple of 4" */
     int output;          /* 1: writing out_fd failed (csum_pcap_fix_fd), not the capture */
@@ -265,9 +278,10 @@ struct csum_pcap_error {
 /*
  * Walk the capture in buf[0..len) (plain or compressed) and check every checksum. `o` may be
  * NULL (defaults, no callbacks). `summary` (may be NULL) receives the totals, also on error.
- * Returns 0 when the whole capture was walked, -1 when it is malformed or cannot be read (then
- * `err`, if not NULL, says where and why; every packet before that point has been reported).
- * A capture that ends inside a record also returns -1, with err->cut_short set.
+ * Returns 0 when the whole capture was walked, -1 when it is malformed or cannot be read, or
+ * o->should_stop stopped the walk (then `err`, if not NULL, says where and why; every packet
+ * before that point has been reported). A capture that ends inside a record also returns -1,
+ * with err->cut_short set.
  */
 int csum_pcap_verify_buffer(const void *buf, size_t len, const struct csum_pcap_options *o,
                             struct csum_pcap_summary *summary, struct csum_pcap_error *err);
@@ -291,8 +305,8 @@ int csum_pcap_fix_buffer(void *buf, size_t len, const struct csum_pcap_options *
 
 /* Fix while copying from in_fd to out_fd: the output is the input with the fixes, in the same
  * format and compressed the same way. On -1 the output is incomplete (write it to a temporary
- * file and rename it only on success), unless err->cut_short: then it holds every whole
- * record, a capture that reads to its end. */
+ * file and rename it only on success), an interrupted walk's included, unless err->cut_short:
+ * then it holds every whole record, a capture that reads to its end. */
 int csum_pcap_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options *o,
                      struct csum_pcap_summary *summary, struct csum_pcap_error *err);
 
@@ -306,7 +320,7 @@ const char *csum_pcap_verdict_name(enum csum_pcap_verdict verdict);
 /* "", "ip", "gre", "erspan", "vxlan", "vxlan-gpe", "geneve", "icmp", "icmpv6". */
 const char *csum_pcap_via_name(enum csum_pcap_via via);
 
-/* "malformed", "unsupported", "system". */
+/* "malformed", "unsupported", "system", "interrupted". */
 const char *csum_pcap_error_kind_name(enum csum_pcap_error_kind kind);
 
 /* "wlan_protected", "wlan_fragment", "macsec_encrypted", "nesting", "truncated", "malformed". */

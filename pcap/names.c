@@ -27,7 +27,8 @@ const char *csum_pcap_verdict_name(enum csum_pcap_verdict verdict)
 
 const char *csum_pcap_error_kind_name(enum csum_pcap_error_kind kind)
 {
-    static const char *const names[] = { "malformed", "unsupported", "system" };
+    static const char *const names[] = { "malformed", "unsupported", "system",
+                                         "interrupted" };
     _Static_assert(sizeof names / sizeof names[0] == CSUM_PCAP_ERROR_KIND_COUNT,
                    "error kind names");
     return NAME(names, kind);

@@ -29,14 +29,23 @@ struct input {
     uint64_t bytes_out;              /* capture bytes handed out */
     int failed;                      /* an error is waiting to be returned (*err holds it) */
     int fixing;                      /* read to be fixed (what input_not_read() suggests) */
+    int (*should_stop)(void *ctx);   /* csum_pcap_options' (NULL: never), asked before each
+                                        read(2) */
+    void *stop_ctx;
+    int stopped;                     /* it said stop: the next read is the error */
     struct csum_pcap_error *err;
 };
 
-/* Start reading from fd (mem == NULL) or from mem[0..len), `fixing` it or not: look at the
- * first bytes to find the compression. 0, or -1 with *err filled (unreadable, or compressed
- * with something this build does not read). */
+/* Start reading from fd (mem == NULL) or from mem[0..len), `fixing` it or not, asking
+ * should_stop(stop_ctx) (may be NULL) first and before each read(2): look at the first bytes
+ * to find the compression. 0, or -1 with *err filled (unreadable, or compressed with
+ * something this build does not read, or stopped). */
 int input_open(struct input *in, int fd, const void *mem, size_t len, int fixing,
-               struct csum_pcap_error *err);
+               int (*should_stop)(void *ctx), void *stop_ctx, struct csum_pcap_error *err);
+
+/* Whether should_stop says stop now: then in->stopped is set and *err says so, at `offset`
+ * (the walk returns -1). */
+int input_stop_asked(struct input *in, uint64_t offset);
 
 /* Read up to n bytes of the (decompressed) capture into dst: the count, 0 at its end, -1 on
  * error (*err filled; a compressed stream that stops mid-frame is an error). Bytes read
@@ -83,5 +92,7 @@ int stream_mark_kind(struct csum_pcap_error *err, enum csum_pcap_error_kind kind
     (stream_error((err), __VA_ARGS__), stream_mark_kind((err), CSUM_PCAP_ERROR_UNSUPPORTED))
 #define stream_system_error(err, ...) \
     (stream_error((err), __VA_ARGS__), stream_mark_kind((err), CSUM_PCAP_ERROR_SYSTEM))
+#define stream_interrupted(err, ...) \
+    (stream_error((err), __VA_ARGS__), stream_mark_kind((err), CSUM_PCAP_ERROR_INTERRUPTED))
 
 #endif /* CSUM_PCAP_STREAM_H */

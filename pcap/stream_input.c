@@ -41,19 +41,37 @@ int stream_mark_cut_short(struct csum_pcap_error *err)
     return -1;
 }
 
+static const char stopped_message[] = "the walk was stopped by its caller (should_stop)";
+
+int input_stop_asked(struct input *in, uint64_t offset)
+{
+    if (!in->should_stop || !in->should_stop(in->stop_ctx))
+        return 0;
+    in->stopped = 1;
+    stream_interrupted(in->err, offset, "%s", stopped_message);
+    return 1;
+}
+
 /* read(2) until n bytes or end of file; the count, or -1 with errno. A read that fails after
- * others gave bytes returns those, its errno kept in *pending for the next call to return
- * (fewer than n bytes is then no end of file): the capture they hold is walked, and the
- * error's offset is where reading stopped. */
-static long read_fd(int fd, unsigned char *p, size_t n, int *pending)
+ * others gave bytes returns those, its errno kept in in->read_errno for the next call to
+ * return (fewer than n bytes is then no end of file): the capture they hold is walked, and
+ * the error's offset is where reading stopped. should_stop is asked before each read(2),
+ * also after one a signal interrupted (EINTR: a handler may have asked to stop, and the read
+ * would block again): when it says stop, the bytes got so far are returned the same way, and
+ * in->stopped is the error of the next call. */
+static long read_fd(struct input *in, unsigned char *p, size_t n)
 {
     size_t got = 0;
     while (got < n) {
-        ssize_t r = read(fd, p + got, n - got);
+        if (in->should_stop && in->should_stop(in->stop_ctx)) {
+            in->stopped = 1;
+            break;
+        }
+        ssize_t r = read(in->fd, p + got, n - got);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0 && got)
-            *pending = errno;
+            in->read_errno = errno;
         if (r < 0)
             return got ? (long)got : -1;
         if (r == 0)
@@ -65,7 +83,8 @@ static long read_fd(int fd, unsigned char *p, size_t n, int *pending)
 
 /* Bytes straight from the source (compressed ones when compressed): the count, or -1 on a
  * failed read, with *err filled, of kind system, at `at`: the capture offset (after
- * decompression) of the first byte that could not be read, as every error gives. */
+ * decompression) of the first byte that could not be read, as every error gives; or -1 of
+ * kind interrupted there, once should_stop said stop. */
 static long source_read(struct input *in, unsigned char *dst, size_t n, uint64_t at)
 {
     if (in->fd < 0) {
@@ -80,8 +99,10 @@ static long source_read(struct input *in, unsigned char *dst, size_t n, uint64_t
     long r = -1;
     if (in->read_errno) /* what failed after the bytes the last call returned */
         errno = in->read_errno;
-    else
-        r = read_fd(in->fd, dst, n, &in->read_errno);
+    else if (!in->stopped)
+        r = read_fd(in, dst, n);
+    if (in->stopped && r <= 0) /* stopped before this read's first byte, or the last's end */
+        return stream_interrupted(in->err, at, "%s", stopped_message);
     if (r < 0 && in->codec) /* how far into the compressed stream too */
         return stream_system_error(in->err, at, "cannot read: %s (after %llu compressed bytes)",
                                    strerror(errno), (unsigned long long)in->bytes_in);
@@ -103,15 +124,19 @@ int input_not_read(const struct input *in, const char *compressor)
 }
 
 int input_open(struct input *in, int fd, const void *mem, size_t len, int fixing,
-               struct csum_pcap_error *err)
+               int (*should_stop)(void *ctx), void *stop_ctx, struct csum_pcap_error *err)
 {
     memset(in, 0, sizeof *in);
     in->fixing = fixing;
     in->fd = mem ? -1 : fd;
     in->mem = mem;
     in->mem_len = len;
+    in->should_stop = should_stop;
+    in->stop_ctx = stop_ctx;
     in->err = err;
     in->at_boundary = 1;
+    if (in->fd < 0 && input_stop_asked(in, 0)) /* from a descriptor: before its first read */
+        return -1;
 
     /* The first bytes decide; from a descriptor they are kept in `raw` for whoever reads
      * next (the decoder, or input_read handing them out as they are). */
@@ -129,7 +154,7 @@ int input_open(struct input *in, int fd, const void *mem, size_t len, int fixing
         if (r < 0)
             return -1;
         in->raw_len = (size_t)r;
-        in->raw_eof = (size_t)r < sizeof head && !in->read_errno;
+        in->raw_eof = (size_t)r < sizeof head && !in->read_errno && !in->stopped;
         n_head = (size_t)r;
         memcpy(head, in->raw, n_head);
     }

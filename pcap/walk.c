@@ -239,7 +239,7 @@ static int run(int in_fd, const void *mem, size_t len, int fixing, int out_fd,
     struct reader r;
     struct output out;
     memset(&out, 0, sizeof out);
-    int rc = reader_open(&r, in_fd, mem, len, fixing, err);
+    int rc = reader_open(&r, in_fd, mem, len, fixing, w.opt->should_stop, w.opt->ctx, err);
     w.summary.compression = r.in.compression;
     if (rc == 0 && fixing && mem && r.in.compression != CSUM_PCAP_PLAIN)
         rc = stream_unsupported(err, 0, "a %s-compressed capture cannot be fixed in place",

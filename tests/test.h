@@ -118,6 +118,7 @@ void test_lab_refuses_wrong(struct test_ctx *t);
 void test_lab_refuses_each_table(struct test_ctx *t);
 void test_lab_memops_checked(struct test_ctx *t);
 void test_lab_bodies(struct test_ctx *t);
+void test_pcap_stop(struct test_ctx *t);
 void test_lab_summary(struct test_ctx *t);
 void test_lab_output_finite(struct test_ctx *t);
 void test_lab_tune_choice(struct test_ctx *t);

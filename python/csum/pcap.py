@@ -13,6 +13,10 @@ capture may be given as
 
 The last two reach the C code through a pipe, as ``csum pcap verify -`` reads standard input:
 memory stays bounded whatever the size, and the GIL is released while the capture is walked.
+Ctrl-C still stops a walk within a fraction of a second (however large or slow the capture),
+with the usual KeyboardInterrupt: in the main thread, the C code runs the signal handlers that
+are due before each read and every 4096 packets, and stops when one raises (whatever it
+raises comes out of verify() or fix()); fix() then leaves ``dst`` as after any error.
 A ``bytes`` object is always a capture, never a file name (pass ``os.fsdecode(name)``).
 
 A file object may be non-blocking (a pipe or socket after ``os.set_blocking(fd, False)``).
@@ -360,7 +364,9 @@ def verify(source: Source, *, checks: str = "problems", strict: bool = False,
     Raises FileNotFoundError (etc.) when the file cannot be opened, PcapError when it is not a
     well-formed pcap or pcapng capture, is one csum does not read (xz-compressed, say) or
     cannot be read to its end (its ``kind`` says which, and its ``result`` holds the verdicts
-    of every packet before the problem), ValueError for bad options. The GIL is released while the capture is walked.
+    of every packet before the problem), ValueError for bad options. The GIL is released while the capture is walked;
+    Ctrl-C (in the main thread) stops the walk promptly, with KeyboardInterrupt (or whatever
+    exception a signal handler raises).
 
     >>> r = csum.pcap.verify('tunnels.pcap', vxlan_ports=8472)     # doctest: +SKIP
     >>> [(c.frame, c.via, c.layer) for c in r.bad if c.depth == 'inner']  # doctest: +SKIP
@@ -410,7 +416,8 @@ def fix(src: Source, dst: Union[PathLike, BinaryIO, _Writer, None] = None, *,
     Raises ValueError when ``dst`` is ``src`` or missing, OSError when ``dst`` cannot be
     written (checked before ``src`` is read, and when a write fails on the way: a full disk; a
     file object whose write() returns 0 ten times in a row, or a count it was not given), and
-    as :func:`verify`.
+    as :func:`verify`, KeyboardInterrupt included: a path ``dst`` is then left as it was (its
+    temporary file removed), as after any error.
 
     >>> r = csum.pcap.fix('in.pcapng', 'out.pcapng')                  # doctest: +SKIP
     >>> [(c.frame, c.layer, hex(c.stored), hex(c.computed)) for c in r.fixed]  # doctest: +SKIP
@@ -590,6 +597,9 @@ _BACKOFF = (0.001, 0.05)
 """The first and the longest sleep, in seconds, of a wait without a descriptor to poll."""
 _STALLS = 10
 """write() calls in a row that may return 0 before dst counts as taking no more data."""
+_GRACE = 0.25
+"""Seconds an interrupted call waits for the feeder to end: it may be in the source's
+read(), which nothing can interrupt."""
 
 
 class _Waiter:
@@ -795,7 +805,9 @@ def _start(target: Any, fd: int, args: Tuple[Any, ...], name: str) -> threading.
 def _run(args: List[str], source: _Source, dst: Any = None
          ) -> Tuple[int, int, int, bytes, bytes, bytes]:
     """Run `csum pcap ARGS...`: "-" as IN is source's bytes or file object, "-" as OUT the file
-    object dst. The command runs with the GIL released; threads move the bytes."""
+    object dst. The command runs with the GIL released; threads move the bytes. In the main
+    thread, a signal handler's exception (Ctrl-C's KeyboardInterrupt) stops it and comes
+    through, instead of the result."""
     in_fd = out_fd = -1
     feeder = drainer = None
     feed_errors: List[BaseException] = []
@@ -810,16 +822,30 @@ def _run(args: List[str], source: _Source, dst: Any = None
         if dst is not None:
             r, out_fd = _pipe()
             drainer = _start(_drain, r, (r, dst, drain_errors, abort), "csum.pcap output")
-        result = _csum._pcap(args, in_fd, out_fd)
+        try:
+            result = _csum._pcap(args, in_fd, out_fd,
+                                 threading.current_thread() is threading.main_thread())
+        except BaseException:
+            # Interrupted (Ctrl-C): the pipe is closed, so that the feeder's next write fails
+            # (EPIPE) instead of waiting for a reader.
+            if feeder is not None:
+                os.close(in_fd)
+                in_fd = -1
+            raise
         done = result[0] == 0  # fix, the one command with a dst, succeeds with 0
     finally:
         stop.set()
         if not done:
             abort.set()
-        if feeder is not None:  # the command may stop early: let the feeder finish its write
+        if feeder is not None and in_fd >= 0:
+            # The command may stop early: let the feeder finish its write.
             while os.read(in_fd, _CHUNK):
                 pass
             feeder.join()
+        elif feeder is not None:
+            # Interrupted: a feeder still in the source's read() (a stalled socket) is not
+            # waited for long; it ends once that returns.
+            feeder.join(_GRACE)
         if in_fd >= 0:
             os.close(in_fd)
         if out_fd >= 0:

@@ -17,8 +17,10 @@
 #include <Python.h>
 
 #include <arpa/inet.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "args.h"
 #include "csum.h"
@@ -756,15 +758,66 @@ static PyObject *py_gil_threshold(PyObject *self, PyObject *const *args, Py_ssiz
 
 /* ---- pcap: through pcap_adapter.c -------------------------------------------------------- */
 
-/* _pcap(args, input_fd=-1, output_fd=-1) -> (status, errno, usage, stdout, stderr, document) of
- * `csum pcap ARGS...`, "-" meaning input_fd (IN) and output_fd (OUT). */
+/* Ctrl-C while a capture is walked with the GIL released: the walk's should_stop (asked
+ * before each read and every 4096 packets, in the thread that called _pcap()) takes the GIL
+ * and runs the signal handlers that are due, PyErr_CheckSignals(), which does so in the main
+ * thread only (_pcap() is asked for this there). A handler that raised (Ctrl-C's
+ * KeyboardInterrupt, or whatever a handler of the program's raises) stops the walk; its
+ * exception stays set in the thread's state, where _pcap() returns it.
+ * Taking a free GIL costs about a microsecond, but one that a busy thread holds up to the
+ * switch interval (5 ms): after a wait, the next check comes no sooner than 20 times that
+ * wait later (at most 0.1 s), so the walk waits at most about 5% of its time, and Ctrl-C
+ * stops it within a few reads. */
+struct pcap_signals {
+    PyThreadState *thread;  /* the caller's, saved while the GIL is released */
+    int raised;             /* a handler raised: its exception is set in `thread` */
+    uint64_t not_before_ns; /* CLOCK_MONOTONIC: no check before then */
+};
+
+static uint64_t monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int pcap_should_stop(void *arg)
+{
+    struct pcap_signals *s = arg;
+    if (s->raised)
+        return 1;
+    const uint64_t asked = monotonic_ns();
+    if (asked < s->not_before_ns)
+        return 0;
+    PyEval_RestoreThread(s->thread);
+    const uint64_t got = monotonic_ns();
+    s->raised = PyErr_CheckSignals() < 0;
+    s->thread = PyEval_SaveThread();
+    const uint64_t wait = 20 * (got - asked);
+    s->not_before_ns = got + (wait < 100000000u ? wait : 100000000u);
+    return s->raised;
+}
+
+/* Set while this thread runs _pcap(): a signal handler that the walk runs (above) may call
+ * csum.pcap again, but the command's state is per thread, and in use. */
+static __thread int pcap_running;
+
+/* _pcap(args, input_fd=-1, output_fd=-1, signals=False) -> (status, errno, usage, stdout,
+ * stderr, document) of `csum pcap ARGS...`, "-" meaning input_fd (IN) and output_fd (OUT).
+ * `signals`: run the signal handlers during the walk (in the main thread), and raise what
+ * one raised (the walk stopped). */
 static PyObject *py_pcap(PyObject *self, PyObject *args)
 {
     (void)self;
     PyObject *list;
-    int in_fd = -1, out_fd = -1;
-    if (!PyArg_ParseTuple(args, "O|ii:_pcap", &list, &in_fd, &out_fd))
+    int in_fd = -1, out_fd = -1, signals = 0;
+    if (!PyArg_ParseTuple(args, "O|iip:_pcap", &list, &in_fd, &out_fd, &signals))
         return NULL;
+    if (pcap_running) {
+        PyErr_SetString(PyExc_RuntimeError, "csum.pcap: called by a signal handler during "
+                        "another csum.pcap call in the same thread");
+        return NULL;
+    }
     /* A tuple of its own: an os.PathLike argument's __fspath__ may run Python code. */
     PyObject *seq = args_tuple(list, "_pcap(): args must be a sequence of str");
     if (!seq)
@@ -785,10 +838,21 @@ static PyObject *py_pcap(PyObject *self, PyObject *args)
         argv[i + 1] = PyBytes_AS_STRING(encoded[i]);
     }
     struct pcap_adapter_result r;
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = pcap_adapter_run((int)n + 1, argv, in_fd, out_fd, &r);
-    Py_END_ALLOW_THREADS
+    struct pcap_signals sig = { 0 };
+    pcap_running = 1;
+    sig.thread = PyEval_SaveThread();
+    const int rc = pcap_adapter_run((int)n + 1, argv, in_fd, out_fd,
+                                    signals ? pcap_should_stop : NULL, &sig, &r);
+    PyEval_RestoreThread(sig.thread);
+    pcap_running = 0;
+    if (sig.raised) { /* the walk stopped: the handler's exception, set, is the result */
+        if (rc == 0) {
+            free(r.out);
+            free(r.err);
+            free(r.doc);
+        }
+        goto out;
+    }
     if (rc != 0) {
         PyErr_SetFromErrno(PyExc_OSError);
         goto out;
@@ -855,7 +919,7 @@ static PyMethodDef methods[] = {
     { "_active", py_active, METH_NOARGS, "_active($module)\n--\n\nThe implementation csum_partial uses for the longest buffers." },
     { "dispatch", py_dispatch, METH_NOARGS, dispatch_doc },
     { "_gil_threshold", (PyCFunction)(void (*)(void))py_gil_threshold, METH_FASTCALL, "_gil_threshold($module, bytes=None, /)\n--\n\nThe size from which the GIL is released; sets it when given. Returns the previous value." },
-    { "_pcap", py_pcap, METH_VARARGS, "_pcap($module, args, input_fd=-1, output_fd=-1, /)\n--\n\nRun `csum pcap ARGS...`, '-' being the descriptors given: (exit status, errno, usage error, stdout, stderr, fix document)." },
+    { "_pcap", py_pcap, METH_VARARGS, "_pcap($module, args, input_fd=-1, output_fd=-1, signals=False, /)\n--\n\nRun `csum pcap ARGS...`, '-' being the descriptors given: (exit status, errno, usage error, stdout, stderr, fix document). signals: run signal handlers during the walk (main thread), raising what one raises." },
     { "_pcap_compressions", py_pcap_compressions, METH_NOARGS, "_pcap_compressions($module, /)\n--\n\n(name, library or None) of each compression `csum pcap` knows." },
     { NULL, NULL, 0, NULL },
 };

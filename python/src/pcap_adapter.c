@@ -29,13 +29,19 @@
  *    prints (same members, the checks it lists: bad and offload), plus one member of its
  *    own, "fcs": [{"frame", "stored", "computed", "offset"}], the FCSs the fix wrote (kept
  *    in a fourth stream until the checks are closed); csum.pcap.fix() reads that.
+ *  - csum_pcap_verify_fd() is wrapped too (adapter_verify_fd below), and both walks get the
+ *    caller's should_stop (csum_pcap_options; the CLI sets none, its signals end it): the
+ *    extension's, which looks for a Ctrl-C while the GIL is released. A walk it stops fails
+ *    as on any other error (its kind "interrupted"): `fix` removes its temporary file, and
+ *    the caller raises the signal handler's exception instead of reading the result.
  *
  * What this file relies on in cli/cmd_pcap*.c, for whoever changes them: the entry point
  * `int cmd_pcap(int argc, char **argv)`; the list of files below, every cli/cmd_pcap*.c file
  * (a new piece is one more #include here, or the extension fails to link); output only
  * through printf/fprintf/fputc/fputs/puts/putchar/fflush on stdout and stderr (no write(2) to
  * 1 or 2, no perror); standard input and output only as STDIN_FILENO/STDOUT_FILENO; signals
- * only through signal(); the umask only read through umask(); the helpers declared in
+ * only through signal(); the umask only read through umask(); the capture walked only with
+ * csum_pcap_verify_fd() and csum_pcap_fix_fd() (else Ctrl-C waits); the helpers declared in
  * cli/cli.h (usage_error() is defined below, file_same/file_temp_* come from cli/file_io.c);
  * the headers included here before the macros (a new header included by a piece after them
  * must not declare what the macros rename); names that are static in one piece and another
@@ -73,6 +79,15 @@ static __thread FILE *adapter_out, *adapter_err, *adapter_doc, *adapter_fcs;
 static __thread char *adapter_fcs_buf; /* adapter_fcs's memory */
 static __thread size_t adapter_fcs_len;
 static __thread int adapter_stdin_fd = -1, adapter_stdout_fd = -1, adapter_usage;
+static __thread int (*adapter_should_stop)(void *ctx); /* the caller's, or NULL */
+static __thread void *adapter_stop_ctx;
+
+/* Every walk's should_stop: the caller's, with its own context (the walk's is the CLI's). */
+static int adapter_stop(void *ignored)
+{
+    (void)ignored;
+    return adapter_should_stop(adapter_stop_ctx);
+}
 
 static int adapter_isatty(int fd)
 {
@@ -112,6 +127,15 @@ static mode_t adapter_umask(mode_t ignored)
 static int adapter_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options *o,
                           struct csum_pcap_summary *s, struct csum_pcap_error *e);
 
+/* verify's walk, with the caller's should_stop. */
+static int adapter_verify_fd(int fd, const struct csum_pcap_options *o,
+                             struct csum_pcap_summary *s, struct csum_pcap_error *e)
+{
+    struct csum_pcap_options stoppable = *o;
+    stoppable.should_stop = adapter_should_stop ? adapter_stop : NULL;
+    return csum_pcap_verify_fd(fd, &stoppable, s, e);
+}
+
 /* From here on, the CLI's process-wide things are this call's (see the top). */
 #undef stdout
 #undef stderr
@@ -130,6 +154,7 @@ static int adapter_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options 
 #define signal(sig, handler) adapter_signal((sig), (handler))
 #define umask(mask) adapter_umask(mask)
 #define csum_pcap_fix_fd adapter_fix_fd
+#define csum_pcap_verify_fd adapter_verify_fd
 
 #include "cmd_pcap.c"
 #include "cmd_pcap_args.c"
@@ -203,6 +228,7 @@ static void tap_fcs(void *arg, const struct csum_pcap_fcs *f)
 }
 
 #undef csum_pcap_fix_fd
+#undef csum_pcap_verify_fd
 
 static int adapter_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options *o,
                           struct csum_pcap_summary *s, struct csum_pcap_error *e)
@@ -213,6 +239,7 @@ static int adapter_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options 
     tapped.on_check = tap_check;
     tapped.on_progress = tap_progress;
     tapped.on_fcs = o->on_fcs ? tap_fcs : NULL; /* every callback gets the CLI's context */
+    tapped.should_stop = adapter_should_stop ? adapter_stop : NULL;
     tapped.ctx = &t;
     TO_DOC((printf("{\"file\": "), pcap_cli_json_string(t.cli->name), printf(",\n \"checks\": [")));
     const int rc = csum_pcap_fix_fd(in_fd, out_fd, &tapped, s, e);
@@ -235,7 +262,8 @@ static int adapter_fix_fd(int in_fd, int out_fd, const struct csum_pcap_options 
 #undef signal
 #undef umask
 
-int pcap_adapter_run(int argc, char **argv, int in_fd, int out_fd, struct pcap_adapter_result *r)
+int pcap_adapter_run(int argc, char **argv, int in_fd, int out_fd,
+                     int (*should_stop)(void *ctx), void *stop_ctx, struct pcap_adapter_result *r)
 {
     memset(r, 0, sizeof *r);
     adapter_out = open_memstream(&r->out, &r->out_len);
@@ -260,6 +288,8 @@ int pcap_adapter_run(int argc, char **argv, int in_fd, int out_fd, struct pcap_a
     }
     adapter_stdin_fd = in_fd;
     adapter_stdout_fd = out_fd;
+    adapter_should_stop = should_stop;
+    adapter_stop_ctx = stop_ctx;
     adapter_usage = 0;
     errno = 0;
     r->status = cmd_pcap(argc, argv);
@@ -268,6 +298,8 @@ int pcap_adapter_run(int argc, char **argv, int in_fd, int out_fd, struct pcap_a
      * after a run that went through, errno is whatever a call along the way left there. */
     r->error = r->status == EXIT_USAGE && !r->usage ? errno : 0;
     adapter_stdin_fd = adapter_stdout_fd = -1;
+    adapter_should_stop = NULL;
+    adapter_stop_ctx = NULL;
     /* Closing a memory stream makes its buffer final (NUL-terminated). */
     int closed = fclose(adapter_out) | fclose(adapter_err) | fclose(adapter_doc);
     fclose(adapter_fcs); /* copied into the document already */

@@ -21,10 +21,15 @@ struct pcap_adapter_result {
 
 /* Run `csum pcap ARGS...` (argv[0] = "pcap"), with in_fd as its standard input and out_fd as
  * its standard output descriptor (what "-" means to it; -1: none). The caller keeps both
- * descriptors open and closes them. Thread-safe: everything the command changes is per thread.
- * Returns 0, or -1 (errno set) when the output buffers could not be made. Never touches the
- * Python API, so the caller may release the GIL around it. */
-int pcap_adapter_run(int argc, char **argv, int in_fd, int out_fd, struct pcap_adapter_result *r);
+ * descriptors open and closes them. should_stop(stop_ctx), when not NULL, is the walk's
+ * (csum_pcap_options.should_stop, asked in this thread before each read and every 4096
+ * packets): once it says stop, the command fails as on any other error (`fix` removes its
+ * temporary file), and the result means nothing. Thread-safe: everything the command changes
+ * is per thread. Returns 0, or -1 (errno set) when the output buffers could not be made.
+ * Never touches the Python API (should_stop may), so the caller may release the GIL around
+ * it. */
+int pcap_adapter_run(int argc, char **argv, int in_fd, int out_fd,
+                     int (*should_stop)(void *ctx), void *stop_ctx, struct pcap_adapter_result *r);
 
 /* Compression i (1: gzip, 2: zstd): its name, and in *library the library that reads it in
  * this build or NULL; NULL for other i. */

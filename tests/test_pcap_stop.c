@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -115,15 +116,23 @@ static void on_alarm_stop(int sig)
     alarm_stop->asked = 1;
 }
 
-/* The write end of a pipe, closed after 5 s: a walk that missed the stop then ends (with 0,
- * the file header alone being a whole capture), and the test fails instead of hanging. */
-static _Atomic int closed_later;
+/* The write end of a pipe, closed after 5 s unless the test says it is done first (by closing
+ * `done`'s write end): a walk that missed the stop then ends (with 0, the file header alone
+ * being a whole capture), and the test fails instead of hanging. Not pthread_cancel() on a
+ * sleep: under qemu-x86_64 (make test-cpus) the cancellation crashed the test. */
+struct closer {
+    int data_w, done_r;
+    _Atomic int closed;
+};
 
 static void *close_later(void *arg)
 {
-    sleep(5);
-    closed_later = 1;
-    close(*(int *)arg);
+    struct closer *c = arg;
+    struct pollfd done = { .fd = c->done_r, .events = POLLIN };
+    if (poll(&done, 1, 5000) == 0) {
+        c->closed = 1;
+        close(c->data_w);
+    }
     return NULL;
 }
 
@@ -218,8 +227,11 @@ void test_pcap_stop(struct test_ctx *t)
     sigemptyset(&alrm);
     sigaddset(&alrm, SIGALRM);
     pthread_sigmask(SIG_BLOCK, &alrm, &saved); /* the closing thread never takes it */
+    int done[2] = { -1, -1 }; /* if pipe2 fails: poll() skips -1, and the closer waits 5 s */
+    CHECK(t, pipe2(done, O_CLOEXEC) == 0, "pipe: %s", strerror(errno));
+    struct closer c = { .data_w = p[1], .done_r = done[0] };
     pthread_t closer;
-    const int started = pthread_create(&closer, NULL, close_later, &p[1]) == 0;
+    const int started = pthread_create(&closer, NULL, close_later, &c) == 0;
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
     CHECK(t, started, "pthread_create");
     struct itimerval it = { .it_value = { .tv_usec = 100000 } };
@@ -232,12 +244,12 @@ void test_pcap_stop(struct test_ctx *t)
     struct itimerval off = { 0 };
     setitimer(ITIMER_REAL, &off, NULL);
     sigaction(SIGALRM, &old, NULL);
-    if (started) {
-        pthread_cancel(closer); /* in sleep(): a cancellation point */
+    close(done[1]); /* the closer's poll() returns */
+    if (started)
         pthread_join(closer, NULL);
-    }
+    close(done[0]);
     close(p[0]);
-    if (!closed_later)
+    if (!c.closed)
         close(p[1]);
     free(cap);
 }

@@ -53,6 +53,7 @@ import json
 import os
 import re
 import select
+import stat
 import threading
 from typing import (TYPE_CHECKING, Any, BinaryIO, Dict, Iterable, List, NamedTuple, Optional,
                     Protocol, Sequence, Tuple, Union)
@@ -968,14 +969,18 @@ def _hex(value: Any) -> Optional[int]:
 
 
 def _readable(path: PathLike) -> str:
-    """The path as str; the usual OSError subclass now if the file cannot be opened."""
+    """The path as str; the usual OSError subclass now if the file cannot be read. Only a
+    regular file is opened to find out: opening and closing a FIFO would be a reader come and
+    gone for its writer (`tcpdump -w FIFO` waiting for one), whose next write could then fail
+    with EPIPE, or kill it with SIGPIPE, before the walk opens the FIFO for good."""
     name = os.fsdecode(os.fspath(path))
-    fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK)  # O_NONBLOCK: a FIFO must not hang here
-    try:
-        if os.path.isdir(name):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), name)
-    finally:
-        os.close(fd)
+    mode = os.stat(name).st_mode  # FileNotFoundError, a directory on the way that is no search
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), name)
+    if stat.S_ISREG(mode):
+        os.close(os.open(name, os.O_RDONLY))
+    elif not os.access(name, os.R_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), name)
     return name
 
 

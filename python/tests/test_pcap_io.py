@@ -350,6 +350,46 @@ def test_file_errors(pcap_corpus, tmp_path):
         assert info.value.offset == 0 and info.value.result.packets == 0
 
 
+
+def test_a_fifo_is_not_opened_before_the_walk(pcap_corpus, tmp_path):
+    """A FIFO named as the capture is opened once, by the walk: a reader that came and went
+    before (the old check that the file can be read) released its writer's open(), and that
+    writer's next write could fail with EPIPE (tcpdump -w FIFO would die of SIGPIPE). Here a
+    writer waits in open() while verify() starts: it may return only once the walk reads, and
+    then every packet it writes is read."""
+    capture = (pcap_corpus["dir"] / "ethernet-le-usec.pcap").read_bytes()
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    opened, wrote = threading.Event(), []
+    def writer():
+        with open(fifo, "wb", buffering=0) as f:  # blocks until a reader opens the FIFO
+            opened.set()
+            time.sleep(0.2)  # a reader that came and went is gone by now
+            try:
+                wrote.append(f.write(capture))
+            except BrokenPipeError as e:
+                wrote.append(e)
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+    try:
+        time.sleep(0.1)  # the writer is in open()
+        with pytest.raises(FileNotFoundError):
+            csum.pcap.verify(tmp_path / "missing")
+        # The check alone, as verify() makes it before the walk: no reader may come of it.
+        assert csum.pcap._readable(fifo) == str(fifo)
+        assert not opened.wait(0.3), "checking the FIFO opened it: its writer's open() returned"
+        result = csum.pcap.verify(fifo)
+    finally:
+        if not opened.is_set():  # a failure above: release the writer's open()
+            os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
+        thread.join(5)
+    assert wrote == [len(capture)]
+    assert result.packets == csum.pcap.verify(capture).packets > 0
+    os.chmod(fifo, 0)
+    if os.geteuid() != 0:
+        with pytest.raises(PermissionError):
+            csum.pcap.verify(fifo)
+
 def test_option_errors(pcap_corpus):
     src = pcap_corpus["dir"] / "clean.pcap"
     for bad, exc in (({"checks": "every"}, ValueError), ({"vxlan_ports": [0]}, ValueError),

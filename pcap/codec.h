@@ -13,7 +13,8 @@
 enum codec_status {
     CODEC_OK,        /* progress made (or nothing to do yet) */
     CODEC_BOUNDARY,  /* a whole member/frame ended exactly here: the stream may end */
-    CODEC_ERROR,     /* corrupt data or out of memory; the message says which */
+    CODEC_ERROR,     /* decoding: corrupt data; encoding: any failure; the message says what */
+    CODEC_NO_MEMORY, /* decoding: the library ran out of memory (not the data's fault) */
     CODEC_UNSUPPORTED, /* decoding: well-formed data beyond what this build decodes (a zstd
                           window above its limit); the message says what */
 };

@@ -37,9 +37,35 @@ static void z_finish(const z_stream *z, const unsigned char **in, size_t *in_len
     *out = z->next_out;
 }
 
-static void *gzip_decoder_new(void)
+/* zlib allocates through these rather than through its own defaults: the same malloc as the
+ * rest of csum_pcap, which the tests make fail on demand (tests/test_pcap_memory.c) to check
+ * that a decoder out of memory is reported as such, not as corrupt data. */
+static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
+{
+    (void)opaque;
+    return size && items > (size_t)-1 / size ? Z_NULL : malloc((size_t)items * size);
+}
+
+static void z_free(voidpf opaque, voidpf p)
+{
+    (void)opaque;
+    free(p);
+}
+
+/* A zeroed state whose stream allocates through z_alloc, or NULL. */
+static struct gzip_state *gzip_state_new(void)
 {
     struct gzip_state *s = calloc(1, sizeof *s);
+    if (s) {
+        s->z.zalloc = z_alloc;
+        s->z.zfree = z_free;
+    }
+    return s;
+}
+
+static void *gzip_decoder_new(void)
+{
+    struct gzip_state *s = gzip_state_new();
     /* 16 + MAX_WBITS: a gzip wrapper, not zlib's. */
     if (s && inflateInit2(&s->z, 16 + MAX_WBITS) != Z_OK) {
         free(s);
@@ -81,6 +107,10 @@ static enum codec_status gzip_decode(void *state, const unsigned char **in, size
     }
     if (rc == Z_OK || rc == Z_BUF_ERROR) /* Z_BUF_ERROR: no progress possible, not fatal */
         return CODEC_OK;
+    if (rc == Z_MEM_ERROR) { /* its window, allocated when a stream outlasts one call's room */
+        snprintf(msg, msg_size, "out of memory in the gzip decoder (zlib)");
+        return CODEC_NO_MEMORY;
+    }
     snprintf(msg, msg_size, "corrupt gzip data (zlib: %s)", s->z.msg ? s->z.msg : zError(rc));
     return CODEC_ERROR;
 }
@@ -101,7 +131,7 @@ static void gzip_decoder_free(void *state)
 
 static void *gzip_encoder_new(void)
 {
-    struct gzip_state *s = calloc(1, sizeof *s);
+    struct gzip_state *s = gzip_state_new();
     /* Level 6 (gzip's default), 16 + MAX_WBITS: write a gzip header and trailer. */
     if (s && deflateInit2(&s->z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
         free(s);

@@ -42,6 +42,11 @@ static enum codec_status zstd_decode(void *state, const unsigned char **in, size
                  "--long=31");
         return CODEC_UNSUPPORTED;
     }
+    if (ZSTD_isError(rc) && ZSTD_getErrorCode(rc) == ZSTD_error_memory_allocation) {
+        /* The window and buffers are allocated as the first frame's header asks. */
+        snprintf(msg, msg_size, "out of memory in the zstd decoder (libzstd)");
+        return CODEC_NO_MEMORY;
+    }
     if (ZSTD_isError(rc)) {
         snprintf(msg, msg_size, "corrupt zstd data (libzstd: %s)", ZSTD_getErrorName(rc));
         return CODEC_ERROR;

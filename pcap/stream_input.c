@@ -253,11 +253,13 @@ static long read_some(struct input *in, unsigned char *dst, size_t n)
         } else {
             in->raw_pos += used;
         }
-        if (st == CODEC_ERROR || st == CODEC_UNSUPPORTED) {
+        if (st == CODEC_ERROR || st == CODEC_UNSUPPORTED || st == CODEC_NO_MEMORY) {
             /* Where the decoder stopped, not how far the source was read ahead. */
             const uint64_t at = in->bytes_in - (in->fd < 0 ? 0 : in->raw_len - in->raw_pos);
             if (st == CODEC_UNSUPPORTED) /* the message says what it is, and what to run */
                 stream_unsupported(in->err, in->bytes_out + (n - out_left), "%s", msg);
+            else if (st == CODEC_NO_MEMORY) /* not the capture's fault: it may be fine */
+                stream_system_error(in->err, in->bytes_out + (n - out_left), "%s", msg);
             else
                 stream_error(in->err, in->bytes_out + (n - out_left), "%s (compressed byte %llu)",
                              msg, (unsigned long long)at);

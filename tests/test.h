@@ -79,11 +79,21 @@ void unmap_large(unsigned char *p, size_t len);
  * leave room for STEM, else /tmp (a build sandbox may have no /tmp, only $TMPDIR). */
 char *test_temp_template(char *buf, size_t size, const char *stem);
 
+/* A descriptor of an unlinked temporary file holding p[0..len), at its start (-1 and a
+ * failed check if it cannot be made). */
+int test_temp_file(struct test_ctx *t, const void *p, size_t len);
+
+/* A pcap of n records of 616 bytes (test_pcap_stop.c): Ethernet, IPv4 with a bad header
+ * checksum, UDP without one. malloc'ed; aborts if memory is short. */
+unsigned char *test_udp_capture(size_t n, size_t *len);
+
 /* Bytes of memory the kernel says are available, or 0 if unknown. */
 unsigned long long mem_available(void);
 
 /* While set, malloc fails (test_util.c; the binary is linked with --wrap=malloc). */
 extern _Atomic int test_malloc_fails;
+/* When >= 0, the number of mallocs that still succeed; every one after them fails (-1: off). */
+extern _Atomic long test_mallocs_left;
 
 /* Run this binary as "--selection-child MODE" with up to two extra environment entries
  * (selection variables inherited from the caller are dropped); captures stdout and stderr and
@@ -119,6 +129,7 @@ void test_lab_refuses_each_table(struct test_ctx *t);
 void test_lab_memops_checked(struct test_ctx *t);
 void test_lab_bodies(struct test_ctx *t);
 void test_pcap_stop(struct test_ctx *t);
+void test_pcap_memory(struct test_ctx *t);
 void test_lab_summary(struct test_ctx *t);
 void test_lab_output_finite(struct test_ctx *t);
 void test_lab_tune_choice(struct test_ctx *t);

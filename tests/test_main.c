@@ -65,6 +65,7 @@ static const struct test_def tests[] = {
     { "lab-cpuinfo", 0, test_lab_cpuinfo, "the lab names the CPU from cpuinfo, arm64 included" },
     { "proto-helpers", 0, test_proto_helpers, "IPv4 header, pseudo-headers, UDP zero, RFC 1624 vs oracle" },
     { "pcap-stop", 0, test_pcap_stop, "csum_pcap's should_stop: interrupted walks, in memory, from files, blocked reads" },
+    { "pcap-memory", 0, test_pcap_memory, "csum_pcap out of memory at each allocation: a system error, never a malformed capture" },
     { "ipv4-batch", 0, test_ipv4_batch, "batch = per-header for every variant, mixed ihl, guard pages" },
     { "ones-seed", PER_IMPL | PER_COPY, test_ones_seed, "seed 0xffffffff never gives 0 (Viro/Laight 2020)" },
     { "copy-api", ONCE, test_copy_api, "copy table queries, select, thresholds, CSUM_COPY_IMPL, NULL" },

@@ -24,8 +24,9 @@
 enum { PACKETS = 10000, PAYLOAD = 558, FRAME = 14 + 20 + 8 + PAYLOAD, RECORD = 16 + FRAME,
        HEADER = 24 };
 
-/* A pcap of n records: Ethernet, IPv4 (header checksum left 0: bad), UDP without checksum. */
-static unsigned char *capture(size_t n, size_t *len)
+/* A pcap of n records: Ethernet, IPv4 (header checksum left 0: bad), UDP without checksum
+ * (test.h). */
+unsigned char *test_udp_capture(size_t n, size_t *len)
 {
     *len = HEADER + n * RECORD;
     unsigned char *p = calloc(1, *len);
@@ -94,20 +95,6 @@ static struct csum_pcap_options options(struct stop *s)
                                        .should_stop = should_stop, .ctx = s };
 }
 
-/* A temporary file holding p[0..len), at its start. */
-static int file_of(struct test_ctx *t, const unsigned char *p, size_t len)
-{
-    char path[4096];
-    int fd = mkstemp(test_temp_template(path, sizeof path, "csum-pcap-stop"));
-    CHECK(t, fd >= 0, "mkstemp: %s", strerror(errno));
-    if (fd < 0)
-        return -1;
-    unlink(path);
-    CHECK(t, write(fd, p, len) == (ssize_t)len && lseek(fd, 0, SEEK_SET) == 0, "write: %s",
-          strerror(errno));
-    return fd;
-}
-
 static struct stop *alarm_stop;
 
 static void on_alarm_stop(int sig)
@@ -139,7 +126,7 @@ static void *close_later(void *arg)
 void test_pcap_stop(struct test_ctx *t)
 {
     size_t len;
-    unsigned char *cap = capture(PACKETS, &len);
+    unsigned char *cap = test_udp_capture(PACKETS, &len);
     struct csum_pcap_summary s;
     struct csum_pcap_error e;
 
@@ -152,7 +139,7 @@ void test_pcap_stop(struct test_ctx *t)
           (unsigned long long)s.packets);
     never = (struct stop){ 0 };
     o = options(&never);
-    int fd = file_of(t, cap, len);
+    int fd = test_temp_file(t, cap, len);
     CHECK(t, csum_pcap_verify_buffer(cap, len, &o, &s, &e) == 0 && s.packets == PACKETS,
           "should_stop saying 0: %s", e.message);
     CHECK(t, never.should_stop_calls >= PACKETS / 4096, "should_stop asked %d times in memory",
@@ -178,7 +165,7 @@ void test_pcap_stop(struct test_ctx *t)
           e.offset == 0 && s.packets == 0 && always.progress_calls == 0 &&
           lseek(fd, 0, SEEK_CUR) == 0, "stopped from the start, from a file: kind %s, %d reads",
           csum_pcap_error_kind_name(e.kind), always.progress_calls);
-    int out = file_of(t, cap, 0);
+    int out = test_temp_file(t, cap, 0);
     CHECK(t, csum_pcap_fix_fd(fd, out, &o, &s, &e) == -1 && e.kind == CSUM_PCAP_ERROR_INTERRUPTED &&
           !e.output && lseek(out, 0, SEEK_END) == 0, "fix stopped from the start wrote %lld bytes",
           (long long)lseek(out, 0, SEEK_END));

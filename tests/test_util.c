@@ -4,11 +4,13 @@
 #include "test.h"
 #include "cpu_features.h" /* the compiled-in defaults' CPU seam, below */
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 enum { MAX_REPORTED_FAILURES = 8 };
 
@@ -16,12 +18,17 @@ enum { MAX_REPORTED_FAILURES = 8 };
  * tests, not of the C library itself) fails while test_malloc_fails is set, which is how the
  * tests reach the library's out-of-memory paths. */
 _Atomic int test_malloc_fails;
+_Atomic long test_mallocs_left = -1;
 void *__real_malloc(size_t size);
 void *__wrap_malloc(size_t size);
 void *__wrap_malloc(size_t size)
 {
-    return atomic_load_explicit(&test_malloc_fails, memory_order_relaxed) ? NULL
-                                                                           : __real_malloc(size);
+    if (atomic_load_explicit(&test_malloc_fails, memory_order_relaxed))
+        return NULL;
+    long left = atomic_load_explicit(&test_mallocs_left, memory_order_relaxed);
+    while (left > 0 && !atomic_compare_exchange_weak(&test_mallocs_left, &left, left - 1))
+        ;
+    return left == 0 ? NULL : __real_malloc(size);
 }
 
 /* CSUM_TEST_CPU_ID="vendor,family,model" makes the library's compiled-in defaults see that CPU
@@ -122,6 +129,19 @@ char *test_temp_template(char *buf, size_t size, const char *stem)
         dir = "/tmp"; /* half the buffer at most: callers put the path in longer texts */
     snprintf(buf, size, "%s/%s-XXXXXX", dir, stem);
     return buf;
+}
+
+int test_temp_file(struct test_ctx *t, const void *p, size_t len)
+{
+    char path[4096];
+    int fd = mkstemp(test_temp_template(path, sizeof path, "csum-test-file"));
+    CHECK(t, fd >= 0, "mkstemp: %s", strerror(errno));
+    if (fd < 0)
+        return -1;
+    unlink(path);
+    CHECK(t, write(fd, p, len) == (ssize_t)len && lseek(fd, 0, SEEK_SET) == 0, "write: %s",
+          strerror(errno));
+    return fd;
 }
 
 unsigned long long mem_available(void)

@@ -84,6 +84,28 @@ int file_temp_open(const char *path, char **tmp_path)
     return fd;
 }
 
+/*
+ * After the rename: the new name is on disk only once the directory is (fsync(2) of the file
+ * does not write its directory entry), else a crash soon after may bring the old file back, or
+ * none. Only a failure of the disk (EIO) is one: a directory that cannot be opened for reading
+ * (mode -wx), a file system that cannot fsync a directory (EINVAL) are quietly left as they are,
+ * the file being in place and whole.
+ */
+static int sync_dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    if (!dir)
+        return 0;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = 0;
+    free(dir);
+    if (fd >= 0) {
+        rc = fsync(fd) != 0 && errno == EIO ? -1 : 0;
+        close(fd);
+    }
+    return rc;
+}
+
 int file_temp_commit(int fd, char *tmp_path, const char *path, mode_t mode)
 {
     int rc = 0;
@@ -100,6 +122,8 @@ int file_temp_commit(int fd, char *tmp_path, const char *path, mode_t mode)
     }
     if (rc != 0)
         unlink(tmp_path);
+    else if (sync_dir_of(path) != 0)
+        rc = -1, e = EIO; /* the file is in place, but its name may not survive a crash */
     free(tmp_path);
     errno = e;
     return rc;

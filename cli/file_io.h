@@ -31,9 +31,9 @@ char *file_follow_links(const char *path, const char **why);
 
 /* Atomic replacement of `path` (file_io.c): file_temp_open creates a temporary file next to
  * it (returns its descriptor and malloc'ed name, or -1 with errno); write to the descriptor,
- * then file_temp_commit (sets the mode, fsync, rename over `path`; 0 or -1 with errno, the
- * temporary file removed either way) or file_temp_abort (close and remove it). `path` is what
- * file_follow_links gave. */
+ * then file_temp_commit (sets the mode, fsync, rename over `path`, fsync of the directory so
+ * that the new name survives a crash too; 0 or -1 with errno, the temporary file removed either
+ * way) or file_temp_abort (close and remove it). `path` is what file_follow_links gave. */
 int file_temp_open(const char *path, char **tmp_path);
 int file_temp_commit(int fd, char *tmp_path, const char *path, mode_t mode);
 void file_temp_abort(int fd, char *tmp_path);

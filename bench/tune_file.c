@@ -84,30 +84,37 @@ static int write_plan_file(const char *path, const char *text, const char **why)
 /*
  * Whether --write can put a file where `path` is, asked before the minutes of timing rather
  * than found after them (a plan directory that cannot be created or written, an unwritable
- * HOME, a symbolic link into a directory that does not exist). The directory is made as
- * --write makes it (not a link's target's); a link that cannot be followed is left to
- * write_plan_file, which says why. 0, or -1 with errno.
+ * HOME, a symbolic link into a directory that does not exist). Nothing is created: a plan
+ * refused after the timing left an empty ~/.config/csum behind. A directory not there yet is
+ * judged by the nearest one that is, in which lab_tune_write_plan will make it; a link's target
+ * gets no directory made (write_plan_file makes none), so its own must exist. A link that
+ * cannot be followed is left to write_plan_file, which says why. 0, or -1 with errno.
  */
 int lab_tune_plan_dir_writable(const char *path)
 {
     struct stat st;
-    char dir[4096], *target = NULL;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-        const char *why;
-        if (!(target = file_follow_links(path, &why)))
-            return 0;
-        snprintf(dir, sizeof dir, "%s", target);
-        free(target);
-    } else {
-        make_parent_dirs(path);
-        snprintf(dir, sizeof dir, "%s", path);
+    const char *why;
+    char dir[4096];
+    const int is_link = lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+    char *target = file_follow_links(path, &why);
+    if (!target)
+        return 0;
+    snprintf(dir, sizeof dir, "%s", target);
+    free(target);
+    int found;
+    for (;;) { /* up one directory at a time while it does not exist */
+        char *slash = strrchr(dir, '/');
+        if (!slash)
+            snprintf(dir, sizeof dir, ".");
+        else
+            slash[slash == dir] = '\0'; /* "/plan": the root */
+        found = stat(dir, &st) == 0;
+        if (found || errno != ENOENT || is_link || !slash)
+            break;
     }
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else
-        slash[slash == dir] = '\0'; /* "/plan": the root */
-    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+    if (!found)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) {
         errno = ENOTDIR;
         return -1;
     }

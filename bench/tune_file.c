@@ -32,70 +32,23 @@ static void make_parent_dirs(const char *path)
 }
 
 /*
- * The file `path` names at the end of its symbolic links, which need not exist yet (a dotfile
- * manager's link may point at a plan not written yet: realpath() refused that one). Each link
- * must be ours: another user's is refused, as the kernel refuses to follow one in /tmp. A
- * malloc'ed path, or NULL with a reason in *why.
- */
-static char *follow_links(const char *path, const char **why)
-{
-    enum { MAX_HOPS = 40 }; /* Linux's limit (ELOOP) */
-    char *at = strdup(path);
-    *why = at ? NULL : strerror(ENOMEM);
-    for (int hops = 0; at && !*why; hops++) {
-        struct stat st;
-        char target[4096];
-        ssize_t n = 0; /* set by readlink() below before any use; GCC cannot tell */
-        if (lstat(at, &st) != 0 || !S_ISLNK(st.st_mode))
-            return at; /* the file, or no file yet (or one write_plan_file cannot reach) */
-        if (hops == MAX_HOPS)
-            *why = strerror(ELOOP);
-        else if (st.st_uid != geteuid())
-            *why = "it is a symbolic link owned by another user";
-        else if ((n = readlink(at, target, sizeof target)) < 0)
-            *why = strerror(errno);
-        else if ((size_t)n == sizeof target)
-            *why = strerror(ENAMETOOLONG);
-        if (*why)
-            break;
-        /* A relative target is relative to the link's directory. */
-        const char *slash = strrchr(at, '/');
-        const size_t dir_len = target[0] != '/' && slash ? (size_t)(slash - at) + 1 : 0;
-        char *next = malloc(dir_len + (size_t)n + 1);
-        if (!next) {
-            *why = strerror(ENOMEM);
-            break;
-        }
-        memcpy(next, at, dir_len);
-        memcpy(next + dir_len, target, (size_t)n);
-        next[dir_len + (size_t)n] = '\0';
-        free(at);
-        at = next;
-    }
-    free(at);
-    return NULL;
-}
-
-/*
  * Store `text` as the file `path` at once (file_io.c: a temporary file in the same directory,
  * on disk before it is renamed over `path`), so that a program starting meanwhile reads the old
  * plan or the new one, never a part of one, a write that fails leaves the old plan as it was,
  * and two tunes writing at once leave one whole plan. The file keeps its permissions, and its
  * owner and group where allowed (file_keep_owner, as for `csum pcap fix`). A
- * symbolic link of ours is followed (the file it names is replaced, the link stays, as for
- * `csum pcap fix`); another user's is refused, as the kernel refuses to follow one in /tmp.
- * 0, or -1 with a reason in `why` (an errno text, or this function's own).
+ * symbolic link of ours (or root's) is followed, the file it names replaced or created and the
+ * link kept; another user's is refused (file_follow_links, as for `csum pcap fix`).
+ * 0, or -1 with a reason in `why` (an errno text, or file_follow_links's own).
  */
 static int write_plan_file(const char *path, const char *text, const char **why)
 {
     struct stat st;
     *why = NULL;
-    char *target = NULL;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-        if (!(target = follow_links(path, why)))
-            return -1;
-        path = target;
-    }
+    char *target = file_follow_links(path, why);
+    if (!target)
+        return -1;
+    path = target;
     const int replaces = stat(path, &st) == 0;
     mode_t mode = 0;
     char *tmp;
@@ -131,30 +84,37 @@ static int write_plan_file(const char *path, const char *text, const char **why)
 /*
  * Whether --write can put a file where `path` is, asked before the minutes of timing rather
  * than found after them (a plan directory that cannot be created or written, an unwritable
- * HOME, a symbolic link into a directory that does not exist). The directory is made as
- * --write makes it (not a link's target's); a link that cannot be followed is left to
- * write_plan_file, which says why. 0, or -1 with errno.
+ * HOME, a symbolic link into a directory that does not exist). Nothing is created: a plan
+ * refused after the timing left an empty ~/.config/csum behind. A directory not there yet is
+ * judged by the nearest one that is, in which lab_tune_write_plan will make it; a link's target
+ * gets no directory made (write_plan_file makes none), so its own must exist. A link that
+ * cannot be followed is left to write_plan_file, which says why. 0, or -1 with errno.
  */
 int lab_tune_plan_dir_writable(const char *path)
 {
     struct stat st;
-    char dir[4096], *target = NULL;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-        const char *why;
-        if (!(target = follow_links(path, &why)))
-            return 0;
-        snprintf(dir, sizeof dir, "%s", target);
-        free(target);
-    } else {
-        make_parent_dirs(path);
-        snprintf(dir, sizeof dir, "%s", path);
+    const char *why;
+    char dir[4096];
+    const int is_link = lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+    char *target = file_follow_links(path, &why);
+    if (!target)
+        return 0;
+    snprintf(dir, sizeof dir, "%s", target);
+    free(target);
+    int found;
+    for (;;) { /* up one directory at a time while it does not exist */
+        char *slash = strrchr(dir, '/');
+        if (!slash)
+            snprintf(dir, sizeof dir, ".");
+        else
+            slash[slash == dir] = '\0'; /* "/plan": the root */
+        found = stat(dir, &st) == 0;
+        if (found || errno != ENOENT || is_link || !slash)
+            break;
     }
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else
-        slash[slash == dir] = '\0'; /* "/plan": the root */
-    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+    if (!found)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) {
         errno = ENOTDIR;
         return -1;
     }

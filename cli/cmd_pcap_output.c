@@ -74,17 +74,12 @@ static int open_direct(const char *out, struct fix_output *o)
 }
 
 /* OUT is a regular file or a new name: a temporary file in the directory of the file to be
- * replaced. A symbolic link is followed, so that the link stays and the file it names gets the
- * new content (a dangling one is replaced). EXIT_OK or EXIT_USAGE. */
-static int open_temporary(const char *out, struct fix_output *o)
+ * replaced, `target` (OUT, or the file its symbolic links name, from file_follow_links: the
+ * link stays, and a dangling one's file is created; taken over). EXIT_OK or EXIT_USAGE. */
+static int open_temporary(const char *out, char *target, struct fix_output *o)
 {
     struct stat st;
-    if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode))
-        o->path = realpath(out, NULL);
-    if (!o->path)
-        o->path = strdup(out);
-    if (!o->path)
-        return cannot_write(out);
+    o->path = target;
     if (stat(o->path, &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
             fprintf(stderr, "csum: pcap fix: %s: is a directory\n", out);
@@ -130,12 +125,24 @@ int pcap_cli_check_output(const char *in, const char *out, const struct stat *in
     /* IN "-" too: standard input opened on a file OUT (`<OUT`), which the fix would replace */
     if (S_ISREG(in_st->st_mode) && file_same(in_st, out))
         return refuse_input(out, in);
+    /* A symbolic link is followed only as file_follow_links allows (ours or root's; another
+     * user's in /tmp could name /etc/shadow), also to a FIFO or a device. */
+    const char *why;
+    char *target = file_follow_links(out, &why);
+    if (!target) {
+        fprintf(stderr, "csum: pcap fix: %s: cannot write: %s\n", out, why);
+        return EXIT_USAGE;
+    }
+    /* Opened by its own name: /dev/stdout's links end in /proc/self/fd's magic ones, which
+     * name a pipe as "pipe:[N]", not a path. */
     if (stat(out, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
         int rc = open_direct(out, o);
-        if (rc != EXIT_OK || o->fd >= 0)
+        if (rc != EXIT_OK || o->fd >= 0) {
+            free(target);
             return rc;
+        }
     }
-    return open_temporary(out, o);
+    return open_temporary(out, target, o);
 }
 
 /* Remove the temporary file (if any) and close what was opened; errno is kept. */

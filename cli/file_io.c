@@ -20,6 +20,51 @@ int file_same(const struct stat *a, const char *path)
     return stat(path, &b) == 0 && a->st_dev == b.st_dev && a->st_ino == b.st_ino;
 }
 
+char *file_follow_links(const char *path, const char **why)
+{
+    enum { MAX_HOPS = 40 }; /* Linux's limit (ELOOP) */
+    char *at = strdup(path);
+    int e = at ? 0 : ENOMEM;
+    *why = NULL;
+    for (int hops = 0; at && !e; hops++) {
+        struct stat st;
+        char target[4096];
+        ssize_t n = 0; /* set by readlink() below before any use; GCC cannot tell */
+        if (lstat(at, &st) != 0 || !S_ISLNK(st.st_mode))
+            return at; /* the file, or no file yet (or one the caller will fail to reach) */
+        if (hops == MAX_HOPS)
+            e = ELOOP;
+        else if (st.st_uid != geteuid() && st.st_uid != 0) {
+            e = EACCES; /* as the kernel's fs.protected_symlinks says it */
+            *why = hops ? "it leads to a symbolic link owned by another user"
+                        : "it is a symbolic link owned by another user";
+        } else if ((n = readlink(at, target, sizeof target)) < 0)
+            e = errno;
+        else if ((size_t)n == sizeof target)
+            e = ENAMETOOLONG;
+        if (e)
+            break;
+        /* A relative target is relative to the link's directory. */
+        const char *slash = strrchr(at, '/');
+        const size_t dir_len = target[0] != '/' && slash ? (size_t)(slash - at) + 1 : 0;
+        char *next = malloc(dir_len + (size_t)n + 1);
+        if (!next) {
+            e = ENOMEM;
+            break;
+        }
+        memcpy(next, at, dir_len);
+        memcpy(next + dir_len, target, (size_t)n);
+        next[dir_len + (size_t)n] = '\0';
+        free(at);
+        at = next;
+    }
+    free(at);
+    if (!*why)
+        *why = strerror(e);
+    errno = e;
+    return NULL;
+}
+
 int file_temp_open(const char *path, char **tmp_path)
 {
     const char *slash = strrchr(path, '/');
@@ -39,6 +84,28 @@ int file_temp_open(const char *path, char **tmp_path)
     return fd;
 }
 
+/*
+ * After the rename: the new name is on disk only once the directory is (fsync(2) of the file
+ * does not write its directory entry), else a crash soon after may bring the old file back, or
+ * none. Only a failure of the disk (EIO) is one: a directory that cannot be opened for reading
+ * (mode -wx), a file system that cannot fsync a directory (EINVAL) are quietly left as they are,
+ * the file being in place and whole.
+ */
+static int sync_dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    if (!dir)
+        return 0;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = 0;
+    free(dir);
+    if (fd >= 0) {
+        rc = fsync(fd) != 0 && errno == EIO ? -1 : 0;
+        close(fd);
+    }
+    return rc;
+}
+
 int file_temp_commit(int fd, char *tmp_path, const char *path, mode_t mode)
 {
     int rc = 0;
@@ -55,6 +122,8 @@ int file_temp_commit(int fd, char *tmp_path, const char *path, mode_t mode)
     }
     if (rc != 0)
         unlink(tmp_path);
+    else if (sync_dir_of(path) != 0)
+        rc = -1, e = EIO; /* the file is in place, but its name may not survive a crash */
     free(tmp_path);
     errno = e;
     return rc;

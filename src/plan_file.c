@@ -94,7 +94,11 @@ int csum_plan_file_read(const char *path, char *text, size_t size, char *why, si
     close(fd);
     int ok = -1;
     char *const end = data && len > 0 ? data + len : data;
-    for (char *line = data, *next; len >= 0 && line < end; line = next) {
+    /* A UTF-8 byte order mark, which Windows editors (Notepad before 2019) write at the start
+     * of a file, is not part of the first line: it made that line the plan "\xef\xbb\xbf#..."
+     * or "\xef\xbb\xbfgeneric@0", and the whole file was ignored. */
+    char *first = data && len >= 3 && !memcmp(data, "\xef\xbb\xbf", 3) ? data + 3 : data;
+    for (char *line = first, *next; len >= 0 && line < end; line = next) {
         char *newline = memchr(line, '\n', (size_t)(end - line));
         next = newline ? newline + 1 : end;
         *(newline ? newline : end) = '\0'; /* data has a byte beyond the file's */

@@ -745,6 +745,55 @@ ln -s target.pcap "$TMP/link.pcap"
 expect_status 0 "pcap fix through a symbolic link" -- "$CSUM" pcap fix "$TMP/one.pcap" "$TMP/link.pcap"
 expect_same "$(stat -c %F "$TMP/link.pcap")" "symbolic link" "pcap fix through a symbolic link: the link stays"
 expect_same "$(same_file "$TMP/target.pcap" "$TMP/fixed.pcap")" same "pcap fix through a symbolic link: its file replaced"
+# A dangling link: the file it names is created, the link stays, as with the shell's '>' (the
+# link itself was replaced by the capture). Two hops, the second relative to its directory.
+mkdir "$TMP/captures"
+ln -s new.pcap "$TMP/captures/next.pcap"
+ln -s captures/next.pcap "$TMP/dangling.pcap"
+expect_status 0 "pcap fix through a dangling symbolic link" -- "$CSUM" pcap fix "$TMP/one.pcap" "$TMP/dangling.pcap"
+expect_same "$(stat -c %F "$TMP/dangling.pcap") $(stat -c %F "$TMP/captures/next.pcap")" \
+    "symbolic link symbolic link" "pcap fix through a dangling symbolic link: the links stay"
+expect_same "$(same_file "$TMP/captures/new.pcap" "$TMP/fixed.pcap")" same \
+    "pcap fix through a dangling symbolic link: the file it names created"
+rm -r "$TMP/captures" "$TMP/dangling.pcap"
+# A loop of links: refused before IN is read, nothing written (the last link was replaced).
+ln -s loop-b.pcap "$TMP/loop-a.pcap"
+ln -s loop-a.pcap "$TMP/loop-b.pcap"
+expect_status 2 "pcap fix through a loop of symbolic links" -- "$CSUM" pcap fix "$TMP/one.pcap" "$TMP/loop-a.pcap"
+expect_grep "$TMP/err" "^csum: pcap fix: $TMP/loop-a.pcap: cannot write: Too many levels of symbolic links$" \
+    "pcap fix through a loop of symbolic links: says so"
+expect_same "$(wc -c <"$TMP/out") $(stat -c %F "$TMP/loop-a.pcap") $(ls -A "$TMP" | grep -c '^\.csum-tmp-')" \
+    "0 symbolic link 0" "pcap fix through a loop of symbolic links: nothing listed or written"
+rm "$TMP/loop-a.pcap" "$TMP/loop-b.pcap"
+# OUT a link (two hops, relative) to IN: refused, IN unchanged.
+ln -s one.pcap "$TMP/to-one.pcap"
+ln -s to-one.pcap "$TMP/to-to-one.pcap"
+cp "$TMP/one.pcap" "$TMP/one.before"
+expect_status 2 "pcap fix IN into a link to IN" -- "$CSUM" pcap fix "$TMP/one.pcap" "$TMP/to-to-one.pcap"
+expect_grep "$TMP/err" "refusing to overwrite the input" "pcap fix IN into a link to IN: refused"
+expect_same "$(same_file "$TMP/one.pcap" "$TMP/one.before")" same "pcap fix IN into a link to IN: IN unchanged"
+rm "$TMP/to-one.pcap" "$TMP/to-to-one.pcap" "$TMP/one.before"
+# Another user's link is not followed, whatever it names: root's 'csum pcap fix IN /tmp/x.pcap'
+# through a /tmp/x.pcap -> /etc/shadow that someone else made renamed the capture over
+# /etc/shadow. Only root can give a link to another user; also through a link of ours.
+echo secret >"$TMP/shadow"
+ln -s shadow "$TMP/planted.pcap"
+ln -s planted.pcap "$TMP/via.pcap"
+if [ "$(id -u)" -eq 0 ] && chown -h 65534 "$TMP/planted.pcap" 2>/dev/null; then
+    expect_status 2 "pcap fix refuses another user's symbolic link" -- \
+        "$CSUM" pcap fix "$TMP/one.pcap" "$TMP/planted.pcap"
+    expect_grep "$TMP/err" "^csum: pcap fix: $TMP/planted.pcap: cannot write: it is a symbolic link owned by another user$" \
+        "pcap fix says why it refused the link"
+    expect_status 2 "pcap fix refuses a link of ours to another user's" -- \
+        "$CSUM" pcap fix "$TMP/one.pcap" "$TMP/via.pcap"
+    expect_grep "$TMP/err" "cannot write: it leads to a symbolic link owned by another user$" \
+        "pcap fix says why it refused the link it leads to"
+    expect_same "$(cat "$TMP/shadow") $(stat -c %F "$TMP/planted.pcap")" "secret symbolic link" \
+        "pcap fix through another user's link: nothing replaced"
+else
+    printf 'SKIPPED cli: pcap fix and another user'"'"'s symbolic link (needs root)\n'
+fi
+rm "$TMP/shadow" "$TMP/planted.pcap" "$TMP/via.pcap"
 
 # ---- pcap verify --json: file names that are not UTF-8 -----------------------------------
 # The document stays UTF-8: each byte outside well-formed UTF-8 is \udcXX, so that json.loads

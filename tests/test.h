@@ -134,6 +134,7 @@ void test_lab_summary(struct test_ctx *t);
 void test_lab_output_finite(struct test_ctx *t);
 void test_lab_tune_choice(struct test_ctx *t);
 void test_lab_tune_slower(struct test_ctx *t);
+void test_lab_tune_plan_dir(struct test_ctx *t);
 void test_lab_noise_flag(struct test_ctx *t);
 void test_lab_ratio_words(struct test_ctx *t);
 void test_lab_spread(struct test_ctx *t);

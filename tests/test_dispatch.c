@@ -540,6 +540,24 @@ void test_dispatch_sources(struct test_ctx *t)
         fclose(f);
     }
     expect_plan(t, file_env, NULL, want);
+    /* A UTF-8 byte order mark before a comment or before the plan line is skipped (the file
+     * was ignored: "no implementation '\xef\xbb\xbfgeneric'"); elsewhere it is no blank. */
+    static const char *const bom_files[] = { "\xef\xbb\xbf# a comment\ngeneric@0\n",
+                                             "\xef\xbb\xbfgeneric@0\n" };
+    for (size_t i = 0; i < sizeof bom_files / sizeof bom_files[0]; i++) {
+        f = fopen(path, "w");
+        if (f) {
+            fputs(bom_files[i], f);
+            fclose(f);
+        }
+        expect_plan(t, file_env, NULL, want);
+    }
+    f = fopen(path, "w");
+    if (f) {
+        fputs("# a comment\n\xef\xbb\xbfgeneric@0\n", f);
+        fclose(f);
+    }
+    expect_plan(t, file_env, NULL, defaults);
     /* A file tuned on another kind of CPU (a home directory shared by different machines) is
      * ignored, with both CPUs named; one tuned on this kind applies. */
     char here[64];

@@ -6,9 +6,12 @@
  */
 #include "test.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "csum_oracle.h"
@@ -631,6 +634,43 @@ void test_lab_tune_slower(struct test_ctx *t)
     CHECK(t, lab_tune_slower(one, other, 1, 1) == 1, "one measurement each, twice as slow");
     CHECK(t, lab_tune_slower(one, other, 0, 1) == -1 && lab_tune_slower(one, other, 4, 1) == -1,
           "n out of 1..3 is refused");
+}
+
+/* csum tune --write's check before the timing makes no directory (it made ~/.config/csum even
+ * when the plan was then refused): a directory not there yet is judged by the nearest one
+ * that is; one under a file, or in a directory this user may not write, is refused. */
+void test_lab_tune_plan_dir(struct test_ctx *t)
+{
+    char top[256], path[512], sub[300];
+    if (!mkdtemp(test_temp_template(top, sizeof top, "csum-test-plan-dir"))) {
+        CHECK(t, 0, "mkdtemp: %s", strerror(errno));
+        return;
+    }
+    struct stat st;
+    snprintf(path, sizeof path, "%s/a/b/plan", top);
+    snprintf(sub, sizeof sub, "%s/a", top);
+    CHECK(t, lab_tune_plan_dir_writable(path) == 0, "%s: writable, got %s", path, strerror(errno));
+    CHECK(t, stat(sub, &st) != 0 && errno == ENOENT, "%s was made by the check", sub);
+    snprintf(path, sizeof path, "%s/plan", top);
+    CHECK(t, lab_tune_plan_dir_writable(path) == 0, "%s: writable", path);
+    snprintf(sub, sizeof sub, "%s/file", top);
+    int fd = open(sub, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        close(fd);
+    snprintf(path, sizeof path, "%s/file/a/plan", top);
+    errno = 0;
+    CHECK(t, lab_tune_plan_dir_writable(path) == -1 && errno == ENOTDIR,
+          "%s: want ENOTDIR, got %s", path, strerror(errno));
+    unlink(sub);
+    snprintf(sub, sizeof sub, "%s/ro", top);
+    if (geteuid() != 0 && mkdir(sub, 0555) == 0) { /* root may write anyway */
+        snprintf(path, sizeof path, "%s/ro/a/plan", top);
+        errno = 0;
+        CHECK(t, lab_tune_plan_dir_writable(path) == -1 && errno == EACCES,
+              "%s: want EACCES, got %s", path, strerror(errno));
+        rmdir(sub);
+    }
+    rmdir(top);
 }
 
 /* The words and percentages beside the tables' ratios agree with their digits: a ratio that

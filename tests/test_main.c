@@ -58,6 +58,7 @@ static const struct test_def tests[] = {
     { "lab-output-finite", 0, test_lab_output_finite, "a median of 0 ticks gives null in the JSON, never nan or inf" },
     { "lab-tune-choice", 0, test_lab_tune_choice, "csum tune keeps a range only for a win beyond noise, worse mode" },
     { "lab-tune-slower", 0, test_lab_tune_slower, "csum tune --write refuses a plan slower beyond noise and one cycle, only then" },
+    { "lab-tune-plan-dir", 0, test_lab_tune_plan_dir, "csum tune --write's check before timing makes no directory" },
     { "lab-bodies", 0, test_lab_bodies, "latency chains each result into the next call; throughput does not" },
     { "lab-noise-flag", 0, test_lab_noise_flag, "a spread above --noise is repeated, then flagged" },
     { "lab-spread", 0, test_lab_spread, "p10/median/p90 and the noise flag of every lab result" },

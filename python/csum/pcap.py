@@ -401,10 +401,10 @@ def fix(src: Source, dst: Union[PathLike, BinaryIO, _Writer, None] = None, *,
     (``fix_offload=True`` replaces the placeholders too).
 
     ``src``: as for :func:`verify`. ``dst``: a path, written to a temporary file beside it (or
-    beside the file a symbolic link names) and renamed into place once complete (never
-    partial; an existing one keeps its mode, a new one gets ``src``'s less the umask, or a new
-    file's for a stream); or, for an existing FIFO or
-    device, opened and written as the fix goes, never replaced (on an error, what was written
+    beside the file a symbolic link of the user's or root's names, which is created when the
+    link dangles; another user's link is refused, an OSError) and renamed into place once
+    complete (never partial; an existing one keeps its mode, a new one gets ``src``'s less the
+    umask, or a new file's for a stream); or, for an existing FIFO or device, opened and written as the fix goes, never replaced (on an error, what was written
     stays); or a writable binary file object, written as the fix goes (likewise; a
     non-blocking one is waited for while it takes nothing, and flushed at the end, as the
     module's documentation says). ``dry_run=True``: nothing is written (``dst`` may be

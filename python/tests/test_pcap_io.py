@@ -487,6 +487,42 @@ def test_an_error_is_read_from_the_document_not_from_stderr(pcap_corpus, tmp_pat
     assert caught.value.errno == errno.ENOSPC and caught.value.filename == str(out)
 
 
+def test_fix_through_symbolic_links(pcap_corpus, tmp_path):
+    """dst a symbolic link, as `csum pcap fix` takes it (cli/file_io.c): a dangling one's file
+    is created and the link stays (the link was replaced by the capture); a loop is ELOOP
+    before anything is written (the last link was replaced)."""
+    src = str(pcap_corpus["dir"] / "clean.pcap")
+    plain = tmp_path / "plain.pcap"
+    csum.pcap.fix(src, plain)
+    link = tmp_path / "link.pcap"
+    link.symlink_to("new.pcap")
+    csum.pcap.fix(src, link)
+    assert link.is_symlink()
+    assert (tmp_path / "new.pcap").read_bytes() == plain.read_bytes()
+    loop = tmp_path / "loop.pcap"
+    loop.symlink_to("loop.pcap")
+    with pytest.raises(OSError) as caught:
+        csum.pcap.fix(src, loop)
+    assert caught.value.errno == errno.ELOOP and caught.value.filename == str(loop)
+    assert loop.is_symlink()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".csum-tmp-")]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a link to another user")
+def test_fix_refuses_another_users_symbolic_link(pcap_corpus, tmp_path):
+    """Another user's link is not followed (one in /tmp may name /etc/shadow, over which the
+    capture was renamed): an OSError that says why, and nothing replaced."""
+    src = str(pcap_corpus["dir"] / "clean.pcap")
+    target = tmp_path / "shadow"
+    target.write_text("secret\n")
+    link = tmp_path / "planted.pcap"
+    link.symlink_to("shadow")
+    os.lchown(link, 65534, -1)
+    with pytest.raises(OSError, match="symbolic link owned by another user"):
+        csum.pcap.fix(src, link)
+    assert target.read_text() == "secret\n" and link.is_symlink()
+
+
 # ---- non-blocking file objects ---------------------------------------------------------------
 # read() returning None and write() returning None or raising BlockingIOError mean "not now",
 # not the end of the capture nor "all written": they are waited for, on the descriptor when

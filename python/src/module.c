@@ -199,6 +199,18 @@ static PyObject *py_partial_copy(PyObject *self, PyObject *const *args, Py_ssize
 
 /* ---- arithmetic on sums ------------------------------------------------------------------ */
 
+/* The one argument of fold(), unfold() and udp_fixup(): an int in 0..max; 0 or -1. */
+static int one_uint_arg(const char *fname, const char *name, unsigned long long max,
+                        PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                        unsigned long long *out)
+{
+    const char *const names[] = { name };
+    PyObject *arg;
+    if (args_parse(fname, args, nargs, kwnames, names, 1, 1, &arg) < 0)
+        return -1;
+    return args_uint(arg, max, fname, name, out);
+}
+
 PyDoc_STRVAR(fold_doc,
 "fold($module, sum)\n--\n\n"
 "Fold a partial sum (any 32-bit value) to 16 bits and complement it: the checksum to store.\n\n"
@@ -209,11 +221,8 @@ static PyObject *py_fold(PyObject *self, PyObject *const *args, Py_ssize_t nargs
                          PyObject *kwnames)
 {
     (void)self;
-    static const char *const names[] = { "sum" };
-    PyObject *arg;
     unsigned long long s;
-    if (args_parse("fold", args, nargs, kwnames, names, 1, 1, &arg) < 0 ||
-        args_uint(arg, 0xffffffffu, "fold", "sum", &s) < 0)
+    if (one_uint_arg("fold", "sum", 0xffffffffu, args, nargs, kwnames, &s) < 0)
         return NULL;
     /* Folding commutes with the byte order: the value is already in the Python convention. */
     return PyLong_FromUnsignedLong(csum_fold((csum_wsum)s));
@@ -235,11 +244,8 @@ static PyObject *py_unfold(PyObject *self, PyObject *const *args, Py_ssize_t nar
                            PyObject *kwnames)
 {
     (void)self;
-    static const char *const names[] = { "check" };
-    PyObject *arg;
     unsigned long long c;
-    if (args_parse("unfold", args, nargs, kwnames, names, 1, 1, &arg) < 0 ||
-        args_uint(arg, 0xffff, "unfold", "check", &c) < 0)
+    if (one_uint_arg("unfold", "check", 0xffff, args, nargs, kwnames, &c) < 0)
         return NULL;
     /* Through the library, from the stored bytes: its sum in memory order, then ours. */
     return sum_result(wsum_from_host(csum_unfold(htons((uint16_t)c))));
@@ -592,11 +598,8 @@ static PyObject *py_udp_fixup(PyObject *self, PyObject *const *args, Py_ssize_t 
                               PyObject *kwnames)
 {
     (void)self;
-    static const char *const names[] = { "check" };
-    PyObject *arg;
     unsigned long long c;
-    if (args_parse("udp_fixup", args, nargs, kwnames, names, 1, 1, &arg) < 0 ||
-        args_uint(arg, 0xffff, "udp_fixup", "check", &c) < 0)
+    if (one_uint_arg("udp_fixup", "check", 0xffff, args, nargs, kwnames, &c) < 0)
         return NULL;
     return check_result(csum_udp_fixup(htons((uint16_t)c)));
 }

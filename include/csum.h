@@ -144,6 +144,18 @@ CSUM_API csum_wsum csum_iov_copy(void *dst, const struct iovec *iov, size_t n, c
  */
 CSUM_API csum_sum16 csum_fold(csum_wsum sum);
 
+/**
+ * Widen a folded 16-bit value, as stored in a checksum field, to a running sum: the value
+ * itself, zero-extended, neither uncomplemented nor byte-swapped (Linux's csum_unfold). It
+ * lets a stored checksum enter csum_add()/csum_sub() arithmetic: ~csum_unfold(check) is the
+ * sum the stored `check` stands for (congruent modulo 0xffff), which is how
+ * csum_replace_by_diff() updates a field. csum_unfold(csum_fold(s)) is congruent modulo
+ * 0xffff to ~s, so csum_fold(~csum_unfold(csum_fold(s))) == csum_fold(s), but for the fold
+ * 0xffff (of a zero sum): ~csum_unfold(0xffff) is 0xffff0000, negative zero, which folds to
+ * 0x0000. Inline as csum_inline_unfold() (see below).
+ */
+CSUM_API csum_wsum csum_unfold(csum_sum16 n);
+
 /** Ones'-complement addition of two sums (end-around carry). */
 CSUM_API csum_wsum csum_add(csum_wsum a, csum_wsum b);
 
@@ -309,6 +321,27 @@ CSUM_API void csum_replace4(csum_sum16 *check, uint32_t from, uint32_t to);
 
 /** csum_replace2() for a 16-byte field (an IPv6 address), `from16`/`to16` as stored. */
 CSUM_API void csum_replace16(csum_sum16 *check, const void *from16, const void *to16);
+
+/**
+ * Update a stored checksum by `diff`, the change of the covered data's sum already computed
+ * as a running sum: *check = csum_fold(csum_add(diff, ~csum_unfold(*check))), RFC 1624 eqn. 3
+ * with the difference given whole (Linux's csum_replace_by_diff). Use it when the change is
+ * more than one field, or its sum is known anyway: bytes rewritten at any offset, a field that
+ * csum_replace2/4/16 do not fit, or a sum that must be updated in several checksums (the inner
+ * and outer headers of a tunnel). The incremental-update idiom, for bytes p[off, off + n)
+ * changed in place:
+ *
+ *     csum_wsum diff = csum_block_sub(0, csum_partial(old_bytes, n, 0), off);
+ *     diff = csum_block_add(diff, csum_partial(p + off, n, 0), off);
+ *     csum_replace_by_diff(&check, diff);
+ *
+ * (csum_block_add/sub take care of an odd `off`.) `diff` may be any value congruent modulo
+ * 0xffff to the new sum less the old one, negative zero included. As with csum_replace2(),
+ * the result is never 0xffff: when the change leaves the covered data all zeros it is 0x0000
+ * where computing the checksum again gives 0xffff (the same ones'-complement number), which no
+ * real header meets; and UDP's zero rules are the caller's (see csum_replace2()).
+ */
+CSUM_API void csum_replace_by_diff(csum_sum16 *check, csum_wsum diff);
 
 /**
  * The name of the `requires` member of struct csum_impl and struct csum_copy_impl. `requires`
@@ -512,14 +545,14 @@ CSUM_API size_t csum_copy_nontemporal_threshold(void);
 /*
  * Inline fast paths. The functions above are all exported (for FFI and dlsym users, and for
  * taking their address). The csum_inline_* functions below are the single definition of this
- * arithmetic, inline: csum_inline_fold, csum_inline_add, csum_inline_sub,
+ * arithmetic, inline: csum_inline_fold, csum_inline_unfold, csum_inline_add, csum_inline_sub,
  * csum_inline_block_add, csum_inline_block_sub and (gcc, clang) csum_inline_partial, which is
  * inline for constant header-sized lengths. Their parameters and locals are named csum_*_, in
  * the library's own namespace: a parameter named `sum` or `len` would shadow an includer's
  * global variable of that name declared before the header (-Wshadow; an error under -Werror),
  * and an includer's macro of that name would rewrite it.
  *
- * In C, macros named like the exported functions (csum_fold, csum_add, csum_sub,
+ * In C, macros named like the exported functions (csum_fold, csum_unfold, csum_add, csum_sub,
  * csum_block_add, csum_block_sub, csum_partial) make direct calls use them. Define
  * CSUM_NO_INLINE before including this header to always call the exported functions.
  *
@@ -535,6 +568,11 @@ static inline csum_sum16 csum_inline_fold(csum_wsum csum_sum_)
     csum_sum_ = (csum_sum_ & 0xffff) + (csum_sum_ >> 16);
     csum_sum_ = (csum_sum_ & 0xffff) + (csum_sum_ >> 16);
     return CSUM_CAST_(csum_sum16, ~csum_sum_);
+}
+
+static inline csum_wsum csum_inline_unfold(csum_sum16 csum_n_)
+{
+    return csum_n_; /* zero-extended: ~ of it is then a 32-bit sum congruent to ~n's 16 bits */
 }
 
 static inline csum_wsum csum_inline_add(csum_wsum csum_a_, csum_wsum csum_b_)
@@ -568,6 +606,7 @@ static inline csum_wsum csum_inline_block_sub(csum_wsum csum_sum_, csum_wsum csu
 #if !defined(CSUM_NO_INLINE) && (!defined(__cplusplus) || defined(CSUM_INLINE_MACROS))
 #  define CSUM_INLINE_MACROS_ 1 /* the macros below are defined */
 #define csum_fold(sum)                   csum_inline_fold(sum)
+#define csum_unfold(n)                   csum_inline_unfold(n)
 #define csum_add(a, b)                   csum_inline_add((a), (b))
 #define csum_sub(a, b)                   csum_inline_sub((a), (b))
 #define csum_block_add(sum, block, off)  csum_inline_block_add((sum), (block), (off))

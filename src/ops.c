@@ -28,3 +28,8 @@ csum_wsum csum_block_sub(csum_wsum sum, csum_wsum block, size_t offset)
 {
     return csum_inline_block_sub(sum, block, offset);
 }
+
+csum_wsum csum_unfold(csum_sum16 n)
+{
+    return csum_inline_unfold(n);
+}

@@ -97,12 +97,12 @@ done
 [ "$compilers" -ge 2 ] || fail "header: fewer than two of gcc, clang, g++, clang++ found"
 
 # Every exported function is called by the consumer (built without the inline macros).
-exported=$(nm -D --defined-only "$build/libcsum.so" | awk '{ print $3 }' | sort)
+exported=$(dynamic_defined "$build/libcsum.so")
 probe=$(ls "$tmp"/consumer-*-c++11-noinline 2>/dev/null | head -n 1)
 if [ -z "$probe" ]; then
     fail "header: no C++ CSUM_NO_INLINE consumer was built"
 else
-    called=$(nm -D --undefined-only "$probe" | awk '$2 ~ /^csum_/ { print $2 }' | sort)
+    called=$(nm -D --undefined-only "$probe" | awk '$2 ~ /^csum_/ { sub(/@.*/, "", $2); print $2 }' | sort)
     missing=$(comm -23 <(printf '%s\n' "$exported") <(printf '%s\n' "$called"))
     if [ -z "$missing" ]; then
         ok "header: the consumer calls all $(printf '%s\n' "$exported" | wc -l) exported functions"

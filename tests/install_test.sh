@@ -49,7 +49,7 @@ fi
 check "install: the installed csum runs (csum $version)" -- \
     sh -c "'$prefix/bin/csum' --version | grep -qx 'csum $version'"
 soname=$(readelf -d "$libdir/libcsum.so.$version" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
-stray=$(nm -D --defined-only "$libdir/libcsum.so" | awk '$3 !~ /^csum_/ { print $3 }')
+stray=$(dynamic_defined "$libdir/libcsum.so" | grep -v '^csum_')
 if [ "$soname" = libcsum.so.1 ] && [ -z "$stray" ]; then
     ok "install: SONAME libcsum.so.1, only csum_* exported"
 else

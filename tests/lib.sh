@@ -18,3 +18,16 @@ csum_source_version() {
     sed -n 's/^#define CSUM_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' \
         "$(dirname "${BASH_SOURCE[0]}")/../include/csum_version.h" | paste -sd.
 }
+# The functions a shared object defines in its dynamic symbol table, one a line, sorted: without
+# the version nm appends since binutils 2.35 (csum_add@@CSUM_1.0) and without the absolute
+# symbols that name the version nodes themselves (A CSUM_1.0, src/libcsum.map).
+dynamic_defined() {
+    nm -D --defined-only "$1" |
+        awk '!($2 == "A" && $3 ~ /^CSUM_[0-9]+\.[0-9]+$/) { sub(/@.*/, "", $3); print $3 }' | sort
+}
+# The CSUM_API functions the public headers declare, one a line, sorted. Declarations may span
+# lines: join them, then take the name before each CSUM_API's "(".
+declared_api() {
+    cat "$(dirname "${BASH_SOURCE[0]}")"/../include/*.h | grep -v '^ *# *define CSUM_API' |
+        tr '\n' ' ' | grep -o 'CSUM_API [^;(]*(' | sed 's/.*[ *]\([A-Za-z_0-9]*\) *($/\1/' | sort
+}

@@ -64,7 +64,7 @@ static const struct test_def tests[] = {
     { "lab-spread", 0, test_lab_spread, "p10/median/p90 and the noise flag of every lab result" },
     { "lab-clock", 0, test_lab_clock, "ticks per ns calibration: a preemption never moves it" },
     { "lab-cpuinfo", 0, test_lab_cpuinfo, "the lab names the CPU from cpuinfo, arm64 included" },
-    { "proto-helpers", 0, test_proto_helpers, "IPv4 header, pseudo-headers, UDP zero, RFC 1624 vs oracle" },
+    { "proto-helpers", 0, test_proto_helpers, "IPv4 header, pseudo-headers, UDP zero, RFC 1624 (fields, by diff) vs oracle" },
     { "pcap-stop", 0, test_pcap_stop, "csum_pcap's should_stop: interrupted walks, in memory, from files, blocked reads" },
     { "pcap-memory", 0, test_pcap_memory, "csum_pcap out of memory at each allocation: a system error, never a malformed capture" },
     { "ipv4-batch", 0, test_ipv4_batch, "batch = per-header for every variant, mixed ihl, guard pages" },

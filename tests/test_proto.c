@@ -1,6 +1,7 @@
 /*
  * Protocol helpers against the oracle: IPv4 header checksums (one and batched), pseudo-header
- * sums, UDP's zero rule, and RFC 1624 incremental updates against full recomputation.
+ * sums, UDP's zero rule, and RFC 1624 incremental updates (by field, and by a difference of
+ * sums: csum_replace_by_diff) against full recomputation.
  *
  * Expected values are computed by the byte-at-a-time oracle over the bytes a packet would
  * hold (pseudo-headers are laid out byte by byte here), never with the library's arithmetic.
@@ -451,6 +452,147 @@ static void check_replace(struct test_ctx *t)
     }
 }
 
+/* ---- csum_replace_by_diff -------------------------------------------------------------- */
+
+/*
+ * The incremental-update idiom of csum.h: the sum of the bytes p[off, off + n) before and
+ * after a change, taken out and put in with csum_block_sub/add at `off` (odd offsets rotate),
+ * or with csum_sub when `off` is even and `plain_sub` asks for it.
+ */
+static csum_wsum diff_of_change(const unsigned char *old_bytes, const unsigned char *new_bytes,
+                                size_t off, size_t n, int plain_sub)
+{
+    csum_wsum was = csum_partial(old_bytes, n, 0), now = csum_partial(new_bytes, n, 0);
+    if (plain_sub && !(off & 1))
+        return csum_sub(now, was);
+    return csum_block_add(csum_block_sub(0, was, off), now, off);
+}
+
+/* Whether p[0, len) is all zeros but for the two bytes at cpos (the checksum field). */
+static int zero_but_field(const unsigned char *p, size_t len, size_t cpos)
+{
+    for (size_t i = 0; i < len; i++)
+        if (p[i] && (i < cpos || i > cpos + 1))
+            return 0;
+    return 1;
+}
+
+/*
+ * A packet of `len` bytes (`initial`: a pseudo-header's sum, 0 for none) with a correct
+ * checksum at even `cpos`; p[off, off + n) (clear of the checksum) changes to `repl`, the
+ * stored checksum is updated with csum_replace_by_diff() (exported, and through the macro) by
+ * `diff_kind` (0: the idiom, 1: csum_sub at an even offset, 2: the idiom's value plus a
+ * negative zero, 3: a positive zero for "nothing changed"), and compared with the oracle's
+ * recomputation. The one documented difference: data left all zeros, with no initial sum,
+ * gives 0x0000 where the recomputation gives 0xffff; the update never stores 0xffff.
+ */
+static void check_one_by_diff(struct test_ctx *t, unsigned char *p, size_t len, size_t cpos,
+                              csum_wsum initial, size_t off, size_t n,
+                              const unsigned char *repl, int diff_kind, const char *why)
+{
+    p[cpos] = p[cpos + 1] = 0;
+    put_be16(p + cpos, oracle_checksum(p, len, initial));
+    csum_sum16 check;
+    memcpy(&check, p + cpos, 2);
+    const uint16_t before = net(check);
+
+    unsigned char old_bytes[256];
+    memcpy(old_bytes, p + off, n);
+    memcpy(p + off, repl, n);
+    csum_wsum diff = diff_of_change(old_bytes, p + off, off, n, diff_kind == 1);
+    if (diff_kind == 2)
+        diff = csum_add(diff, 0xffffffffu); /* the same number, with a negative zero added */
+    else if (diff_kind == 3 && memcmp(old_bytes, p + off, n) == 0)
+        diff = 0;
+    csum_sum16 exported = check;
+    csum_replace_by_diff(&check, diff);
+    (csum_replace_by_diff)(&exported, diff);
+
+    p[cpos] = p[cpos + 1] = 0;
+    const uint16_t recomputed = oracle_checksum(p, len, initial);
+    const int all_zero = initial == 0 && zero_but_field(p, len, cpos);
+    const uint16_t want = all_zero ? 0x0000 : recomputed;
+    CHECK(t, net(check) == want && exported == check,
+          "%s: csum_replace_by_diff of %zu bytes at %zu of %zu (checksum 0x%04x at %zu, initial "
+          "0x%08x, diff 0x%08x, kind %d): got 0x%04x (exported 0x%04x), recomputed 0x%04x%s",
+          why, n, off, len, before, cpos, (unsigned)initial, (unsigned)diff, diff_kind,
+          net(check), net(exported), recomputed, all_zero ? " (all zeros: 0x0000 documented)" : "");
+    CHECK(t, !all_zero || recomputed == 0xffff, "%s: the oracle's checksum of zeros is 0x%04x",
+          why, recomputed);
+}
+
+static void check_replace_by_diff(struct test_ctx *t)
+{
+    /* RFC 1624 section 3's example as a difference: HC 0xdd2f, a word 0x5555 -> 0x3285 gives
+     * 0x0000, not eqn. 2's 0xffff. The difference is summed from the stored bytes. */
+    unsigned char was[2] = { 0x55, 0x55 }, now[2] = { 0x32, 0x85 };
+    csum_sum16 check = stored_of(0xdd2f);
+    csum_replace_by_diff(&check, csum_sub(csum_partial(now, 2, 0), csum_partial(was, 2, 0)));
+    CHECK(t, net(check) == 0x0000, "RFC 1624 example by diff: got 0x%04x, want 0x0000", net(check));
+
+    /* csum_unfold widens as it is, and is csum_fold's partner: ~unfold(fold(s)) folds back. */
+    for (uint32_t v = 0; v <= 0xffff; v++) {
+        const csum_sum16 c = (csum_sum16)v;
+        CHECK(t, csum_unfold(c) == v && (csum_unfold)(c) == v, "csum_unfold(0x%04x) = 0x%08x",
+              (unsigned)v, (unsigned)(csum_unfold)(c));
+        CHECK(t, csum_fold(~csum_unfold(c)) == (v == 0xffff ? 0 : c),
+              "csum_fold(~csum_unfold(0x%04x)) = 0x%04x", (unsigned)v,
+              (unsigned)csum_fold(~csum_unfold(c)));
+    }
+
+    unsigned char p[1600], repl[256];
+    uint64_t rng = 0xd1ff;
+    for (int iter = 0; iter < 200000; iter++) {
+        const uint64_t r = testdata_next(&rng);
+        /* Header-sized packets mostly, some up to 1500 bytes; odd lengths too. */
+        const size_t len = (r & 7) ? 4 + r % 61 : 64 + (r >> 8) % 1437;
+        const size_t cpos = 2 * ((r >> 24) % ((len - 2) / 2 + 1));
+        const size_t n = 1 + (r >> 36) % (len - 2 < 255 ? len - 2 : 255);
+        /* A range of n bytes clear of [cpos, cpos + 2): before it or after it, any offset. */
+        size_t off;
+        if (cpos >= n && (!(r & 0x100) || cpos + 2 + n > len))
+            off = (r >> 44) % (cpos - n + 1);
+        else if (cpos + 2 + n <= len)
+            off = cpos + 2 + (r >> 44) % (len - cpos - 2 - n + 1);
+        else
+            continue; /* no room on either side */
+        const csum_wsum initial = (r & 0x200) ? (csum_wsum)testdata_next(&rng) : 0;
+        testdata_fill(p, len, testdata_next(&rng));
+        testdata_fill(repl, n, testdata_next(&rng));
+        const int corner = iter % 8, kind = (int)((r >> 12) & 3);
+        const char *why = "random";
+        if (corner == 1) { /* the data all zeros before the change: stored 0xffff */
+            memset(p, 0, len);
+            why = "from zeros";
+        } else if (corner == 2) { /* all zeros after it */
+            memset(p, 0, len);
+            testdata_fill(p + off, n, testdata_next(&rng));
+            memset(repl, 0, n);
+            why = "to zeros";
+        } else if (corner == 3) { /* a change that changes nothing */
+            memcpy(repl, p + off, n);
+            why = "no change";
+        } else if (corner == 4 && n >= 3) {
+            /* New bytes making the correct new checksum 0x0000 (data summing to negative
+             * zero): with the range's first whole word zeroed the rest sums to S; a word worth
+             * ~S there makes the total all ones. */
+            const size_t w = off + (off & 1); /* the first even offset in the range */
+            memcpy(p + off, repl, n);
+            p[w] = p[w + 1] = 0;
+            p[cpos] = p[cpos + 1] = 0;
+            const uint16_t rest = oracle_checksum(p, len, initial); /* ~S */
+            put_be16(p + w, rest);
+            memcpy(repl, p + off, n);
+            testdata_fill(p + off, n, testdata_next(&rng)); /* some old value */
+            why = "result 0x0000";
+        } else if (corner == 5) { /* all ones apart from the change */
+            memset(p, 0xff, len);
+            why = "all ones";
+        }
+        check_one_by_diff(t, p, len, cpos, initial, off, n, repl, kind, why);
+    }
+}
+
 void test_proto_helpers(struct test_ctx *t)
 {
     check_ipv4_header(t);
@@ -458,6 +600,7 @@ void test_proto_helpers(struct test_ctx *t)
     check_udp_zero(t);
     check_offload_placeholder(t);
     check_replace(t);
+    check_replace_by_diff(t);
 }
 
 /* ---- csum_ipv4_header_batch ----------------------------------------------------------- */

@@ -10,7 +10,8 @@ Two kinds of numbers:
   bytes are the bytes on the wire (``struct.pack("!H", c)`` writes it);
 - a **partial sum** is the ones'-complement sum of the data's big-endian 16-bit words,
   end-around carried into 16 bits, not complemented: pass it back as ``initial``, or to
-  :func:`add`, :func:`block_add`, :func:`block_sub`, :func:`fold` and the pseudo-header helpers.
+  :func:`add`, :func:`block_add`, :func:`block_sub`, :func:`fold`, :func:`replace_by_diff` and
+  the pseudo-header helpers; :func:`unfold` widens a checksum to one.
 
 >>> import csum
 >>> hdr = bytes.fromhex('450000730000400040110000c0a80001c0a800c7')
@@ -42,10 +43,12 @@ from ._csum import (
     replace2,
     replace4,
     replace16,
+    replace_by_diff,
     sub,
     tcpudp_v4,
     tcpudp_v4_nofold,
     udp_fixup,
+    unfold,
 )
 from . import _csum
 
@@ -74,10 +77,12 @@ __all__ = [
     "replace16",
     "replace2",
     "replace4",
+    "replace_by_diff",
     "sub",
     "tcpudp_v4",
     "tcpudp_v4_nofold",
     "udp_fixup",
+    "unfold",
 ]
 
 

@@ -199,6 +199,18 @@ static PyObject *py_partial_copy(PyObject *self, PyObject *const *args, Py_ssize
 
 /* ---- arithmetic on sums ------------------------------------------------------------------ */
 
+/* The one argument of fold(), unfold() and udp_fixup(): an int in 0..max; 0 or -1. */
+static int one_uint_arg(const char *fname, const char *name, unsigned long long max,
+                        PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                        unsigned long long *out)
+{
+    const char *const names[] = { name };
+    PyObject *arg;
+    if (args_parse(fname, args, nargs, kwnames, names, 1, 1, &arg) < 0)
+        return -1;
+    return args_uint(arg, max, fname, name, out);
+}
+
 PyDoc_STRVAR(fold_doc,
 "fold($module, sum)\n--\n\n"
 "Fold a partial sum (any 32-bit value) to 16 bits and complement it: the checksum to store.\n\n"
@@ -209,14 +221,34 @@ static PyObject *py_fold(PyObject *self, PyObject *const *args, Py_ssize_t nargs
                          PyObject *kwnames)
 {
     (void)self;
-    static const char *const names[] = { "sum" };
-    PyObject *arg;
     unsigned long long s;
-    if (args_parse("fold", args, nargs, kwnames, names, 1, 1, &arg) < 0 ||
-        args_uint(arg, 0xffffffffu, "fold", "sum", &s) < 0)
+    if (one_uint_arg("fold", "sum", 0xffffffffu, args, nargs, kwnames, &s) < 0)
         return NULL;
     /* Folding commutes with the byte order: the value is already in the Python convention. */
     return PyLong_FromUnsignedLong(csum_fold((csum_wsum)s));
+}
+
+PyDoc_STRVAR(unfold_doc,
+"unfold($module, check)\n--\n\n"
+"A checksum as stored (0..0xffff) widened to a partial sum: the value itself (the kernel's\n"
+"csum_unfold). It brings a stored checksum into the arithmetic on sums: sub(s, unfold(c))\n"
+"adds the sum that `c` stands for, as replace_by_diff() does.\n\n"
+">>> hdr = bytes.fromhex('450000730000400040110000c0a80001c0a800c7')\n"
+">>> c = csum.checksum(hdr)  # over the header with the field zeroed: what to store\n"
+">>> hex(csum.unfold(c))\n"
+"'0xb861'\n"
+">>> csum.fold(csum.sub(0, csum.unfold(c))) == c  # the field stands for the header's sum\n"
+"True");
+
+static PyObject *py_unfold(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames)
+{
+    (void)self;
+    unsigned long long c;
+    if (one_uint_arg("unfold", "check", 0xffff, args, nargs, kwnames, &c) < 0)
+        return NULL;
+    /* Through the library, from the stored bytes: its sum in memory order, then ours. */
+    return sum_result(wsum_from_host(csum_unfold(htons((uint16_t)c))));
 }
 
 /* Two or three 32-bit sums (the third: an offset of any size). */
@@ -566,11 +598,8 @@ static PyObject *py_udp_fixup(PyObject *self, PyObject *const *args, Py_ssize_t 
                               PyObject *kwnames)
 {
     (void)self;
-    static const char *const names[] = { "check" };
-    PyObject *arg;
     unsigned long long c;
-    if (args_parse("udp_fixup", args, nargs, kwnames, names, 1, 1, &arg) < 0 ||
-        args_uint(arg, 0xffff, "udp_fixup", "check", &c) < 0)
+    if (one_uint_arg("udp_fixup", "check", 0xffff, args, nargs, kwnames, &c) < 0)
         return NULL;
     return check_result(csum_udp_fixup(htons((uint16_t)c)));
 }
@@ -679,6 +708,35 @@ static PyObject *py_replace16(PyObject *self, PyObject *const *args, Py_ssize_t 
 {
     (void)self;
     return replace_field("replace16", 16, args, nargs, kwnames);
+}
+
+PyDoc_STRVAR(replace_by_diff_doc,
+"replace_by_diff($module, check, diff)\n--\n\n"
+"Update checksum `check` by `diff`, the change of the covered data's partial sum (the new\n"
+"sum less the old: sub(), or block_sub() and block_add() for bytes at an odd offset), without\n"
+"recomputing (the kernel's csum_replace_by_diff, RFC 1624 eqn. 3). It never returns 0xffff:\n"
+"data changed to all zeros gives 0x0000, as replace2() does.\n\n"
+">>> hdr = bytearray.fromhex('450000730000400040110000c0a80001c0a800c7')\n"
+">>> old_check, old = csum.ipv4_header(hdr), csum.partial(hdr[4:9])\n"
+">>> hdr[4:9] = bytes.fromhex('beef00003f')  # new identification, flags, TTL 63\n"
+">>> diff = csum.block_add(csum.block_sub(0, old, 4), csum.partial(hdr[4:9]), 4)\n"
+">>> csum.replace_by_diff(old_check, diff) == csum.ipv4_header(hdr)\n"
+"True");
+
+static PyObject *py_replace_by_diff(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                    PyObject *kwnames)
+{
+    (void)self;
+    static const char *const names[] = { "check", "diff" };
+    PyObject *a[2];
+    unsigned long long c, d;
+    if (args_parse("replace_by_diff", args, nargs, kwnames, names, 2, 2, a) < 0 ||
+        args_uint(a[0], 0xffff, "replace_by_diff", "check", &c) < 0 ||
+        args_uint(a[1], 0xffffffffu, "replace_by_diff", "diff", &d) < 0)
+        return NULL;
+    csum_sum16 check = htons((uint16_t)c);
+    csum_replace_by_diff(&check, wsum_to_host((uint32_t)d));
+    return check_result(check);
 }
 
 /* ---- implementations --------------------------------------------------------------------- */
@@ -902,6 +960,7 @@ static PyMethodDef methods[] = {
     FAST(partial, partial_doc),
     FAST(partial_copy, partial_copy_doc),
     FAST(fold, fold_doc),
+    FAST(unfold, unfold_doc),
     FAST(add, add_doc),
     FAST(sub, sub_doc),
     FAST(block_add, block_add_doc),
@@ -915,6 +974,7 @@ static PyMethodDef methods[] = {
     FAST(replace2, replace2_doc),
     FAST(replace4, replace4_doc),
     FAST(replace16, replace16_doc),
+    FAST(replace_by_diff, replace_by_diff_doc),
     { "_impls", py_impls, METH_NOARGS, "_impls($module)\n--\n\n(name, description, requires, supported) of every implementation, in table order (not a speed ranking)." },
     { "_active", py_active, METH_NOARGS, "_active($module)\n--\n\nThe implementation csum_partial uses for the longest buffers." },
     { "dispatch", py_dispatch, METH_NOARGS, dispatch_doc },

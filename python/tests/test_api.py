@@ -354,6 +354,55 @@ def test_rfc1624_never_turns_a_correct_zero_into_ffff():
     assert csum.replace2(0xDD2F, 0x5555, 0x3285) == 0x0000
 
 
+def test_replace_by_diff_equals_recomputing():
+    """The update by a difference of sums equals the checksum of the changed data: pieces at
+    odd and even offsets, the difference from block_sub/block_add (and from sub at an even
+    offset), with a pseudo-header sum or none; from and to all-zero data, and to 0x0000."""
+    for i in range(2000):
+        data = bytearray(RNG.randbytes(RNG.randrange(2, 300)))
+        initial = RNG.getrandbits(32) if i & 1 else 0
+        if i % 7 == 1:
+            data = bytearray(len(data))  # stored 0xffff before the change
+        start = RNG.randrange(len(data))
+        end = RNG.randrange(start + 1, len(data) + 1)
+        new = bytearray(RNG.randbytes(end - start))
+        if i % 7 == 2:  # everything else zeros, and the piece changed to zeros
+            data = bytearray(len(data))
+            data[start:end] = RNG.randbytes(end - start)
+            new = bytearray(end - start)
+        check = csum.checksum(data, initial)
+        old_sum, new_sum = csum.partial(data[start:end]), csum.partial(new)
+        diff = csum.block_add(csum.block_sub(0, old_sum, start), new_sum, start)
+        data[start:end] = new
+        want = ref_checksum(data, initial)
+        if initial == 0 and not any(data):
+            assert want == 0xFFFF
+            want = 0x0000  # never 0xffff: the same ones'-complement number, as replace2
+        assert csum.replace_by_diff(check, diff) == want, (i, start, end)
+        if start % 2 == 0:
+            assert csum.replace_by_diff(check, csum.sub(new_sum, old_sum)) == want
+    # RFC 1624 section 3's example: 0xdd2f with a word 0x5555 -> 0x3285 is 0x0000, not 0xffff.
+    assert csum.replace_by_diff(0xDD2F, csum.sub(0x3285, 0x5555)) == 0x0000
+    with pytest.raises(ValueError, match="check"):
+        csum.replace_by_diff(0x10000, 0)
+    with pytest.raises(ValueError, match="diff"):
+        csum.replace_by_diff(0, 1 << 32)
+
+
+def test_unfold():
+    """unfold gives the checksum's value as a partial sum; taking it out of 0 gives the sum
+    the stored checksum stands for, which folds back to it (0xffff: to 0x0000, negative zero)."""
+    for c in range(0x10000):
+        assert csum.unfold(c) == c
+        assert csum.fold(csum.sub(0, csum.unfold(c))) == (c if c != 0xFFFF else 0)
+    hdr = bytes.fromhex("450000730000400040110000c0a80001c0a800c7")  # checksum field zero
+    assert csum.sub(0, csum.unfold(csum.ipv4_header(hdr))) == csum.partial(hdr)
+    with pytest.raises(ValueError, match="check"):
+        csum.unfold(0x10000)
+    with pytest.raises(TypeError, match="int"):
+        csum.unfold(1.0)
+
+
 def test_udp_fixup():
     assert csum.udp_fixup(0) == 0xFFFF
     assert all(csum.udp_fixup(c) == c for c in (1, 0x1234, 0xFFFF))
@@ -453,7 +502,29 @@ SAMPLE_ARGS = {  # positional arguments for one call of each function
     "replace4": (0x1234, "10.0.0.1", "10.0.0.2"), "sub": (0x1234, 0x20),
     "tcpudp_v4": ("10.0.0.1", "10.0.0.2", 17, 8, 0x1234),
     "tcpudp_v4_nofold": ("10.0.0.1", "10.0.0.2", 17, 8, 0x1234), "udp_fixup": (0,),
+    "unfold": (0xB861,), "replace_by_diff": (0x1234, 0x5678),
 }
+
+
+def test_every_int_argument_takes_index_objects():
+    """The stubs type integer arguments SupportsIndex: each one takes an object with
+    __index__ (a NumPy integer, say) and gives what the int gives."""
+    class Idx:
+        def __init__(self, v):
+            self.v = v
+
+        def __index__(self):
+            return self.v
+    for name, args in SAMPLE_ARGS.items():
+        f = getattr(csum, name)
+        wrapped = tuple(Idx(a) if type(a) is int else a for a in args)
+        got, want = f(*wrapped), f(*args)
+        want, got = (x.tolist() if hasattr(x, "tolist") else x for x in (want, got))
+        assert got == want, name
+    assert csum.replace4(0x1234, Idx(0x0A000001), Idx(0x0A000002)) == \
+        csum.replace4(0x1234, "10.0.0.1", "10.0.0.2")
+    assert csum._csum._gil_threshold(Idx(csum._csum._gil_threshold())) == \
+        csum._csum._gil_threshold()
 
 
 def test_every_signature_shown_is_the_one_accepted():

@@ -54,6 +54,13 @@ def uses(path: str, m: mmap.mmap, s: socket.socket) -> None:
     words = array.array("H", [1, 2])
     csum.checksum(m) + csum.partial(words) + csum.partial_copy(bytearray(4), memoryview(b"a"))
     csum.ipv4_header_batch(m, (20 * i for i in range(4)))  # offsets: an iterable of ints
+    # Integers as any object with __index__ (NumPy integers), as the extension takes them.
+    class Idx:
+        def __index__(self) -> int:
+            return 7
+    csum.fold(Idx()) + csum.add(Idx(), 1) + csum.block_sub(Idx(), Idx(), Idx()) + csum.unfold(Idx())
+    csum.replace_by_diff(Idx(), Idx()) + csum.replace4(Idx(), Idx(), "10.0.0.1")
+    csum.tcpudp_v4("10.0.0.1", "10.0.0.2", Idx(), Idx(), Idx()) + csum.checksum(b"", Idx())
     for source in (path, b"", bytearray(), memoryview(b"")):
         csum.pcap.verify(source)
     csum.pcap.verify(m)

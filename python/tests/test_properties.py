@@ -40,6 +40,20 @@ def test_block_sub_removes_a_piece(data, draw):
         assert csum.fold(got) == 0x0000
 
 
+@given(data_st.filter(len), st.data())
+def test_replace_by_diff_is_recomputing(data, draw):
+    """A piece rewritten anywhere, the stored checksum updated by the difference of the
+    piece's sums: the checksum of the new data, but 0x0000 for all zeros (never 0xffff)."""
+    start = draw.draw(st.integers(0, len(data) - 1))
+    new = draw.draw(st.binary(min_size=1, max_size=len(data) - start))
+    end = start + len(new)
+    diff = csum.block_add(csum.block_sub(0, csum.partial(data[start:end]), start),
+                          csum.partial(new), start)
+    changed = data[:start] + new + data[end:]
+    want = ref_checksum(changed) if any(changed) else 0x0000
+    assert csum.replace_by_diff(csum.checksum(data), diff) == want
+
+
 @given(st.lists(st.binary(max_size=300), max_size=8))
 def test_concatenation_by_offsets(pieces):
     total, offset = 0, 0

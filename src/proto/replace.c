@@ -6,6 +6,8 @@
  * ones'-complement sum of nonzero terms. csum_sub() is the "+ ~m" and csum_add() the "+ m'".
  * 32-bit ones'-complement arithmetic is congruent modulo 0xffff (2^32 - 1 = 0xffff * 0x10001),
  * so 16- and 32-bit fields can be subtracted from the 32-bit running sum directly.
+ * csum_replace_by_diff (the name and the formula are Linux's, include/net/checksum.h) is the
+ * same equation with m' - m handed in as one running sum.
  */
 #include "proto/proto_internal.h"
 
@@ -36,4 +38,12 @@ void csum_replace16(csum_sum16 *check, const void *from16, const void *to16)
         s = csum_inline_add(s, csum_load32(t + i));
     }
     *check = csum_inline_fold(s);
+}
+
+void csum_replace_by_diff(csum_sum16 *check, csum_wsum diff)
+{
+    /* ~HC as the kernel writes it: the 32-bit complement of the zero-extended field. Its high
+     * half is all ones, so it is never 0 and neither is the sum: the fold never stores 0xffff
+     * (eqn. 3's guarantee, as in csum_replace2), whatever sign of zero `diff` has. */
+    *check = csum_inline_fold(csum_inline_add(diff, ~csum_inline_unfold(*check)));
 }

@@ -116,6 +116,24 @@ int main(void)
     memcpy(iph + 10, &field, 2);
     check(csum_ipv4_header(iph, 5) == 0, "csum_replace2, csum_replace4");
 
+    /* Rewrite the identification and fragment words together (offsets 4..7) by the
+     * difference of their sums. */
+    static const unsigned char new_id[4] = { 0xbe, 0xef, 0x00, 0x00 };
+    unsigned char old_id[4];
+    memcpy(old_id, iph + 4, 4);
+    memcpy(iph + 4, new_id, 4);
+    csum_wsum diff = csum_sub(csum_partial(new_id, 4, 0), csum_partial(old_id, 4, 0));
+    memcpy(&field, iph + 10, 2);
+    csum_replace_by_diff(&field, diff);
+    memcpy(iph + 10, &field, 2);
+    check(csum_ipv4_header(iph, 5) == 0, "csum_replace_by_diff");
+    /* The stored field stands for the sum of the rest of the header: taking that sum out of
+     * it leaves (negative) zero. */
+    csum_wsum rest = csum_add(csum_partial(iph, 10, 0), csum_partial(iph + 12, 8, 0));
+    check(csum_fold(csum_sub(~csum_unfold(field), rest)) == 0, "csum_unfold");
+    check((csum_unfold)(field) == csum_unfold(field) && csum_unfold(0xffff) == 0xffffu,
+          "exported csum_unfold");
+
     /* A UDP datagram over IPv4 and over IPv6: the stored checksum makes the sum verify. */
     unsigned char udp[12] = { 0x30, 0x39, 0x00, 0x35, 0x00, 0x0c, 0x00, 0x00, 'c', 's', 'u', 'm' };
     uint32_t saddr, daddr;

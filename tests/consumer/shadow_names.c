@@ -52,6 +52,8 @@ int main(void)
            "csum_inline_block_add");
     expect(csum_inline_fold(csum_inline_block_sub(whole, tail, 3)) == csum_inline_fold(head),
            "csum_inline_block_sub");
+    expect(csum_inline_fold(~csum_inline_unfold(check_field)) == check_field,
+           "csum_inline_unfold");
     expect(csum_inline_fold(csum_inline_sub(csum_inline_add(whole, 0x1234), 0x1234)) ==
                check_field, "csum_inline_add, csum_inline_sub");
     /* The plain names: the inline macros in C, the exported functions in C++. */
@@ -59,6 +61,7 @@ int main(void)
     expect(csum_fold(csum_block_sub(whole, tail, 3)) == csum_fold(head), "csum_block_sub");
     expect(csum_fold(csum_sub(csum_add(whole, 0x1234), 0x1234)) == check_field,
            "csum_add, csum_sub");
+    expect(csum_fold(~csum_unfold(check_field)) == check_field, "csum_unfold");
 #if defined(__GNUC__) && !defined(CSUM_NO_INLINE)
     expect(csum_inline_fold(csum_inline_partial(rfc, 8, 0)) == check_field, "csum_inline_partial");
     expect(csum_inline_fold(csum_inline_partial(rfc, 4, csum_partial(rfc + 4, 4, 0))) ==

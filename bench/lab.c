@@ -7,6 +7,7 @@
 #include "text_wrap.h" /* cli/: csum impls' word wrapping */
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,9 +334,74 @@ static const struct numeric_option *numeric_option(const char *name)
     return NULL;
 }
 
+/* ---- the --out directory of a run that has not written its files yet ------------------------ */
+
+/* run() creates the --out directory first (so that no other run takes the name while this one
+ * measures) and writes its files last. A run that ends before that (Ctrl-C, kill, a closed
+ * terminal or pipe, a count refused after the warm-up) removes the directory and whatever it
+ * wrote of its files: an empty directory left behind made the same --out "already exist", and
+ * the rerun was refused although no run had written anything there. Only our three names are
+ * unlinked, and rmdir removes only an empty directory: nothing else is touched. */
+static char out_paths[4][4096]; /* results.json, results.csv, report.md, then the directory */
+static volatile sig_atomic_t out_pending;
+static const int out_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+enum { N_OUT_SIGNALS = sizeof out_signals / sizeof out_signals[0] };
+static struct sigaction out_old[N_OUT_SIGNALS];
+static int out_caught[N_OUT_SIGNALS];
+
+/* Only what is safe in a signal handler: unlink and rmdir. */
+static void remove_unwritten_out(void)
+{
+    if (!out_pending)
+        return;
+    out_pending = 0;
+    for (int k = 0; k < 3; k++)
+        unlink(out_paths[k]);
+    rmdir(out_paths[3]);
+}
+
+static void remove_out_and_die(int sig)
+{
+    remove_unwritten_out();
+    signal(sig, SIG_DFL);
+    raise(sig); /* delivered when the handler returns: the death the signal would have caused */
+}
+
+/* `dir` was just created by this run: remove it if the run stops before writing its files. A
+ * signal this process ignores (nohup, a background job's SIGINT) stays ignored. */
+static void arm_out_removal(const char *dir)
+{
+    static const char *const names[3] = { "results.json", "results.csv", "report.md" };
+    for (int k = 0; k < 3; k++)
+        snprintf(out_paths[k], sizeof out_paths[k], "%s/%s", dir, names[k]);
+    snprintf(out_paths[3], sizeof out_paths[3], "%s", dir);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = remove_out_and_die;
+    sigemptyset(&sa.sa_mask);
+    for (int k = 0; k < N_OUT_SIGNALS; k++)
+        sigaddset(&sa.sa_mask, out_signals[k]); /* one removal, then the first signal's death */
+    out_pending = 1;
+    for (int k = 0; k < N_OUT_SIGNALS; k++) {
+        out_caught[k] = 0;
+        if (sigaction(out_signals[k], NULL, &out_old[k]) == 0 && out_old[k].sa_handler != SIG_IGN)
+            out_caught[k] = sigaction(out_signals[k], &sa, NULL) == 0;
+    }
+}
+
+/* The files are written (or could not be, said on stderr): what is there stays. */
+static void disarm_out_removal(void)
+{
+    for (int k = 0; k < N_OUT_SIGNALS; k++)
+        if (out_caught[k])
+            sigaction(out_signals[k], &out_old[k], NULL);
+    out_pending = 0;
+}
+
 void lab_refuse_option(const char *fmt, ...)
 {
     va_list ap;
+    remove_unwritten_out(); /* refused after the warm-up: the run wrote nothing */
     fflush(stdout);
     fprintf(stderr, "csum: bench: ");
     va_start(ap, fmt);
@@ -815,6 +881,7 @@ static int write_outputs(const struct lab_options *o, const struct lab_clock *cl
             status = 1;
         else
             fprintf(stderr, "csum: bench: wrote %s/report.md, results.json, results.csv\n", o->out_dir);
+        disarm_out_removal(); /* written, or said why not: what is there stays */
     }
     return status;
 }
@@ -842,6 +909,7 @@ static int run(struct lab_options *o, const struct request *r)
                 fprintf(stderr, "csum: bench: cannot create %s: %s\n", o->out_dir, strerror(errno));
             return 2;
         }
+        arm_out_removal(o->out_dir);
         capture = open_memstream(&captured, &captured_len);
     }
 

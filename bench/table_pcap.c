@@ -382,11 +382,21 @@ static char capture_path[4096];
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 enum { N_STOP_SIGNALS = sizeof stop_signals / sizeof stop_signals[0] };
 
+/* The actions the handler replaced: the lab's own (bench/lab.c removes an --out directory that
+ * holds no results yet) runs after the capture is removed, as if this one were not there. */
+static struct sigaction replaced[N_STOP_SIGNALS];
+
 static void remove_capture_and_die(int sig)
 {
     unlink(capture_path);
-    signal(sig, SIG_DFL);
-    raise(sig);
+    int k = 0;
+    while (k + 1 < N_STOP_SIGNALS && stop_signals[k] != sig)
+        k++;
+    if (replaced[k].sa_handler == SIG_IGN || replaced[k].sa_handler == remove_capture_and_die)
+        signal(sig, SIG_DFL);
+    else
+        sigaction(sig, &replaced[k], NULL);
+    raise(sig); /* blocked until the handler returns, then the replaced action's */
 }
 
 static void remove_capture_on_signals(struct sigaction old[N_STOP_SIGNALS])
@@ -397,8 +407,12 @@ static void remove_capture_on_signals(struct sigaction old[N_STOP_SIGNALS])
     sigemptyset(&sa.sa_mask);
     for (int k = 0; k < N_STOP_SIGNALS; k++)
         sigaddset(&sa.sa_mask, stop_signals[k]); /* one removal, then the first signal's death */
+    for (int k = 0; k < N_STOP_SIGNALS; k++) {
+        sigaction(stop_signals[k], NULL, &old[k]);
+        replaced[k] = old[k];
+    }
     for (int k = 0; k < N_STOP_SIGNALS; k++)
-        sigaction(stop_signals[k], &sa, &old[k]);
+        sigaction(stop_signals[k], &sa, NULL);
 }
 
 void table_pcap(const struct lab_env *env)

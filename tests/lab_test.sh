@@ -143,6 +143,43 @@ check "lab: a --quick sizes run with --out" -- "$csum" bench --quick sizes -l 15
     -M csum_partial,linux-6.8 --out "$out"
 refused "an --out directory that exists" "already exists: an earlier run is never overwritten" -- \
     --quick sizes -l 40 -M generic --out "$out"
+# A run that stops before writing its files leaves no --out directory behind: an empty one made
+# the same --out "already exist", and the rerun was refused though nothing had been written.
+# A count refused after the warm-up, Ctrl-C mid-table (SIGINT, the default action restored:
+# a background job ignores it) and a reader gone (SIGPIPE) each left an empty directory.
+"$csum" bench sizes -l 65536 -M generic --latency -c 1000000000 --out "$tmp/late" >/dev/null 2>&1
+status=$?
+if [ "$status" -eq 2 ] && [ ! -e "$tmp/late" ]; then
+    ok "lab: a count refused after the warm-up leaves no --out directory"
+else
+    fail "lab: -c refused late with --out: exit $status, $(ls -a "$tmp/late" 2>&1 | paste -sd' ' -)"
+fi
+if command -v python3 >/dev/null; then
+    python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$csum" bench --quick lenalign -M generic --out "$tmp/int" \
+        >"$tmp/int.out" 2>&1 &
+    pid=$!
+    for _ in $(seq 300); do
+        grep -q '^== lenalign' "$tmp/int.out" 2>/dev/null && break
+        sleep 0.05
+    done
+    had=$([ -d "$tmp/int" ] && echo 1 || echo 0)
+    kill -INT "$pid"
+    wait "$pid"
+    status=$?
+    if [ "$had" -eq 1 ] && [ "$status" -eq 130 ] && [ ! -e "$tmp/int" ]; then
+        ok "lab: Ctrl-C mid-table removes the --out directory it created"
+    else
+        fail "lab: SIGINT mid-table: directory there before: $had, exit $status, left: $(ls -a "$tmp/int" 2>&1 | paste -sd' ' -)"
+    fi
+fi
+(trap - PIPE; "$csum" bench --quick lenalign -M generic --out "$tmp/pipe" 2>/dev/null | head -n 1 >/dev/null)
+if [ ! -e "$tmp/pipe" ]; then
+    ok "lab: a reader gone (SIGPIPE) removes the --out directory it created"
+else
+    fail "lab: SIGPIPE mid-run left: $(ls -a "$tmp/pipe" 2>&1 | paste -sd' ' -)"
+fi
 if command -v python3 >/dev/null; then
     check "lab: results.json has spread, load, subjects' flags and the summary" -- python3 - "$out/results.json" <<'PY'
 import json, sys
@@ -393,14 +430,15 @@ else
 fi
 
 # An interrupted pcap table removes its capture (up to a gigabyte in $TMPDIR): killed while a
-# stand-in tshark runs on it, the lab dies of the signal and leaves no csum-lab-*.pcap.
+# stand-in tshark runs on it, the lab dies of the signal and leaves no csum-lab-*.pcap, nor the
+# --out directory it created (the pcap table's handler passes the signal on to the lab's).
 mkdir -p "$tmp/pcaptmp" "$tmp/hold"
 for tool in tshark tcpdump; do
     printf '#!/bin/sh\necho $$ >"%s/%s.pid"\nexec sleep 30\n' "$tmp/hold" "$tool" >"$tmp/hold/$tool"
     chmod +x "$tmp/hold/$tool"
 done
 PATH="$tmp/hold:$PATH" TMPDIR="$tmp/pcaptmp" CSUM_BENCH_PCAP_SIZES=1M CSUM_BENCH_PCAP_LIMIT=20 \
-    "$csum" bench --quick pcap >/dev/null 2>&1 &
+    "$csum" bench --quick pcap --out "$tmp/pcap-out" >/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 300); do
     [ -s "$tmp/hold/tshark.pid" ] && break
@@ -411,10 +449,10 @@ kill -TERM "$pid"
 wait "$pid"
 status=$?
 left=$(ls "$tmp/pcaptmp" | grep -c '^csum-lab-')
-if [ "$had" -eq 1 ] && [ "$status" -eq 143 ] && [ "$left" -eq 0 ]; then
-    ok "lab: pcap removes its capture when the lab is killed"
+if [ "$had" -eq 1 ] && [ "$status" -eq 143 ] && [ "$left" -eq 0 ] && [ ! -e "$tmp/pcap-out" ]; then
+    ok "lab: pcap removes its capture and the --out directory when the lab is killed"
 else
-    fail "lab: pcap killed: exit $status, $had capture(s) before, $left left in TMPDIR"
+    fail "lab: pcap killed: exit $status, $had capture(s) before, $left left in TMPDIR, --out: $(ls -a "$tmp/pcap-out" 2>&1 | paste -sd' ' -)"
 fi
 [ -s "$tmp/hold/tshark.pid" ] && kill "$(cat "$tmp/hold/tshark.pid")" 2>/dev/null
 

@@ -181,6 +181,10 @@ int lab_wanted(const struct lab_options *o, const char *name);
 /* A comma-separated list of names (-M): the name at `p` copied into name[size] (cut to fit),
  * and where the next one starts; NULL at the end of the list (p NULL or empty). */
 const char *lab_list_next(const char *p, char *name, size_t size);
+/* Whether a comma-separated list holds an empty name: empty itself, a comma first or last, or
+ * two in a row ('-M generic,' dropped its empty last name without a word, '-M ,' was
+ * "unknown implementation ''"). */
+int lab_list_has_empty(const char *list);
 /* Whether `name` is one of the names in list[0..len) (len ends the list or falls after a comma). */
 int lab_list_has(const char *list, size_t len, const char *name);
 

@@ -63,6 +63,17 @@ refused "--out followed by an option" "option --out needs a value, not the optio
 refused "-M followed by an option" "option -M needs a value, not the option '--latency'" -- sizes -M --latency
 refused "-l given twice" "option -l given twice \('40', then '100'\): it takes one value" -- sizes -l 40 -l 100
 refused "-M given twice" "option -M given twice .* \(a list: -M IMPL,IMPL\)" -- sizes -M generic -M csum_partial
+# -M with an empty name ('-M generic,' dropped it without a word, '-M ,' said "unknown
+# implementation ''") or a name twice ('-M mine,mine' for 'mine,linux-6.8' timed one subject,
+# and short showed no ratio); a number that is not plain digits (strtol took ' 5' and '+5').
+for m in , generic, ,generic generic,,csum_partial; do
+    refused "-M '$m'" "option -M: an empty name in '$m' \(names are separated by single commas\)" -- sizes -M "$m"
+done
+refused "-M naming a subject twice" "option -M names 'generic' twice in 'generic,csum_partial,generic'" -- \
+    short -M generic,csum_partial,generic
+for v in " 5" +5 "5 " 12x 0x10; do
+    refused "-l '$v'" "option -l takes a length in bytes from 0 to 1073741824, not '${v/+/\\+}'" -- sizes -l "$v"
+done
 refused "--dst-align above 63" "option --dst-align takes an alignment" -- copy --dst-align 64
 refused "a thrash count that is not whole passes over its schedule" \
     "thrash times whole passes over its 1048576-call schedule: -c takes a multiple of 1048576" -- thrash -c 1000

@@ -803,6 +803,50 @@ static int refuse_names(const struct lab_options *o, const struct request *r,
     return 0;
 }
 
+/* A variable of the environment that chooses what the public entry points run (CSUM_IMPL,
+ * CSUM_DISPATCH, CSUM_COPY_IMPL, CSUM_BATCH_IMPL) and that the library ignored (no such row,
+ * one this CPU cannot run, a malformed plan): the run would time the automatic plan under the
+ * name csum_partial (or csum_partial_copy, the batch), not what the user named, and only the
+ * JSON's dispatch_source said so. The library notes it in the plan's source, as "(VAR ignored:
+ * WHY)" (csum.h); CSUM_DISPATCH left for CSUM_IMPL, which comes first, is no mistake. 0, or 2
+ * after saying which, before anything is timed. */
+static int refuse_ignored_environment(const struct lab_options *o)
+{
+    static const char *const vars[] = { "CSUM_IMPL", "CSUM_DISPATCH", "CSUM_COPY_IMPL",
+                                         "CSUM_BATCH_IMPL" };
+    struct lab_machine m;
+    lab_machine_describe(&m, o);
+    const char *const plans[][3] = {
+        { "csum_partial", m.dispatch, m.dispatch_source },
+        { "csum_partial_copy", m.copy_dispatch, m.copy_source },
+        { "csum_ipv4_header_batch", m.batch_dispatch, m.batch_source },
+    };
+    for (size_t p = 0; p < sizeof plans / sizeof plans[0]; p++)
+        for (size_t v = 0; v < sizeof vars / sizeof vars[0]; v++) {
+            char note[64];
+            snprintf(note, sizeof note, "(%s ignored: ", vars[v]);
+            const char *why = strstr(plans[p][2], note);
+            if (!why)
+                continue;
+            why += strlen(note);
+            size_t n = strlen(why);
+            const char *close = strstr(why, ") (");
+            if (close)
+                n = (size_t)(close - why);
+            else if (n && why[n - 1] == ')')
+                n--;
+            if (!strncmp(why, "CSUM_IMPL comes first", n))
+                continue;
+            const char *value = getenv(vars[v]);
+            fprintf(stderr, "csum: bench: %s=%s is ignored (%.*s): %s would run %s, not what it "
+                            "names; unset it, or name a row from 'csum impls'\nTry 'csum bench "
+                            "--help'.\n", vars[v], value ? value : "", (int)n, why, plans[p][0],
+                    plans[p][1]);
+            return 2;
+        }
+    return 0;
+}
+
 /* One row of --list: NAME in a column `name_width` wide, then `text` wrapped under itself, so
  * that the list fits in 80 columns (the descriptions come from the implementation table). */
 static void print_list_row(int name_width, const char *name, const char *text)
@@ -860,6 +904,16 @@ static void print_run_header(const struct lab_env *env, int fixed_layout)
             fixed_layout ? "fixed (ASLR off for the lab)" : "randomized (could not turn ASLR off)");
     if (!fixed_layout)
         lab_note("all", "ASLR could not be turned off: run-to-run differences may be larger");
+    /* What the csum_partial column times, and where that came from: CSUM_IMPL=avx2 makes it the
+     * avx2 row, which only the JSON and the report said. The copy and batch plans when
+     * something other than the compiled-in defaults set them. */
+    lab_out("csum_partial's plan: %s (%s)\n", env->machine.dispatch, env->machine.dispatch_source);
+    if (strncmp(env->machine.copy_source, "compiled-in defaults", 20) != 0)
+        lab_out("csum_partial_copy's plan: %s (%s)\n", env->machine.copy_dispatch,
+                env->machine.copy_source);
+    if (strncmp(env->machine.batch_source, "compiled-in defaults", 20) != 0)
+        lab_out("csum_ipv4_header_batch's plan: %s (%s)\n", env->machine.batch_dispatch,
+                env->machine.batch_source);
     char load[256];
     lab_load_describe(lab_load_now(), load, sizeof load);
     lab_out("load while calibrating: %s\n", load);
@@ -984,5 +1038,7 @@ int lab_main(int argc, char **argv)
     free(everything);
     if (status != 0 || r.list)
         return status;
+    if (refuse_ignored_environment(&o) != 0)
+        return 2;
     return run(&o, &r);
 }

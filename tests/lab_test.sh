@@ -80,6 +80,34 @@ refused "a thrash count that is not whole passes over its schedule" \
 refused "--cpu beyond the online CPUs" "option --cpu takes a CPU number from 0 to" -- --cpu 4096 h40
 refused "--noise 0" "option --noise takes a percentage from 1 to 100" -- --noise 0 h40
 refused "--repeats 9" "option --repeats takes a number of repeats from 0 to 5" -- --repeats 9 h40
+# A CSUM_IMPL, CSUM_DISPATCH, CSUM_COPY_IMPL or CSUM_BATCH_IMPL the library ignored (a row
+# that does not exist, or that this CPU cannot run) is refused before anything is timed: the
+# csum_partial column timed the automatic plan, and only the JSON said CSUM_IMPL was ignored.
+for setting in CSUM_IMPL=no-such-row CSUM_DISPATCH=no-such-row@0 CSUM_COPY_IMPL=no-such-row \
+               CSUM_BATCH_IMPL=no-such-row; do
+    env "$setting" "$csum" bench --quick sizes -l 40 -M generic -c 1000 >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    if [ "$status" -eq 2 ] && grep -q "^csum: bench: $setting is ignored (no implementation 'no-such-row'): csum_[a-z0-9_]* would run " "$tmp/err" &&
+       ! grep -q "^==" "$tmp/out"; then
+        ok "lab: refuses $setting, which the library ignored"
+    else
+        fail "lab: $setting: exit $status, stderr: $(head -c 300 "$tmp/err")"
+    fi
+done
+# One this CPU cannot run: avx2 with AVX2 hidden (off x86, no row of that name).
+env CSUM_IMPL=avx2 CSUM_CPU_DISABLE=avx2 "$csum" bench --quick sizes -l 40 -M generic -c 1000 >"$tmp/out" 2>"$tmp/err"
+status=$?
+if [ "$status" -eq 2 ] && grep -q "^csum: bench: CSUM_IMPL=avx2 is ignored (" "$tmp/err" && ! grep -q "^==" "$tmp/out"; then
+    ok "lab: refuses a CSUM_IMPL this CPU cannot run"
+else
+    fail "lab: CSUM_IMPL=avx2 with AVX2 hidden: exit $status, stderr: $(head -c 300 "$tmp/err")"
+fi
+# One it takes is named where the tables are: the csum_partial column is that row.
+check "lab: the text names csum_partial's plan, and a copy plan CSUM_COPY_IMPL set" -- \
+    sh -c 'env CSUM_IMPL=generic CSUM_COPY_IMPL=generic "$1" bench --quick sizes -l 40 -M csum_partial -c 1000 --throughput 2>&1 |
+           grep -q "^csum_partial'"'"'s plan: generic@0 (" &&
+           env CSUM_COPY_IMPL=generic "$1" bench --quick sizes -l 40 -M csum_partial -c 1000 --throughput 2>&1 |
+           grep -q "^csum_partial_copy'"'"'s plan: generic@0 (CSUM_COPY_IMPL)"' _ "$csum"
 # copy keeps the time of each of its -c single calls: a count whose times cannot be held is
 # refused before anything runs (it used to print and record a distribution of zeros).
 (ulimit -v 600000; exec "$csum" bench --quick copy -l 32 -M generic -c 100000000) >"$tmp/out" 2>"$tmp/err"

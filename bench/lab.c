@@ -77,6 +77,21 @@ static FILE *visible;
 static char *captured;
 static size_t captured_len;
 static FILE *capture;
+/* The text tables are all the run gives (no --out, no --json/--csv): when they cannot be
+ * written, the run stops. With SIGPIPE ignored (a parent that ignores it passes that on),
+ * 'csum bench | head -1' measured every table for no reader, for as long as a full run takes. */
+static int stop_unwritten;
+
+/* Only cut short when nothing else is to come of the run. */
+static void stop_if_unwritten(void)
+{
+    if (!stop_unwritten || !ferror(visible))
+        return;
+    const int e = errno;
+    fprintf(stderr, "csum: bench: cannot write output: %s (the run stops)\n",
+            e ? strerror(e) : "write error");
+    exit(1);
+}
 
 void lab_out(const char *fmt, ...)
 {
@@ -92,6 +107,7 @@ void lab_out(const char *fmt, ...)
         va_end(ap);
     }
     fflush(visible);
+    stop_if_unwritten();
 }
 
 void lab_table_title(const struct lab_env *env, const char *title, const char *what)
@@ -966,6 +982,7 @@ static int run(struct lab_options *o, const struct request *r)
     if (o->noise_limit <= 0)
         o->noise_limit = LAB_NOISE_LIMIT;
     visible = (o->json || o->csv) ? stderr : stdout;
+    stop_unwritten = visible == stdout && !o->out_dir;
     if (o->out_dir) {
         if (mkdir(o->out_dir, 0777) != 0) {
             if (errno == EEXIST)

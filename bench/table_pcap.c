@@ -399,6 +399,13 @@ static void remove_capture_and_die(int sig)
     raise(sig); /* blocked until the handler returns, then the replaced action's */
 }
 
+/* And when the run exits early (the lab stops when its output cannot be written). */
+static void remove_capture_at_exit(void)
+{
+    if (capture_path[0])
+        unlink(capture_path);
+}
+
 static void remove_capture_on_signals(struct sigaction old[N_STOP_SIGNALS])
 {
     struct sigaction sa;
@@ -434,6 +441,9 @@ void table_pcap(const struct lab_env *env)
     }
     close(fd);
     snprintf(path, sizeof path, "%s", capture_path);
+    static int at_exit;
+    if (!at_exit)
+        at_exit = atexit(remove_capture_at_exit) == 0;
 
     lab_out("%-24s %-9s %13s %15s %11s %13s %15s %12s\n", "", "", "capture", "packets",
             "median", "", "", "max RSS");
@@ -475,4 +485,5 @@ void table_pcap(const struct lab_env *env)
     unlink(path);
     for (int k = 0; k < N_STOP_SIGNALS; k++)
         sigaction(stop_signals[k], &old_actions[k], NULL);
+    capture_path[0] = '\0'; /* removed: nothing for remove_capture_at_exit */
 }

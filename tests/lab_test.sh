@@ -468,6 +468,31 @@ else
     fail "lab: pcap with slow peers and a 1 s limit: exit $status in $took s; $(grep -E 'stopped|^tshark|^tcpdump' "$tmp/pcap.err" | head -c 400)"
 fi
 
+# With SIGPIPE ignored (a parent passes that on), a reader gone stops the run at the next line
+# (exit 1, said once), as SIGPIPE itself would: it timed every table for no reader, lenalign's
+# for seconds; and the pcap table's capture goes with it.
+start=$(date +%s)
+( (trap '' PIPE; exec "$csum" bench lenalign -M generic 2>"$tmp/gone.err") | head -n 1 >/dev/null
+  exit "${PIPESTATUS[0]}" )
+status=$?
+took=$(( $(date +%s) - start ))
+if [ "$status" -eq 1 ] && [ "$took" -lt 3 ] &&
+   [ "$(grep -c "^csum: bench: cannot write output: Broken pipe (the run stops)$" "$tmp/gone.err")" -eq 1 ]; then
+    ok "lab: with SIGPIPE ignored, a reader gone stops the run"
+else
+    fail "lab: SIGPIPE ignored, reader gone: exit $status after $took s; $(head -c 300 "$tmp/gone.err")"
+fi
+mkdir -p "$tmp/gone-tmp"
+( (trap '' PIPE; TMPDIR="$tmp/gone-tmp" CSUM_BENCH_PCAP_SIZES=1M PATH="$tmp/slow:$PATH" CSUM_BENCH_PCAP_LIMIT=1 \
+       exec "$csum" bench --quick pcap 2>/dev/null) | sed '/^csum_pcap_verify_buffer/q' >/dev/null
+  exit "${PIPESTATUS[0]}" )
+status=$?
+if [ "$status" -eq 1 ] && [ -z "$(ls "$tmp/gone-tmp")" ]; then
+    ok "lab: a pcap table stopped for a reader gone removes its capture"
+else
+    fail "lab: pcap, reader gone: exit $status, left in TMPDIR: $(ls "$tmp/gone-tmp" | paste -sd' ' -)"
+fi
+
 # An interrupted pcap table removes its capture (up to a gigabyte in $TMPDIR): killed while a
 # stand-in tshark runs on it, the lab dies of the signal and leaves no csum-lab-*.pcap, nor the
 # --out directory it created (the pcap table's handler passes the signal on to the lab's).

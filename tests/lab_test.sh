@@ -163,6 +163,27 @@ assert doc[\"results\"] and any(\"dist_ns\" in r for r in doc[\"results\"]), \"n
 assert not missing, sorted(missing)
 "' _ "$csum"
 fi
+# --csv: nothing but RFC 4180 CSV on stdout (the tables on stderr), every row as wide as the
+# header, a variant with a comma quoted (batch's "mbuf, ihl 5"); and every column is named in
+# docs/METHOD.md ("Output"), which said only "the same rows" (dist_min_ns, clock: named nowhere).
+if command -v python3 >/dev/null; then
+    check "lab: --csv is CSV alone, its columns named in docs/METHOD.md" -- \
+        sh -c '"$1" bench --quick batch -c 1000 --csv 2>/dev/null | python3 -c "
+import csv, re, sys
+rows = list(csv.reader(sys.stdin))
+header, body = rows[0], rows[1:]
+assert header[:3] == [\"table\", \"impl\", \"variant\"], header
+assert body and all(len(r) == len(header) for r in body), [r for r in body if len(r) != len(header)]
+assert any(r[0] == \"batch\" and \",\" in r[2] for r in body), \"no quoted variant\"
+assert {r[0] for r in body} == {\"batch\"}, {r[0] for r in body}
+text = open(\"docs/METHOD.md\").read()
+out = text[text.index(\"## Output\"):]
+out = out[out.index(\"- \`--csv\`\"):]
+out = out[:out.index(\"\n- \")]
+named = set(re.findall(r\"\`([A-Za-z0-9_]+)\`\", out))
+assert set(header) <= named, sorted(set(header) - named)
+"' _ "$csum"
+fi
 # The default CPU is the last one the lab may run on: under `taskset -c 0` it stays on CPU 0
 # (it moved itself to the last online CPU, out of the set the user chose).
 if command -v taskset >/dev/null && command -v python3 >/dev/null &&

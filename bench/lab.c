@@ -951,10 +951,8 @@ static void print_run_header(const struct lab_env *env, int fixed_layout)
 static int write_outputs(const struct lab_options *o, const struct lab_clock *clk)
 {
     int status = lab_failed();
-    if (o->json)
-        lab_write_json(stdout, o, clk);
-    if (o->csv)
-        lab_write_csv(stdout, o, clk);
+    /* The files first: a reader of stdout gone (SIGPIPE) costs the run its JSON or CSV there,
+     * not the files as well ('--json --out DIR | true' left DIR empty). */
     if (o->out_dir) {
         struct writer_args w = { o, clk };
         if (write_file(o->out_dir, "results.json", write_json_cb, &w) ||
@@ -965,6 +963,10 @@ static int write_outputs(const struct lab_options *o, const struct lab_clock *cl
             fprintf(stderr, "csum: bench: wrote %s/report.md, results.json, results.csv\n", o->out_dir);
         disarm_out_removal(); /* written, or said why not: what is there stays */
     }
+    if (o->json)
+        lab_write_json(stdout, o, clk);
+    if (o->csv)
+        lab_write_csv(stdout, o, clk);
     return status;
 }
 

@@ -240,6 +240,14 @@ if [ ! -e "$tmp/pipe" ]; then
 else
     fail "lab: SIGPIPE mid-run left: $(ls -a "$tmp/pipe" 2>&1 | paste -sd' ' -)"
 fi
+# --json with --out, stdout's reader gone: the files are written before the JSON on stdout
+# (SIGPIPE there left the directory empty).
+(trap - PIPE; "$csum" bench --quick sizes -l 40 -M generic -c 1000 --json --out "$tmp/json-gone" 2>/dev/null | true)
+if [ -s "$tmp/json-gone/results.json" ] && [ -s "$tmp/json-gone/results.csv" ] && [ -s "$tmp/json-gone/report.md" ]; then
+    ok "lab: --out's files are written before --json's stdout, whose reader may be gone"
+else
+    fail "lab: --json --out, reader gone: $(ls -a "$tmp/json-gone" 2>&1 | paste -sd' ' -)"
+fi
 if command -v python3 >/dev/null; then
     check "lab: results.json has spread, load, subjects' flags and the summary" -- python3 - "$out/results.json" <<'PY'
 import json, sys

@@ -778,6 +778,12 @@ static int refuse_names(const struct lab_options *o, const struct request *r,
     char name[64];
     for (const char *p = o->only_impls, *next; (next = lab_list_next(p, name, sizeof name));
          p = next) {
+        const int k = (int)strcspn(p, ",");
+        if ((size_t)k >= sizeof name) { /* no name is that long: say it whole, not cut to fit */
+            fprintf(stderr, "csum: bench: unknown implementation '%.*s' (see 'csum bench --list')"
+                            "\nTry 'csum bench --help'.\n", k, p);
+            return 2;
+        }
         /* '-M mine,mine' for 'mine,linux-6.8' timed one subject, and short showed no ratio. */
         if (lab_list_has(o->only_impls, (size_t)(p - o->only_impls), name)) {
             fprintf(stderr, "csum: bench: option -M names '%s' twice in '%s'\nTry 'csum bench "

@@ -105,6 +105,12 @@ static int check_names(const char *list)
         return -1;
     }
     for (const char *p = list, *next; (next = lab_list_next(p, name, sizeof name)); p = next) {
+        const int k = (int)strcspn(p, ",");
+        if ((size_t)k >= sizeof name) { /* no name is that long: say it whole, not cut to fit */
+            fprintf(stderr, "csum: tune: -M: unknown implementation '%.*s' (see 'csum impls')\n"
+                            "Try 'csum tune --help'.\n", k, p);
+            return -1;
+        }
         if (lab_list_has(list, (size_t)(p - list), name)) {
             fprintf(stderr, "csum: tune: option -M names '%s' twice in '%s'\nTry 'csum tune "
                             "--help'.\n", name, list);

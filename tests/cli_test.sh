@@ -413,6 +413,9 @@ for m in , generic, ,generic generic,,generic; do
     expect_status 2 "tune -M '$m'" -- "$CSUM" tune --quick -M "$m" --force
     expect_grep "$TMP/err" "option -M: an empty name in '$m'" "tune -M '$m': the empty name said"
 done
+long=$(printf 'x%.0s' $(seq 100))
+expect_status 2 "tune -M with a name longer than any" -- "$CSUM" tune --quick -M "$long" --force
+expect_grep "$TMP/err" "unknown implementation '$long'" "tune -M: a long name is named whole, not cut"
 expect_status 2 "tune -M naming a row twice" -- "$CSUM" tune --quick -M generic,generic --force
 expect_grep "$TMP/err" "option -M names 'generic' twice in 'generic,generic'" "tune -M generic,generic: said so"
 for cpu in " 0" +0; do

@@ -71,6 +71,8 @@ for m in , generic, ,generic generic,,csum_partial; do
 done
 refused "-M naming a subject twice" "option -M names 'generic' twice in 'generic,csum_partial,generic'" -- \
     short -M generic,csum_partial,generic
+long=$(printf 'x%.0s' $(seq 100))
+refused "-M with a name longer than any, named whole" "unknown implementation '$long' \\(see" -- sizes -M "generic,$long"
 for v in " 5" +5 "5 " 12x 0x10; do
     refused "-l '$v'" "option -l takes a length in bytes from 0 to 1073741824, not '${v/+/\\+}'" -- sizes -l "$v"
 done

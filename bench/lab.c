@@ -387,34 +387,44 @@ static void remove_out_and_die(int sig)
     raise(sig); /* delivered when the handler returns: the death the signal would have caused */
 }
 
-/* `dir` was just created by this run: remove it if the run stops before writing its files. A
- * signal this process ignores (nohup, a background job's SIGINT) stays ignored. */
+void lab_catch_signals(void (*handler)(int), const int *signals, int n, struct sigaction *old,
+                       int *caught)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sigemptyset(&sa.sa_mask);
+    for (int k = 0; k < n; k++)
+        sigaddset(&sa.sa_mask, signals[k]); /* one clean-up, then the first signal's death */
+    for (int k = 0; k < n; k++) {
+        caught[k] = 0;
+        if (sigaction(signals[k], NULL, &old[k]) == 0 && old[k].sa_handler != SIG_IGN)
+            caught[k] = sigaction(signals[k], &sa, NULL) == 0;
+    }
+}
+
+void lab_restore_signals(const int *signals, int n, const struct sigaction *old, const int *caught)
+{
+    for (int k = 0; k < n; k++)
+        if (caught[k])
+            sigaction(signals[k], &old[k], NULL);
+}
+
+/* `dir` was just created by this run: remove it if the run stops before writing its files. */
 static void arm_out_removal(const char *dir)
 {
     static const char *const names[3] = { "results.json", "results.csv", "report.md" };
     for (int k = 0; k < 3; k++)
         snprintf(out_paths[k], sizeof out_paths[k], "%s/%s", dir, names[k]);
     snprintf(out_paths[3], sizeof out_paths[3], "%s", dir);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = remove_out_and_die;
-    sigemptyset(&sa.sa_mask);
-    for (int k = 0; k < N_OUT_SIGNALS; k++)
-        sigaddset(&sa.sa_mask, out_signals[k]); /* one removal, then the first signal's death */
     out_pending = 1;
-    for (int k = 0; k < N_OUT_SIGNALS; k++) {
-        out_caught[k] = 0;
-        if (sigaction(out_signals[k], NULL, &out_old[k]) == 0 && out_old[k].sa_handler != SIG_IGN)
-            out_caught[k] = sigaction(out_signals[k], &sa, NULL) == 0;
-    }
+    lab_catch_signals(remove_out_and_die, out_signals, N_OUT_SIGNALS, out_old, out_caught);
 }
 
 /* The files are written (or could not be, said on stderr): what is there stays. */
 static void disarm_out_removal(void)
 {
-    for (int k = 0; k < N_OUT_SIGNALS; k++)
-        if (out_caught[k])
-            sigaction(out_signals[k], &out_old[k], NULL);
+    lab_restore_signals(out_signals, N_OUT_SIGNALS, out_old, out_caught);
     out_pending = 0;
 }
 

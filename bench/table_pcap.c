@@ -406,20 +406,20 @@ static void remove_capture_at_exit(void)
         unlink(capture_path);
 }
 
+/* A signal the lab ignores stays ignored: 'nohup make bench' died of the hangup in this table
+ * (its handler replaced SIG_IGN, then died of the signal as if by default). */
+static int caught[N_STOP_SIGNALS];
+
 static void remove_capture_on_signals(struct sigaction old[N_STOP_SIGNALS])
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = remove_capture_and_die;
-    sigemptyset(&sa.sa_mask);
+    lab_catch_signals(remove_capture_and_die, stop_signals, N_STOP_SIGNALS, old, caught);
     for (int k = 0; k < N_STOP_SIGNALS; k++)
-        sigaddset(&sa.sa_mask, stop_signals[k]); /* one removal, then the first signal's death */
-    for (int k = 0; k < N_STOP_SIGNALS; k++) {
-        sigaction(stop_signals[k], NULL, &old[k]);
         replaced[k] = old[k];
-    }
-    for (int k = 0; k < N_STOP_SIGNALS; k++)
-        sigaction(stop_signals[k], &sa, NULL);
+}
+
+static void restore_signals(const struct sigaction old[N_STOP_SIGNALS])
+{
+    lab_restore_signals(stop_signals, N_STOP_SIGNALS, old, caught);
 }
 
 void table_pcap(const struct lab_env *env)
@@ -435,8 +435,7 @@ void table_pcap(const struct lab_env *env)
     int fd = mkstemps(capture_path, 5);
     if (fd < 0) {
         lab_note("pcap", "cannot create a temporary file in %s: %s", tmpdir, strerror(errno));
-        for (int k = 0; k < N_STOP_SIGNALS; k++)
-            sigaction(stop_signals[k], &old_actions[k], NULL);
+        restore_signals(old_actions);
         return;
     }
     close(fd);
@@ -483,7 +482,6 @@ void table_pcap(const struct lab_env *env)
             "%ld s; sizes: CSUM_BENCH_PCAP_SIZES, runs: CSUM_BENCH_PCAP_RUNS, limit: "
             "CSUM_BENCH_PCAP_LIMIT)\n", runs, runs > 1 ? "s" : "", limit);
     unlink(path);
-    for (int k = 0; k < N_STOP_SIGNALS; k++)
-        sigaction(stop_signals[k], &old_actions[k], NULL);
+    restore_signals(old_actions);
     capture_path[0] = '\0'; /* removed: nothing for remove_capture_at_exit */
 }

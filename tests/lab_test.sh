@@ -550,5 +550,25 @@ else
     fail "lab: pcap killed: exit $status, $had capture(s) before, $left left in TMPDIR, --out: $(ls -a "$tmp/pcap-out" 2>&1 | paste -sd' ' -)"
 fi
 [ -s "$tmp/hold/tshark.pid" ] && kill "$(cat "$tmp/hold/tshark.pid")" 2>/dev/null
+# A signal the lab ignores stays ignored in the pcap table: under nohup (SIGHUP ignored) a
+# hangup while a peer runs killed the lab (the table's handler replaced SIG_IGN and died of it).
+rm -f "$tmp/hold/"*.pid
+(trap '' HUP; PATH="$tmp/hold:$PATH" TMPDIR="$tmp/pcaptmp" CSUM_BENCH_PCAP_SIZES=1M CSUM_BENCH_PCAP_LIMIT=2 \
+    exec "$csum" bench --quick pcap >/dev/null 2>&1) &
+pid=$!
+for _ in $(seq 300); do
+    [ -s "$tmp/hold/tshark.pid" ] && break
+    sleep 0.1
+done
+kill -HUP "$pid"
+wait "$pid"
+status=$?
+left=$(ls "$tmp/pcaptmp" | grep -c '^csum-lab-')
+if [ -s "$tmp/hold/tshark.pid" ] && [ "$status" -eq 0 ] && [ "$left" -eq 0 ]; then
+    ok "lab: a hangup under nohup does not end the pcap table"
+else
+    fail "lab: pcap under nohup, SIGHUP: exit $status, $left capture(s) left in TMPDIR"
+fi
+[ -s "$tmp/hold/tshark.pid" ] && kill "$(cat "$tmp/hold/tshark.pid")" 2>/dev/null
 
 finish lab

@@ -300,6 +300,7 @@ static void usage(FILE *f)
             "                    may run on: taskset's set is kept)\n"
             "  --quick           fewer batches and cases: a check run, not for publishing\n"
             "  --list            list tables and the implementations that would be timed\n"
+            "  --                the options end: only tables after it\n"
             "  -h, --help        this help\n"
             "A table named with an option it does not take, or an option of one table (-I,\n"
             "--zero-sum, --busy, --baseline, --dst-align) without that table, is refused.\n"
@@ -591,15 +592,35 @@ struct request {
 
 enum { GO_ON = -1 };
 
+/* Select the table called `name`: 1, or 0 when there is none. */
+static int table_named(const char *name, struct request *r)
+{
+    for (size_t t = 0; t < N_TABLES; t++)
+        if (!strcmp(tables[t].name, name)) {
+            r->selected[t] = r->any_selected = 1;
+            return 1;
+        }
+    return 0;
+}
+
 /* The command line into o and r: GO_ON, or the exit status (0 after --help, 2 after saying
  * what is wrong). */
 static int parse_args(int argc, char **argv, struct lab_options *o, struct request *r)
 {
     long v;
+    int tables_only = 0; /* after "--", as csum sum, verify and pcap take it: tables alone */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        if (tables_only) {
+            /* An option there is not read as one: named, as the table it is not. */
+            if (!table_named(a, r))
+                return bad_usage(a[0] == '-' ? "'%s' after '--' is not a table (options go "
+                                               "before '--')"
+                                             : "unknown table '%s' (see 'csum bench --help')", a);
+        } else if (!strcmp(a, "--")) {
+            tables_only = 1;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return 0;
         } else if (numeric_option(a)) {
@@ -671,13 +692,8 @@ static int parse_args(int argc, char **argv, struct lab_options *o, struct reque
             r->list = 1;
         } else if (a[0] == '-') {
             return bad_usage("unknown option '%s'", a);
-        } else {
-            size_t t = 0;
-            while (t < N_TABLES && strcmp(tables[t].name, a))
-                t++;
-            if (t == N_TABLES)
-                return bad_usage("unknown table '%s' (see 'csum bench --help')", a);
-            r->selected[t] = r->any_selected = 1;
+        } else if (!table_named(a, r)) {
+            return bad_usage("unknown table '%s' (see 'csum bench --help')", a);
         }
     }
     if (o->json && o->csv)

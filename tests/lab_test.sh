@@ -76,6 +76,11 @@ refused "-M with a name longer than any, named whole" "unknown implementation '$
 for v in " 5" +5 "5 " 12x 0x10; do
     refused "-l '$v'" "option -l takes a length in bytes from 0 to 1073741824, not '${v/+/\\+}'" -- sizes -l "$v"
 done
+# '--' ends the options, as in csum sum, verify and pcap ("unknown option '--'" before): tables
+# only after it, an option there refused by name.
+refused "an option after --" "'-l' after '--' is not a table \(options go before '--'\)" -- sizes -- -l 40
+refused "an unknown table after --" "unknown table 'bogus'" -- -- bogus
+check "lab: -- ends the options, tables after it" -- sh -c '"$1" bench --list -- sizes short >/dev/null' _ "$csum"
 refused "--dst-align above 63" "option --dst-align takes an alignment" -- copy --dst-align 64
 refused "a thrash count that is not whole passes over its schedule" \
     "thrash times whole passes over its 1048576-call schedule: -c takes a multiple of 1048576" -- thrash -c 1000

@@ -7,6 +7,7 @@
 #include "text_wrap.h" /* cli/: csum impls' word wrapping */
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,21 @@ static FILE *visible;
 static char *captured;
 static size_t captured_len;
 static FILE *capture;
+/* The text tables are all the run gives (no --out, no --json/--csv): when they cannot be
+ * written, the run stops. With SIGPIPE ignored (a parent that ignores it passes that on),
+ * 'csum bench | head -1' measured every table for no reader, for as long as a full run takes. */
+static int stop_unwritten;
+
+/* Only cut short when nothing else is to come of the run. */
+static void stop_if_unwritten(void)
+{
+    if (!stop_unwritten || !ferror(visible))
+        return;
+    const int e = errno;
+    fprintf(stderr, "csum: bench: cannot write output: %s (the run stops)\n",
+            e ? strerror(e) : "write error");
+    exit(1);
+}
 
 void lab_out(const char *fmt, ...)
 {
@@ -91,6 +107,7 @@ void lab_out(const char *fmt, ...)
         va_end(ap);
     }
     fflush(visible);
+    stop_if_unwritten();
 }
 
 void lab_table_title(const struct lab_env *env, const char *title, const char *what)
@@ -256,7 +273,7 @@ static void usage(FILE *f)
             "                    csum_partial = the public entry point, peers such as dpdk,\n"
             "                    and for h40 the 40-byte kernels 40:... and inline-40;\n"
             "                    copy: its rows by name, csum_partial's copy with it,\n"
-            "                    memcpy always)\n"
+            "                    memcpy always); each name once, none empty\n"
             "                    tables: ");
     print_tables_with(f, TAKES_IMPLS, 0, 1);
     fprintf(f,
@@ -283,6 +300,7 @@ static void usage(FILE *f)
             "                    may run on: taskset's set is kept)\n"
             "  --quick           fewer batches and cases: a check run, not for publishing\n"
             "  --list            list tables and the implementations that would be timed\n"
+            "  --                the options end: only tables after it\n"
             "  -h, --help        this help\n"
             "A table named with an option it does not take, or an option of one table (-I,\n"
             "--zero-sum, --busy, --baseline, --dst-align) without that table, is refused.\n"
@@ -297,8 +315,12 @@ static int bad_usage(const char *fmt, const char *arg)
     return 2;
 }
 
+/* Decimal digits only (a '-' first gets the range in the message): strtol alone also took
+ * leading blanks and a '+' ('-l " 5"', '-l +5'), which no documented form has. */
 static int parse_long(const char *s, long min, long max, long *out)
 {
+    if (!((*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' && s[1] <= '9')))
+        return -1;
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
@@ -333,9 +355,84 @@ static const struct numeric_option *numeric_option(const char *name)
     return NULL;
 }
 
+/* ---- the --out directory of a run that has not written its files yet ------------------------ */
+
+/* run() creates the --out directory first (so that no other run takes the name while this one
+ * measures) and writes its files last. A run that ends before that (Ctrl-C, kill, a closed
+ * terminal or pipe, a count refused after the warm-up) removes the directory and whatever it
+ * wrote of its files: an empty directory left behind made the same --out "already exist", and
+ * the rerun was refused although no run had written anything there. Only our three names are
+ * unlinked, and rmdir removes only an empty directory: nothing else is touched. */
+static char out_paths[4][4096]; /* results.json, results.csv, report.md, then the directory */
+static volatile sig_atomic_t out_pending;
+static const int out_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+enum { N_OUT_SIGNALS = sizeof out_signals / sizeof out_signals[0] };
+static struct sigaction out_old[N_OUT_SIGNALS];
+static int out_caught[N_OUT_SIGNALS];
+
+/* Only what is safe in a signal handler: unlink and rmdir. */
+static void remove_unwritten_out(void)
+{
+    if (!out_pending)
+        return;
+    out_pending = 0;
+    for (int k = 0; k < 3; k++)
+        unlink(out_paths[k]);
+    rmdir(out_paths[3]);
+}
+
+static void remove_out_and_die(int sig)
+{
+    remove_unwritten_out();
+    signal(sig, SIG_DFL);
+    raise(sig); /* delivered when the handler returns: the death the signal would have caused */
+}
+
+void lab_catch_signals(void (*handler)(int), const int *signals, int n, struct sigaction *old,
+                       int *caught)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sigemptyset(&sa.sa_mask);
+    for (int k = 0; k < n; k++)
+        sigaddset(&sa.sa_mask, signals[k]); /* one clean-up, then the first signal's death */
+    for (int k = 0; k < n; k++) {
+        caught[k] = 0;
+        if (sigaction(signals[k], NULL, &old[k]) == 0 && old[k].sa_handler != SIG_IGN)
+            caught[k] = sigaction(signals[k], &sa, NULL) == 0;
+    }
+}
+
+void lab_restore_signals(const int *signals, int n, const struct sigaction *old, const int *caught)
+{
+    for (int k = 0; k < n; k++)
+        if (caught[k])
+            sigaction(signals[k], &old[k], NULL);
+}
+
+/* `dir` was just created by this run: remove it if the run stops before writing its files. */
+static void arm_out_removal(const char *dir)
+{
+    static const char *const names[3] = { "results.json", "results.csv", "report.md" };
+    for (int k = 0; k < 3; k++)
+        snprintf(out_paths[k], sizeof out_paths[k], "%s/%s", dir, names[k]);
+    snprintf(out_paths[3], sizeof out_paths[3], "%s", dir);
+    out_pending = 1;
+    lab_catch_signals(remove_out_and_die, out_signals, N_OUT_SIGNALS, out_old, out_caught);
+}
+
+/* The files are written (or could not be, said on stderr): what is there stays. */
+static void disarm_out_removal(void)
+{
+    lab_restore_signals(out_signals, N_OUT_SIGNALS, out_old, out_caught);
+    out_pending = 0;
+}
+
 void lab_refuse_option(const char *fmt, ...)
 {
     va_list ap;
+    remove_unwritten_out(); /* refused after the warm-up: the run wrote nothing */
     fflush(stdout);
     fprintf(stderr, "csum: bench: ");
     va_start(ap, fmt);
@@ -495,15 +592,35 @@ struct request {
 
 enum { GO_ON = -1 };
 
+/* Select the table called `name`: 1, or 0 when there is none. */
+static int table_named(const char *name, struct request *r)
+{
+    for (size_t t = 0; t < N_TABLES; t++)
+        if (!strcmp(tables[t].name, name)) {
+            r->selected[t] = r->any_selected = 1;
+            return 1;
+        }
+    return 0;
+}
+
 /* The command line into o and r: GO_ON, or the exit status (0 after --help, 2 after saying
  * what is wrong). */
 static int parse_args(int argc, char **argv, struct lab_options *o, struct request *r)
 {
     long v;
+    int tables_only = 0; /* after "--", as csum sum, verify and pcap take it: tables alone */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        if (tables_only) {
+            /* An option there is not read as one: named, as the table it is not. */
+            if (!table_named(a, r))
+                return bad_usage(a[0] == '-' ? "'%s' after '--' is not a table (options go "
+                                               "before '--')"
+                                             : "unknown table '%s' (see 'csum bench --help')", a);
+        } else if (!strcmp(a, "--")) {
+            tables_only = 1;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return 0;
         } else if (numeric_option(a)) {
@@ -545,6 +662,9 @@ static int parse_args(int argc, char **argv, struct lab_options *o, struct reque
             }
             if (refuse_twice(a, val) != 0)
                 return 2;
+            if (!strcmp(a, "-M") && lab_list_has_empty(val))
+                return bad_usage("option -M: an empty name in '%s' (names are separated by "
+                                 "single commas)", val);
             if (!strcmp(a, "-M"))
                 o->only_impls = val;
             else if (!strcmp(a, "--baseline"))
@@ -572,13 +692,8 @@ static int parse_args(int argc, char **argv, struct lab_options *o, struct reque
             r->list = 1;
         } else if (a[0] == '-') {
             return bad_usage("unknown option '%s'", a);
-        } else {
-            size_t t = 0;
-            while (t < N_TABLES && strcmp(tables[t].name, a))
-                t++;
-            if (t == N_TABLES)
-                return bad_usage("unknown table '%s' (see 'csum bench --help')", a);
-            r->selected[t] = r->any_selected = 1;
+        } else if (!table_named(a, r)) {
+            return bad_usage("unknown table '%s' (see 'csum bench --help')", a);
         }
     }
     if (o->json && o->csv)
@@ -689,6 +804,18 @@ static int refuse_names(const struct lab_options *o, const struct request *r,
     char name[64];
     for (const char *p = o->only_impls, *next; (next = lab_list_next(p, name, sizeof name));
          p = next) {
+        const int k = (int)strcspn(p, ",");
+        if ((size_t)k >= sizeof name) { /* no name is that long: say it whole, not cut to fit */
+            fprintf(stderr, "csum: bench: unknown implementation '%.*s' (see 'csum bench --list')"
+                            "\nTry 'csum bench --help'.\n", k, p);
+            return 2;
+        }
+        /* '-M mine,mine' for 'mine,linux-6.8' timed one subject, and short showed no ratio. */
+        if (lab_list_has(o->only_impls, (size_t)(p - o->only_impls), name)) {
+            fprintf(stderr, "csum: bench: option -M names '%s' twice in '%s'\nTry 'csum bench "
+                            "--help'.\n", name, o->only_impls);
+            return 2;
+        }
         unsigned kinds = 0;
         if (!strcmp(name, "inline-40"))
             kinds |= NAMES_H40;
@@ -700,8 +827,7 @@ static int refuse_names(const struct lab_options *o, const struct request *r,
                 kinds |= NAMES_COPY;
         if (lab_subject_find(everything, n_everything, name)) {
             kinds |= NAMES_CSUM;
-            /* short times it once */
-            for_short += !lab_list_has(o->only_impls, (size_t)(p - o->only_impls), name);
+            for_short++;
         }
         if (!kinds)
             return bad_usage(csum_impl_find(name) || csum_copy_impl_find(name)
@@ -722,6 +848,50 @@ static int refuse_names(const struct lab_options *o, const struct request *r,
     }
     if (o->baseline && !lab_subject_find(everything, n_everything, o->baseline))
         return bad_usage("unknown baseline '%s' (see 'csum bench --list')", o->baseline);
+    return 0;
+}
+
+/* A variable of the environment that chooses what the public entry points run (CSUM_IMPL,
+ * CSUM_DISPATCH, CSUM_COPY_IMPL, CSUM_BATCH_IMPL) and that the library ignored (no such row,
+ * one this CPU cannot run, a malformed plan): the run would time the automatic plan under the
+ * name csum_partial (or csum_partial_copy, the batch), not what the user named, and only the
+ * JSON's dispatch_source said so. The library notes it in the plan's source, as "(VAR ignored:
+ * WHY)" (csum.h); CSUM_DISPATCH left for CSUM_IMPL, which comes first, is no mistake. 0, or 2
+ * after saying which, before anything is timed. */
+static int refuse_ignored_environment(const struct lab_options *o)
+{
+    static const char *const vars[] = { "CSUM_IMPL", "CSUM_DISPATCH", "CSUM_COPY_IMPL",
+                                         "CSUM_BATCH_IMPL" };
+    struct lab_machine m;
+    lab_machine_describe(&m, o);
+    const char *const plans[][3] = {
+        { "csum_partial", m.dispatch, m.dispatch_source },
+        { "csum_partial_copy", m.copy_dispatch, m.copy_source },
+        { "csum_ipv4_header_batch", m.batch_dispatch, m.batch_source },
+    };
+    for (size_t p = 0; p < sizeof plans / sizeof plans[0]; p++)
+        for (size_t v = 0; v < sizeof vars / sizeof vars[0]; v++) {
+            char note[64];
+            snprintf(note, sizeof note, "(%s ignored: ", vars[v]);
+            const char *why = strstr(plans[p][2], note);
+            if (!why)
+                continue;
+            why += strlen(note);
+            size_t n = strlen(why);
+            const char *close = strstr(why, ") (");
+            if (close)
+                n = (size_t)(close - why);
+            else if (n && why[n - 1] == ')')
+                n--;
+            if (!strncmp(why, "CSUM_IMPL comes first", n))
+                continue;
+            const char *value = getenv(vars[v]);
+            fprintf(stderr, "csum: bench: %s=%s is ignored (%.*s): %s would run %s, not what it "
+                            "names; unset it, or name a row from 'csum impls'\nTry 'csum bench "
+                            "--help'.\n", vars[v], value ? value : "", (int)n, why, plans[p][0],
+                    plans[p][1]);
+            return 2;
+        }
     return 0;
 }
 
@@ -782,6 +952,16 @@ static void print_run_header(const struct lab_env *env, int fixed_layout)
             fixed_layout ? "fixed (ASLR off for the lab)" : "randomized (could not turn ASLR off)");
     if (!fixed_layout)
         lab_note("all", "ASLR could not be turned off: run-to-run differences may be larger");
+    /* What the csum_partial column times, and where that came from: CSUM_IMPL=avx2 makes it the
+     * avx2 row, which only the JSON and the report said. The copy and batch plans when
+     * something other than the compiled-in defaults set them. */
+    lab_out("csum_partial's plan: %s (%s)\n", env->machine.dispatch, env->machine.dispatch_source);
+    if (strncmp(env->machine.copy_source, "compiled-in defaults", 20) != 0)
+        lab_out("csum_partial_copy's plan: %s (%s)\n", env->machine.copy_dispatch,
+                env->machine.copy_source);
+    if (strncmp(env->machine.batch_source, "compiled-in defaults", 20) != 0)
+        lab_out("csum_ipv4_header_batch's plan: %s (%s)\n", env->machine.batch_dispatch,
+                env->machine.batch_source);
     char load[256];
     lab_load_describe(lab_load_now(), load, sizeof load);
     lab_out("load while calibrating: %s\n", load);
@@ -803,10 +983,8 @@ static void print_run_header(const struct lab_env *env, int fixed_layout)
 static int write_outputs(const struct lab_options *o, const struct lab_clock *clk)
 {
     int status = lab_failed();
-    if (o->json)
-        lab_write_json(stdout, o, clk);
-    if (o->csv)
-        lab_write_csv(stdout, o, clk);
+    /* The files first: a reader of stdout gone (SIGPIPE) costs the run its JSON or CSV there,
+     * not the files as well ('--json --out DIR | true' left DIR empty). */
     if (o->out_dir) {
         struct writer_args w = { o, clk };
         if (write_file(o->out_dir, "results.json", write_json_cb, &w) ||
@@ -815,7 +993,12 @@ static int write_outputs(const struct lab_options *o, const struct lab_clock *cl
             status = 1;
         else
             fprintf(stderr, "csum: bench: wrote %s/report.md, results.json, results.csv\n", o->out_dir);
+        disarm_out_removal(); /* written, or said why not: what is there stays */
     }
+    if (o->json)
+        lab_write_json(stdout, o, clk);
+    if (o->csv)
+        lab_write_csv(stdout, o, clk);
     return status;
 }
 
@@ -833,6 +1016,7 @@ static int run(struct lab_options *o, const struct request *r)
     if (o->noise_limit <= 0)
         o->noise_limit = LAB_NOISE_LIMIT;
     visible = (o->json || o->csv) ? stderr : stdout;
+    stop_unwritten = visible == stdout && !o->out_dir;
     if (o->out_dir) {
         if (mkdir(o->out_dir, 0777) != 0) {
             if (errno == EEXIST)
@@ -842,6 +1026,7 @@ static int run(struct lab_options *o, const struct request *r)
                 fprintf(stderr, "csum: bench: cannot create %s: %s\n", o->out_dir, strerror(errno));
             return 2;
         }
+        arm_out_removal(o->out_dir);
         capture = open_memstream(&captured, &captured_len);
     }
 
@@ -904,5 +1089,7 @@ int lab_main(int argc, char **argv)
     free(everything);
     if (status != 0 || r.list)
         return status;
+    if (refuse_ignored_environment(&o) != 0)
+        return 2;
     return run(&o, &r);
 }

@@ -101,6 +101,16 @@ long lab_involuntary_switches(void);
 const struct lab_load *lab_load_now(void); /* the totals so far */
 void lab_load_describe(const struct lab_load *l, char *buf, size_t size);
 
+/* A clean-up on the signals that end a run (Ctrl-C, kill, a closed terminal or pipe): `handler`
+ * for each of signals[0..n) that this process does not ignore (nohup's SIGHUP, a background
+ * job's SIGINT stay ignored: a run they would not have ended goes on), with all n blocked
+ * while it runs; the replaced actions into old[], caught[k] = 1 where installed. The handler
+ * cleans up, then dies of the signal (or passes it to the action it replaced). */
+struct sigaction;
+void lab_catch_signals(void (*handler)(int), const int *signals, int n, struct sigaction *old,
+                       int *caught);
+void lab_restore_signals(const int *signals, int n, const struct sigaction *old, const int *caught);
+
 /* An option value that cannot be used, found late (e.g. -c against a measured call time):
  * the message on stderr, and exit status 2, before any timed batch of that measurement. */
 void lab_refuse_option(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -181,6 +191,10 @@ int lab_wanted(const struct lab_options *o, const char *name);
 /* A comma-separated list of names (-M): the name at `p` copied into name[size] (cut to fit),
  * and where the next one starts; NULL at the end of the list (p NULL or empty). */
 const char *lab_list_next(const char *p, char *name, size_t size);
+/* Whether a comma-separated list holds an empty name: empty itself, a comma first or last, or
+ * two in a row ('-M generic,' dropped its empty last name without a word, '-M ,' was
+ * "unknown implementation ''"). */
+int lab_list_has_empty(const char *list);
 /* Whether `name` is one of the names in list[0..len) (len ends the list or falls after a comma). */
 int lab_list_has(const char *list, size_t len, const char *name);
 

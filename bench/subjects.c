@@ -21,6 +21,14 @@ const char *lab_list_next(const char *p, char *name, size_t size)
     return p + k + (p[k] == ',');
 }
 
+int lab_list_has_empty(const char *list)
+{
+    if (!list)
+        return 0;
+    const size_t n = strlen(list);
+    return n == 0 || list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,") != NULL;
+}
+
 int lab_list_has(const char *list, size_t len, const char *name)
 {
     const size_t n = strlen(name);

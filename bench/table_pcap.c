@@ -382,23 +382,44 @@ static char capture_path[4096];
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 enum { N_STOP_SIGNALS = sizeof stop_signals / sizeof stop_signals[0] };
 
+/* The actions the handler replaced: the lab's own (bench/lab.c removes an --out directory that
+ * holds no results yet) runs after the capture is removed, as if this one were not there. */
+static struct sigaction replaced[N_STOP_SIGNALS];
+
 static void remove_capture_and_die(int sig)
 {
     unlink(capture_path);
-    signal(sig, SIG_DFL);
-    raise(sig);
+    int k = 0;
+    while (k + 1 < N_STOP_SIGNALS && stop_signals[k] != sig)
+        k++;
+    if (replaced[k].sa_handler == SIG_IGN || replaced[k].sa_handler == remove_capture_and_die)
+        signal(sig, SIG_DFL);
+    else
+        sigaction(sig, &replaced[k], NULL);
+    raise(sig); /* blocked until the handler returns, then the replaced action's */
 }
+
+/* And when the run exits early (the lab stops when its output cannot be written). */
+static void remove_capture_at_exit(void)
+{
+    if (capture_path[0])
+        unlink(capture_path);
+}
+
+/* A signal the lab ignores stays ignored: 'nohup make bench' died of the hangup in this table
+ * (its handler replaced SIG_IGN, then died of the signal as if by default). */
+static int caught[N_STOP_SIGNALS];
 
 static void remove_capture_on_signals(struct sigaction old[N_STOP_SIGNALS])
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = remove_capture_and_die;
-    sigemptyset(&sa.sa_mask);
+    lab_catch_signals(remove_capture_and_die, stop_signals, N_STOP_SIGNALS, old, caught);
     for (int k = 0; k < N_STOP_SIGNALS; k++)
-        sigaddset(&sa.sa_mask, stop_signals[k]); /* one removal, then the first signal's death */
-    for (int k = 0; k < N_STOP_SIGNALS; k++)
-        sigaction(stop_signals[k], &sa, &old[k]);
+        replaced[k] = old[k];
+}
+
+static void restore_signals(const struct sigaction old[N_STOP_SIGNALS])
+{
+    lab_restore_signals(stop_signals, N_STOP_SIGNALS, old, caught);
 }
 
 void table_pcap(const struct lab_env *env)
@@ -414,12 +435,14 @@ void table_pcap(const struct lab_env *env)
     int fd = mkstemps(capture_path, 5);
     if (fd < 0) {
         lab_note("pcap", "cannot create a temporary file in %s: %s", tmpdir, strerror(errno));
-        for (int k = 0; k < N_STOP_SIGNALS; k++)
-            sigaction(stop_signals[k], &old_actions[k], NULL);
+        restore_signals(old_actions);
         return;
     }
     close(fd);
     snprintf(path, sizeof path, "%s", capture_path);
+    static int at_exit;
+    if (!at_exit)
+        at_exit = atexit(remove_capture_at_exit) == 0;
 
     lab_out("%-24s %-9s %13s %15s %11s %13s %15s %12s\n", "", "", "capture", "packets",
             "median", "", "", "max RSS");
@@ -459,6 +482,6 @@ void table_pcap(const struct lab_env *env)
             "%ld s; sizes: CSUM_BENCH_PCAP_SIZES, runs: CSUM_BENCH_PCAP_RUNS, limit: "
             "CSUM_BENCH_PCAP_LIMIT)\n", runs, runs > 1 ? "s" : "", limit);
     unlink(path);
-    for (int k = 0; k < N_STOP_SIGNALS; k++)
-        sigaction(stop_signals[k], &old_actions[k], NULL);
+    restore_signals(old_actions);
+    capture_path[0] = '\0'; /* removed: nothing for remove_capture_at_exit */
 }

@@ -89,7 +89,7 @@ static void usage(FILE *f)
                "                  CSUM_CPU_DISABLE)\n"
                "  --reset         remove that file: the compiled-in plan applies again (only a\n"
                "                  file that --write wrote; anything else is left alone, exit 1)\n"
-               "  -M IMPL,...     only these implementations\n"
+               "  -M IMPL,...     only these implementations (each name once, none empty)\n"
                "  --quick         fewer lengths and batches (noisier)\n"
                "  --cpu N         pin to CPU N (default: the last CPU it may run on)\n");
 }
@@ -99,7 +99,23 @@ static void usage(FILE *f)
 static int check_names(const char *list)
 {
     char name[64];
-    for (const char *p = list; (p = lab_list_next(p, name, sizeof name));) {
+    if (lab_list_has_empty(list)) {
+        fprintf(stderr, "csum: tune: option -M: an empty name in '%s' (names are separated by "
+                        "single commas)\nTry 'csum tune --help'.\n", list);
+        return -1;
+    }
+    for (const char *p = list, *next; (next = lab_list_next(p, name, sizeof name)); p = next) {
+        const int k = (int)strcspn(p, ",");
+        if ((size_t)k >= sizeof name) { /* no name is that long: say it whole, not cut to fit */
+            fprintf(stderr, "csum: tune: -M: unknown implementation '%.*s' (see 'csum impls')\n"
+                            "Try 'csum tune --help'.\n", k, p);
+            return -1;
+        }
+        if (lab_list_has(list, (size_t)(p - list), name)) {
+            fprintf(stderr, "csum: tune: option -M names '%s' twice in '%s'\nTry 'csum tune "
+                            "--help'.\n", name, list);
+            return -1;
+        }
         const struct csum_impl *impl = csum_impl_find(name);
         const char *why = !impl                         ? "unknown implementation '%s' (see 'csum impls')"
                           : impl->reference             ? "'%s' is a reference row: the plans choose "
@@ -423,7 +439,9 @@ static int parse_args(int argc, char **argv, struct lab_options *o, const char *
             const long online = sysconf(_SC_NPROCESSORS_ONLN);
             errno = 0;
             long v = strtol(argv[++i], &end, 10);
-            if (errno || end == argv[i] || *end || v < 0 || v >= online) {
+            /* digits only: strtol also takes leading blanks and a '+' */
+            if (argv[i][0] < '0' || argv[i][0] > '9' || errno || end == argv[i] || *end || v < 0 ||
+                v >= online) {
                 fprintf(stderr, "csum: tune: option --cpu takes a CPU number from 0 to %ld "
                                 "(online CPUs), not '%s'\nTry 'csum tune --help'.\n",
                         online - 1, argv[i]);

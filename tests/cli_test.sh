@@ -406,6 +406,22 @@ else
     printf 'SKIPPED cli: tune -M with a reference row (this architecture has none)\n'
 fi
 expect_status 2 "tune --cpu with no number" -- "$CSUM" tune --quick --cpu ""
+# -M with an empty name or a name twice, --cpu not plain digits: refused, not dropped or read
+# past ('-M generic,' tuned generic alone, '-M generic,generic' too, '--cpu " 1"' pinned to 1).
+# --force without --write stops a command line that passes (exit 2 too, said otherwise).
+for m in , generic, ,generic generic,,generic; do
+    expect_status 2 "tune -M '$m'" -- "$CSUM" tune --quick -M "$m" --force
+    expect_grep "$TMP/err" "option -M: an empty name in '$m'" "tune -M '$m': the empty name said"
+done
+long=$(printf 'x%.0s' $(seq 100))
+expect_status 2 "tune -M with a name longer than any" -- "$CSUM" tune --quick -M "$long" --force
+expect_grep "$TMP/err" "unknown implementation '$long'" "tune -M: a long name is named whole, not cut"
+expect_status 2 "tune -M naming a row twice" -- "$CSUM" tune --quick -M generic,generic --force
+expect_grep "$TMP/err" "option -M names 'generic' twice in 'generic,generic'" "tune -M generic,generic: said so"
+for cpu in " 0" +0; do
+    expect_status 2 "tune --cpu '$cpu'" -- "$CSUM" tune --quick --cpu "$cpu" --force
+    expect_grep "$TMP/err" "option --cpu takes a CPU number from 0 to [0-9]* (online CPUs), not '$cpu'" "tune --cpu '$cpu': said so"
+done
 # An option with a value given twice: refused, not the first value dropped.
 for opt in "-M generic -M generic" "--cpu 0 --cpu 0" "--write $TMP/a --write $TMP/b"; do
     expect_status 2 "tune ${opt%% *} given twice" -- "$CSUM" tune --quick $opt

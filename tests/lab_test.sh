@@ -63,12 +63,52 @@ refused "--out followed by an option" "option --out needs a value, not the optio
 refused "-M followed by an option" "option -M needs a value, not the option '--latency'" -- sizes -M --latency
 refused "-l given twice" "option -l given twice \('40', then '100'\): it takes one value" -- sizes -l 40 -l 100
 refused "-M given twice" "option -M given twice .* \(a list: -M IMPL,IMPL\)" -- sizes -M generic -M csum_partial
+# -M with an empty name ('-M generic,' dropped it without a word, '-M ,' said "unknown
+# implementation ''") or a name twice ('-M mine,mine' for 'mine,linux-6.8' timed one subject,
+# and short showed no ratio); a number that is not plain digits (strtol took ' 5' and '+5').
+for m in , generic, ,generic generic,,csum_partial; do
+    refused "-M '$m'" "option -M: an empty name in '$m' \(names are separated by single commas\)" -- sizes -M "$m"
+done
+refused "-M naming a subject twice" "option -M names 'generic' twice in 'generic,csum_partial,generic'" -- \
+    short -M generic,csum_partial,generic
+long=$(printf 'x%.0s' $(seq 100))
+refused "-M with a name longer than any, named whole" "unknown implementation '$long' \\(see" -- sizes -M "generic,$long"
+for v in " 5" +5 "5 " 12x 0x10; do
+    refused "-l '$v'" "option -l takes a length in bytes from 0 to 1073741824, not '${v/+/\\+}'" -- sizes -l "$v"
+done
+# '--' ends the options, as in csum sum, verify and pcap ("unknown option '--'" before): tables
+# only after it, an option there refused by name.
+refused "an option after --" "'-l' after '--' is not a table \(options go before '--'\)" -- sizes -- -l 40
+refused "an unknown table after --" "unknown table 'bogus'" -- -- bogus
+check "lab: -- ends the options, tables after it" -- sh -c '"$1" bench --list -- sizes short >/dev/null' _ "$csum"
 refused "--dst-align above 63" "option --dst-align takes an alignment" -- copy --dst-align 64
 refused "a thrash count that is not whole passes over its schedule" \
     "thrash times whole passes over its 1048576-call schedule: -c takes a multiple of 1048576" -- thrash -c 1000
 refused "--cpu beyond the online CPUs" "option --cpu takes a CPU number from 0 to" -- --cpu 4096 h40
 refused "--noise 0" "option --noise takes a percentage from 1 to 100" -- --noise 0 h40
 refused "--repeats 9" "option --repeats takes a number of repeats from 0 to 5" -- --repeats 9 h40
+# A CSUM_IMPL, CSUM_DISPATCH, CSUM_COPY_IMPL or CSUM_BATCH_IMPL the library ignored (a row
+# that does not exist, or that this CPU cannot run) is refused before anything is timed: the
+# csum_partial column timed the automatic plan, and only the JSON said CSUM_IMPL was ignored.
+# The last: a row this CPU cannot run, avx2 with AVX2 hidden (off x86, no row of that name).
+for settings in CSUM_IMPL=no-such-row CSUM_DISPATCH=no-such-row@0 CSUM_COPY_IMPL=no-such-row \
+                CSUM_BATCH_IMPL=no-such-row "CSUM_IMPL=avx2 CSUM_CPU_DISABLE=avx2"; do
+    setting=${settings%% *}
+    env $settings "$csum" bench --quick sizes -l 40 -M generic -c 1000 >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    if [ "$status" -eq 2 ] && grep -q "^csum: bench: $setting is ignored (.*): csum_[a-z0-9_]* would run " "$tmp/err" &&
+       ! grep -q "^==" "$tmp/out"; then
+        ok "lab: refuses $settings, which the library ignored"
+    else
+        fail "lab: $settings: exit $status, stderr: $(head -c 300 "$tmp/err")"
+    fi
+done
+# One it takes is named where the tables are: the csum_partial column is that row.
+check "lab: the text names csum_partial's plan, and a copy plan CSUM_COPY_IMPL set" -- \
+    sh -c 'env CSUM_IMPL=generic CSUM_COPY_IMPL=generic "$1" bench --quick sizes -l 40 -M csum_partial -c 1000 --throughput 2>&1 |
+           grep -q "^csum_partial'"'"'s plan: generic@0 (" &&
+           env CSUM_COPY_IMPL=generic "$1" bench --quick sizes -l 40 -M csum_partial -c 1000 --throughput 2>&1 |
+           grep -q "^csum_partial_copy'"'"'s plan: generic@0 (CSUM_COPY_IMPL)"' _ "$csum"
 # copy keeps the time of each of its -c single calls: a count whose times cannot be held is
 # refused before anything runs (it used to print and record a distribution of zeros).
 (ulimit -v 600000; exec "$csum" bench --quick copy -l 32 -M generic -c 100000000) >"$tmp/out" 2>"$tmp/err"
@@ -124,6 +164,27 @@ assert doc[\"results\"] and any(\"dist_ns\" in r for r in doc[\"results\"]), \"n
 assert not missing, sorted(missing)
 "' _ "$csum"
 fi
+# --csv: nothing but RFC 4180 CSV on stdout (the tables on stderr), every row as wide as the
+# header, a variant with a comma quoted (batch's "mbuf, ihl 5"); and every column is named in
+# docs/METHOD.md ("Output"), which said only "the same rows" (dist_min_ns, clock: named nowhere).
+if command -v python3 >/dev/null; then
+    check "lab: --csv is CSV alone, its columns named in docs/METHOD.md" -- \
+        sh -c '"$1" bench --quick batch -c 1000 --csv 2>/dev/null | python3 -c "
+import csv, re, sys
+rows = list(csv.reader(sys.stdin))
+header, body = rows[0], rows[1:]
+assert header[:3] == [\"table\", \"impl\", \"variant\"], header
+assert body and all(len(r) == len(header) for r in body), [r for r in body if len(r) != len(header)]
+assert any(r[0] == \"batch\" and \",\" in r[2] for r in body), \"no quoted variant\"
+assert {r[0] for r in body} == {\"batch\"}, {r[0] for r in body}
+text = open(\"docs/METHOD.md\").read()
+out = text[text.index(\"## Output\"):]
+out = out[out.index(\"- \`--csv\`\"):]
+out = out[:out.index(\"\n- \")]
+named = set(re.findall(r\"\`([A-Za-z0-9_]+)\`\", out))
+assert set(header) <= named, sorted(set(header) - named)
+"' _ "$csum"
+fi
 # The default CPU is the last one the lab may run on: under `taskset -c 0` it stays on CPU 0
 # (it moved itself to the last online CPU, out of the set the user chose).
 if command -v taskset >/dev/null && command -v python3 >/dev/null &&
@@ -143,6 +204,51 @@ check "lab: a --quick sizes run with --out" -- "$csum" bench --quick sizes -l 15
     -M csum_partial,linux-6.8 --out "$out"
 refused "an --out directory that exists" "already exists: an earlier run is never overwritten" -- \
     --quick sizes -l 40 -M generic --out "$out"
+# A run that stops before writing its files leaves no --out directory behind: an empty one made
+# the same --out "already exist", and the rerun was refused though nothing had been written.
+# A count refused after the warm-up, Ctrl-C mid-table (SIGINT, the default action restored:
+# a background job ignores it) and a reader gone (SIGPIPE) each left an empty directory.
+"$csum" bench sizes -l 65536 -M generic --latency -c 1000000000 --out "$tmp/late" >/dev/null 2>&1
+status=$?
+if [ "$status" -eq 2 ] && [ ! -e "$tmp/late" ]; then
+    ok "lab: a count refused after the warm-up leaves no --out directory"
+else
+    fail "lab: -c refused late with --out: exit $status, $(ls -a "$tmp/late" 2>&1 | paste -sd' ' -)"
+fi
+if command -v python3 >/dev/null; then
+    python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$csum" bench --quick lenalign -M generic --out "$tmp/int" \
+        >"$tmp/int.out" 2>&1 &
+    pid=$!
+    for _ in $(seq 300); do
+        grep -q '^== lenalign' "$tmp/int.out" 2>/dev/null && break
+        sleep 0.05
+    done
+    had=$([ -d "$tmp/int" ] && echo 1 || echo 0)
+    kill -INT "$pid"
+    wait "$pid"
+    status=$?
+    if [ "$had" -eq 1 ] && [ "$status" -eq 130 ] && [ ! -e "$tmp/int" ]; then
+        ok "lab: Ctrl-C mid-table removes the --out directory it created"
+    else
+        fail "lab: SIGINT mid-table: directory there before: $had, exit $status, left: $(ls -a "$tmp/int" 2>&1 | paste -sd' ' -)"
+    fi
+fi
+(trap - PIPE; "$csum" bench --quick lenalign -M generic --out "$tmp/pipe" 2>/dev/null | head -n 1 >/dev/null)
+if [ ! -e "$tmp/pipe" ]; then
+    ok "lab: a reader gone (SIGPIPE) removes the --out directory it created"
+else
+    fail "lab: SIGPIPE mid-run left: $(ls -a "$tmp/pipe" 2>&1 | paste -sd' ' -)"
+fi
+# --json with --out, stdout's reader gone: the files are written before the JSON on stdout
+# (SIGPIPE there left the directory empty).
+(trap - PIPE; "$csum" bench --quick sizes -l 40 -M generic -c 1000 --json --out "$tmp/json-gone" 2>/dev/null | true)
+if [ -s "$tmp/json-gone/results.json" ] && [ -s "$tmp/json-gone/results.csv" ] && [ -s "$tmp/json-gone/report.md" ]; then
+    ok "lab: --out's files are written before --json's stdout, whose reader may be gone"
+else
+    fail "lab: --json --out, reader gone: $(ls -a "$tmp/json-gone" 2>&1 | paste -sd' ' -)"
+fi
 if command -v python3 >/dev/null; then
     check "lab: results.json has spread, load, subjects' flags and the summary" -- python3 - "$out/results.json" <<'PY'
 import json, sys
@@ -392,15 +498,41 @@ else
     fail "lab: pcap with slow peers and a 1 s limit: exit $status in $took s; $(grep -E 'stopped|^tshark|^tcpdump' "$tmp/pcap.err" | head -c 400)"
 fi
 
+# With SIGPIPE ignored (a parent passes that on), a reader gone stops the run at the next line
+# (exit 1, said once), as SIGPIPE itself would: it timed every table for no reader, lenalign's
+# for seconds; and the pcap table's capture goes with it.
+start=$(date +%s)
+( (trap '' PIPE; exec "$csum" bench lenalign -M generic 2>"$tmp/gone.err") | head -n 1 >/dev/null
+  exit "${PIPESTATUS[0]}" )
+status=$?
+took=$(( $(date +%s) - start ))
+if [ "$status" -eq 1 ] && [ "$took" -lt 10 ] &&
+   [ "$(grep -c "^csum: bench: cannot write output: Broken pipe (the run stops)$" "$tmp/gone.err")" -eq 1 ]; then
+    ok "lab: with SIGPIPE ignored, a reader gone stops the run"
+else
+    fail "lab: SIGPIPE ignored, reader gone: exit $status after $took s; $(head -c 300 "$tmp/gone.err")"
+fi
+mkdir -p "$tmp/gone-tmp"
+( (trap '' PIPE; TMPDIR="$tmp/gone-tmp" CSUM_BENCH_PCAP_SIZES=1M PATH="$tmp/slow:$PATH" CSUM_BENCH_PCAP_LIMIT=1 \
+       exec "$csum" bench --quick pcap 2>/dev/null) | sed '/^csum_pcap_verify_buffer/q' >/dev/null
+  exit "${PIPESTATUS[0]}" )
+status=$?
+if [ "$status" -eq 1 ] && [ -z "$(ls "$tmp/gone-tmp")" ]; then
+    ok "lab: a pcap table stopped for a reader gone removes its capture"
+else
+    fail "lab: pcap, reader gone: exit $status, left in TMPDIR: $(ls "$tmp/gone-tmp" | paste -sd' ' -)"
+fi
+
 # An interrupted pcap table removes its capture (up to a gigabyte in $TMPDIR): killed while a
-# stand-in tshark runs on it, the lab dies of the signal and leaves no csum-lab-*.pcap.
+# stand-in tshark runs on it, the lab dies of the signal and leaves no csum-lab-*.pcap, nor the
+# --out directory it created (the pcap table's handler passes the signal on to the lab's).
 mkdir -p "$tmp/pcaptmp" "$tmp/hold"
 for tool in tshark tcpdump; do
     printf '#!/bin/sh\necho $$ >"%s/%s.pid"\nexec sleep 30\n' "$tmp/hold" "$tool" >"$tmp/hold/$tool"
     chmod +x "$tmp/hold/$tool"
 done
 PATH="$tmp/hold:$PATH" TMPDIR="$tmp/pcaptmp" CSUM_BENCH_PCAP_SIZES=1M CSUM_BENCH_PCAP_LIMIT=20 \
-    "$csum" bench --quick pcap >/dev/null 2>&1 &
+    "$csum" bench --quick pcap --out "$tmp/pcap-out" >/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 300); do
     [ -s "$tmp/hold/tshark.pid" ] && break
@@ -411,10 +543,30 @@ kill -TERM "$pid"
 wait "$pid"
 status=$?
 left=$(ls "$tmp/pcaptmp" | grep -c '^csum-lab-')
-if [ "$had" -eq 1 ] && [ "$status" -eq 143 ] && [ "$left" -eq 0 ]; then
-    ok "lab: pcap removes its capture when the lab is killed"
+if [ "$had" -eq 1 ] && [ "$status" -eq 143 ] && [ "$left" -eq 0 ] && [ ! -e "$tmp/pcap-out" ]; then
+    ok "lab: pcap removes its capture and the --out directory when the lab is killed"
 else
-    fail "lab: pcap killed: exit $status, $had capture(s) before, $left left in TMPDIR"
+    fail "lab: pcap killed: exit $status, $had capture(s) before, $left left in TMPDIR, --out: $(ls -a "$tmp/pcap-out" 2>&1 | paste -sd' ' -)"
+fi
+[ -s "$tmp/hold/tshark.pid" ] && kill "$(cat "$tmp/hold/tshark.pid")" 2>/dev/null
+# A signal the lab ignores stays ignored in the pcap table: under nohup (SIGHUP ignored) a
+# hangup while a peer runs killed the lab (the table's handler replaced SIG_IGN and died of it).
+rm -f "$tmp/hold/"*.pid
+(trap '' HUP; PATH="$tmp/hold:$PATH" TMPDIR="$tmp/pcaptmp" CSUM_BENCH_PCAP_SIZES=1M CSUM_BENCH_PCAP_LIMIT=2 \
+    exec "$csum" bench --quick pcap >/dev/null 2>&1) &
+pid=$!
+for _ in $(seq 300); do
+    [ -s "$tmp/hold/tshark.pid" ] && break
+    sleep 0.1
+done
+kill -HUP "$pid"
+wait "$pid"
+status=$?
+left=$(ls "$tmp/pcaptmp" | grep -c '^csum-lab-')
+if [ -s "$tmp/hold/tshark.pid" ] && [ "$status" -eq 0 ] && [ "$left" -eq 0 ]; then
+    ok "lab: a hangup under nohup does not end the pcap table"
+else
+    fail "lab: pcap under nohup, SIGHUP: exit $status, $left capture(s) left in TMPDIR"
 fi
 [ -s "$tmp/hold/tshark.pid" ] && kill "$(cat "$tmp/hold/tshark.pid")" 2>/dev/null
 

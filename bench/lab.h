@@ -29,10 +29,10 @@ size_t lab_tune_ladder(const size_t **lengths); /* its ladder of lengths */
  * mode. */
 int lab_tune_slower(const double *now, const double *candidate, int n, double one_cycle);
 /* csum tune's plan file (bench/tune_file.c). Whether --write can put a file at `path`, asked
- * before any timing (0, or -1 with errno); the plan a program reading `file` runs, into `plan`,
+ * before any timing (0, or -1 with errno and a reason in *why); the plan a program reading `file` runs, into `plan`,
  * and where it comes from, into `source`; store `plan` at `path` (0, or -1 with a reason in
  * *why); --reset (the exit status). */
-int lab_tune_plan_dir_writable(const char *path);
+int lab_tune_plan_dir_writable(const char *path, const char **why);
 void lab_tune_plan_in(const char *file, char *plan, size_t size, char *source, size_t source_size);
 int lab_tune_write_plan(const char *path, const char *plan, const char **why);
 /* Whether --write may replace what is at `path` (nothing, a plan file, an empty file): 0, or -1

@@ -661,11 +661,11 @@ int lab_tune_main(int argc, char **argv)
     csum_impl_select("auto");
     if (write_to && !force && refuse_write_here(write_to) != 0)
         return 2;
-    if (write_to && lab_tune_plan_dir_writable(write_to) != 0) {
-        fprintf(stderr, "csum: tune: cannot write %s: %s (nothing timed)\n", write_to, strerror(errno));
+    const char *why_not;
+    if (write_to && lab_tune_plan_dir_writable(write_to, &why_not) != 0) {
+        fprintf(stderr, "csum: tune: cannot write %s: %s (nothing timed)\n", write_to, why_not);
         return 1;
     }
-    const char *why_not;
     if (write_to && lab_tune_plan_replaceable(write_to, &why_not) != 0) {
         fprintf(stderr, "csum: tune: not replacing %s: %s; remove it, or give --write another "
                         "FILE (nothing timed)\n", write_to, why_not);

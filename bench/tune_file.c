@@ -88,17 +88,17 @@ static int write_plan_file(const char *path, const char *text, const char **why)
  * refused after the timing left an empty ~/.config/csum behind. A directory not there yet is
  * judged by the nearest one that is, in which lab_tune_write_plan will make it; a link's target
  * gets no directory made (write_plan_file makes none), so its own must exist. A link that
- * cannot be followed is left to write_plan_file, which says why. 0, or -1 with errno.
+ * cannot be followed (another user's, a loop) is refused here too, not after the timing. 0, or
+ * -1 with errno and a reason in *why (file_follow_links's own, or errno's text).
  */
-int lab_tune_plan_dir_writable(const char *path)
+int lab_tune_plan_dir_writable(const char *path, const char **why)
 {
     struct stat st;
-    const char *why;
     char dir[4096];
     const int is_link = lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
-    char *target = file_follow_links(path, &why);
+    char *target = file_follow_links(path, why);
     if (!target)
-        return 0;
+        return -1;
     snprintf(dir, sizeof dir, "%s", target);
     free(target);
     int found;
@@ -112,13 +112,11 @@ int lab_tune_plan_dir_writable(const char *path)
         if (found || errno != ENOENT || is_link || !slash)
             break;
     }
-    if (!found)
-        return -1;
-    if (!S_ISDIR(st.st_mode)) {
+    if (found && !S_ISDIR(st.st_mode))
         errno = ENOTDIR;
-        return -1;
-    }
-    return access(dir, W_OK | X_OK);
+    const int rc = !found || !S_ISDIR(st.st_mode) ? -1 : access(dir, W_OK | X_OK);
+    *why = rc ? strerror(errno) : NULL;
+    return rc;
 }
 
 /*

@@ -5,6 +5,7 @@
 #    compiled into csum, name neither the source nor the build directory, so csum is the same
 #    file whichever directory it was built in (reproducible builds), and long ones (Fedora's)
 #    fit the lab's text of them;
+#  - without a build type, the -O level of CFLAGS is the one used (no -O2 appended after it);
 #  - with -flto (fat objects, as Fedora and Ubuntu build, or not, as Arch does), the tests of
 #    other CPUs' plans pass and the ISA check reads the compiled code;
 #  - with a raised x86-64 baseline (-march=x86-64-v2, RHEL 9's, and -march=x86-64-v3), the
@@ -35,6 +36,20 @@ no_build_path() {
 }
 check "packaging: distro CFLAGS: bench/lab_build.h (compiled into csum) names no build path" -- \
     no_build_path
+
+# CFLAGS with their own -O and no CMAKE_BUILD_TYPE (a distribution whose macro sets none, a user
+# after -O3 or -Os): the build type csum chose by itself, RelWithDebInfo, appended -O2 after
+# them, and -Os became -O2. The library's sources are compiled with the -O given, and only it.
+given_o_level() {
+    CFLAGS="-Os -g" configure olevel -DCSUM_BUILD_PROGRAMS=OFF \
+        -DCMAKE_EXPORT_COMPILE_COMMANDS=ON || { cat "$tmp/olevel.log"; return 1; }
+    local levels
+    levels=$(grep '"command"' "$tmp/olevel/compile_commands.json" | grep 'src/dispatch.c' |
+             grep -oE -- ' -O[^ ]*' | tr -d ' ' | tr '\n' ' ')
+    [ "$levels" = "-Os " ] || { echo "src/dispatch.c compiled with: $levels(want -Os alone)"; return 1; }
+}
+check "packaging: CFLAGS=-Os without a build type: the library is compiled with -Os, no -O2 after" -- \
+    given_o_level
 
 # Long distribution flags (Fedora's %optflags less its -specs= files and its LTO flags, under
 # which gcc checks formats only when linking; valid for gcc and clang, on x86-64 and arm64)

@@ -7,7 +7,8 @@
 #    fit the lab's text of them;
 #  - without a build type, the -O level of CFLAGS is the one used (no -O2 appended after it);
 #  - with -flto (fat objects, as Fedora and Ubuntu build, or not, as Arch does), the tests of
-#    other CPUs' plans pass and the ISA check reads the compiled code;
+#    other CPUs' plans pass and the ISA check reads the compiled code; with CMake's
+#    CMAKE_INTERPROCEDURAL_OPTIMIZATION, GCC's objects of the library still hold machine code;
 #  - with a raised x86-64 baseline (-march=x86-64-v2, RHEL 9's, and -march=x86-64-v3), the
 #    library's objects pass the ISA check and the unit suite passes;
 #  - with CSUM_INSTALL_STATIC=OFF no static library is installed, and the CMake package works;
@@ -103,6 +104,30 @@ if printf 'int main(void) { return 0; }\n' | ${CC:-cc} -flto -x c - -o "$tmp/lto
     fi
 else
     printf 'SKIPPED packaging: -flto (the compiler cannot link with it)\n'
+fi
+
+# Link-time optimisation through CMake (-DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON): GCC's
+# objects had no machine code (-fno-fat-lto-objects), so the installed libcsum.a could be
+# linked only with LTO by the same GCC release, and Fedora's brp-strip-lto left it empty.
+ipo_fat() {
+    local obj=CMakeFiles/csum_objects.dir/src/version.c.o
+    configure ipo -DCSUM_BUILD_PROGRAMS=OFF -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON ||
+        { cat "$tmp/ipo.log"; return 1; }
+    # Just that object with ninja; with make, the library's objects.
+    if [ -n "$gen" ]; then
+        cmake --build "$tmp/ipo" --target "$obj" >>"$tmp/ipo.log" 2>&1
+    else
+        cmake --build "$tmp/ipo" --target csum_objects --parallel 2 >>"$tmp/ipo.log" 2>&1
+    fi || { tail -n 20 "$tmp/ipo.log"; return 1; }
+    objdump -d "$tmp/ipo/$obj" | grep -q '<csum_version>:' ||
+        { echo "$obj holds no machine code for csum_version (slim LTO object)"; return 1; }
+}
+if ${CC:-cc} -v 2>&1 | grep -q '^gcc version' && command -v objdump >/dev/null &&
+   printf 'int main(void) { return 0; }\n' | ${CC:-cc} -flto -x c - -o "$tmp/ipo-probe" 2>/dev/null; then
+    check "packaging: CMAKE_INTERPROCEDURAL_OPTIMIZATION=ON (GCC): libcsum's objects carry machine code" -- \
+        ipo_fat
+else
+    printf 'SKIPPED packaging: CMAKE_INTERPROCEDURAL_OPTIMIZATION (not GCC, no objdump or no -flto)\n'
 fi
 
 # ---- a raised x86-64 baseline ----------------------------------------------------------------

@@ -56,6 +56,21 @@ else
     fail "install: SONAME '$soname' (want libcsum.so.1), non-csum_ exports: '$stray'"
 fi
 
+# What a distribution's checks (lintian, rpmlint, Fedora's check-rpaths) read of the installed
+# binaries: no RPATH or RUNPATH (into the build tree or anywhere), libcsum.so.1 needing libc
+# alone, and no executable stack (GNU_STACK RW, not RWE).
+installed_elf() {
+    local f bad=
+    for f in "$libdir/libcsum.so.$version" "$prefix/bin/csum"; do
+        readelf -d "$f" | grep -E '\((RPATH|RUNPATH)\)' && bad=1
+        readelf -lW "$f" | grep 'GNU_STACK' | grep -q ' RW ' || { echo "$f: stack not RW"; bad=1; }
+    done
+    readelf -d "$libdir/libcsum.so.$version" | grep 'NEEDED' | grep -v '\[libc\.so\.' && bad=1
+    [ -z "$bad" ]
+}
+check "install: no RPATH/RUNPATH, libcsum.so.1 needs libc alone, stacks not executable" -- \
+    installed_elf
+
 # ---- pkg-config -----------------------------------------------------------------------------
 if command -v pkg-config >/dev/null; then
     export PKG_CONFIG_PATH=$libdir/pkgconfig

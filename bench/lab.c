@@ -662,9 +662,8 @@ static int parse_args(int argc, char **argv, struct lab_options *o, struct reque
             }
             if (refuse_twice(a, val) != 0)
                 return 2;
-            if (!strcmp(a, "-M") && lab_list_has_empty(val))
-                return bad_usage("option -M: an empty name in '%s' (names are separated by "
-                                 "single commas)", val);
+            if (!strcmp(a, "-M") && lab_list_refuse("bench", val) != 0)
+                return 2;
             if (!strcmp(a, "-M"))
                 o->only_impls = val;
             else if (!strcmp(a, "--baseline"))
@@ -801,21 +800,9 @@ static int refuse_names(const struct lab_options *o, const struct request *r,
                         struct lab_subject *everything, size_t n_everything)
 {
     size_t for_short = 0; /* the csum_partial subjects short would time together */
-    char name[64];
+    char name[LAB_NAME_SIZE]; /* none is cut: parse_args refused the list's faults */
     for (const char *p = o->only_impls, *next; (next = lab_list_next(p, name, sizeof name));
          p = next) {
-        const int k = (int)strcspn(p, ",");
-        if ((size_t)k >= sizeof name) { /* no name is that long: say it whole, not cut to fit */
-            fprintf(stderr, "csum: bench: unknown implementation '%.*s' (see 'csum bench --list')"
-                            "\nTry 'csum bench --help'.\n", k, p);
-            return 2;
-        }
-        /* '-M mine,mine' for 'mine,linux-6.8' timed one subject, and short showed no ratio. */
-        if (lab_list_has(o->only_impls, (size_t)(p - o->only_impls), name)) {
-            fprintf(stderr, "csum: bench: option -M names '%s' twice in '%s'\nTry 'csum bench "
-                            "--help'.\n", name, o->only_impls);
-            return 2;
-        }
         unsigned kinds = 0;
         if (!strcmp(name, "inline-40"))
             kinds |= NAMES_H40;

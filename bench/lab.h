@@ -188,13 +188,17 @@ size_t lab_cpu_lacks(const char *needs, char *missing, size_t size);
 
 /* Whether -M (and --baseline) let `name` be measured. */
 int lab_wanted(const struct lab_options *o, const char *name);
+/* Room for any name a -M list may hold (a subject, a row, a peer), its '\0' included. */
+enum { LAB_NAME_SIZE = 64 };
 /* A comma-separated list of names (-M): the name at `p` copied into name[size] (cut to fit),
  * and where the next one starts; NULL at the end of the list (p NULL or empty). */
 const char *lab_list_next(const char *p, char *name, size_t size);
-/* Whether a comma-separated list holds an empty name: empty itself, a comma first or last, or
- * two in a row ('-M generic,' dropped its empty last name without a word, '-M ,' was
- * "unknown implementation ''"). */
-int lab_list_has_empty(const char *list);
+/* The faults of a -M list as a list, for `csum bench` and `csum tune` (`command`) alike: an
+ * empty name ('-M generic,' dropped its empty last name without a word, '-M ,' was "unknown
+ * implementation ''"), a name longer than any (said whole, not cut to LAB_NAME_SIZE), a name
+ * given twice ('-M mine,mine' for 'mine,linux-6.8' timed one subject, and short showed no
+ * ratio). 0, or -1 after saying which on stderr. What each name means is the caller's. */
+int lab_list_refuse(const char *command, const char *list);
 /* Whether `name` is one of the names in list[0..len) (len ends the list or falls after a comma). */
 int lab_list_has(const char *list, size_t len, const char *name);
 

@@ -21,14 +21,6 @@ const char *lab_list_next(const char *p, char *name, size_t size)
     return p + k + (p[k] == ',');
 }
 
-int lab_list_has_empty(const char *list)
-{
-    if (!list)
-        return 0;
-    const size_t n = strlen(list);
-    return n == 0 || list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,") != NULL;
-}
-
 int lab_list_has(const char *list, size_t len, const char *name)
 {
     const size_t n = strlen(name);
@@ -37,6 +29,39 @@ int lab_list_has(const char *list, size_t len, const char *name)
         if (k == n && strncmp(p, name, n) == 0)
             return 1;
         p += k + (p[k] == ',');
+    }
+    return 0;
+}
+
+/* Empty itself, a comma first or last, or two in a row. */
+static int has_empty_name(const char *list)
+{
+    const size_t n = strlen(list);
+    return n == 0 || list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,") != NULL;
+}
+
+int lab_list_refuse(const char *command, const char *list)
+{
+    if (!list)
+        return 0;
+    if (has_empty_name(list)) {
+        fprintf(stderr, "csum: %s: option -M: an empty name in '%s' (names are separated by "
+                        "single commas)\nTry 'csum %s --help'.\n", command, list, command);
+        return -1;
+    }
+    char name[LAB_NAME_SIZE];
+    for (const char *p = list, *next; (next = lab_list_next(p, name, sizeof name)); p = next) {
+        const int k = (int)strcspn(p, ",");
+        if ((size_t)k >= sizeof name) { /* no name is that long: say it whole, not cut to fit */
+            fprintf(stderr, "csum: %s: option -M: unknown implementation '%.*s' (see 'csum "
+                            "impls')\nTry 'csum %s --help'.\n", command, k, p, command);
+            return -1;
+        }
+        if (lab_list_has(list, (size_t)(p - list), name)) {
+            fprintf(stderr, "csum: %s: option -M names '%s' twice in '%s'\nTry 'csum %s "
+                            "--help'.\n", command, name, list, command);
+            return -1;
+        }
     }
     return 0;
 }

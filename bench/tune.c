@@ -98,24 +98,10 @@ static void usage(FILE *f)
  * a message. */
 static int check_names(const char *list)
 {
-    char name[64];
-    if (lab_list_has_empty(list)) {
-        fprintf(stderr, "csum: tune: option -M: an empty name in '%s' (names are separated by "
-                        "single commas)\nTry 'csum tune --help'.\n", list);
+    char name[LAB_NAME_SIZE];
+    if (lab_list_refuse("tune", list) != 0)
         return -1;
-    }
-    for (const char *p = list, *next; (next = lab_list_next(p, name, sizeof name)); p = next) {
-        const int k = (int)strcspn(p, ",");
-        if ((size_t)k >= sizeof name) { /* no name is that long: say it whole, not cut to fit */
-            fprintf(stderr, "csum: tune: -M: unknown implementation '%.*s' (see 'csum impls')\n"
-                            "Try 'csum tune --help'.\n", k, p);
-            return -1;
-        }
-        if (lab_list_has(list, (size_t)(p - list), name)) {
-            fprintf(stderr, "csum: tune: option -M names '%s' twice in '%s'\nTry 'csum tune "
-                            "--help'.\n", name, list);
-            return -1;
-        }
+    for (const char *p = list; (p = lab_list_next(p, name, sizeof name));) {
         const struct csum_impl *impl = csum_impl_find(name);
         const char *why = !impl                         ? "unknown implementation '%s' (see 'csum impls')"
                           : impl->reference             ? "'%s' is a reference row: the plans choose "

@@ -10,6 +10,7 @@
 
 #include "capture.h" /* capture_read_ahead */
 #include "csum_pcap.h"
+#include "pcapgen.h" /* crc32_ieee, the gzip trailer's CRC */
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -18,18 +19,6 @@
 #include <unistd.h>
 
 enum { PACKETS = 20, MAX_ALLOCATIONS = 1000 };
-
-/* CRC-32 (the gzip trailer's, RFC 1952), bit by bit: a few kilobytes, once. */
-static uint32_t crc32_of(const unsigned char *p, size_t n)
-{
-    uint32_t crc = 0xffffffffu;
-    for (size_t i = 0; i < n; i++) {
-        crc ^= p[i];
-        for (int b = 0; b < 8; b++)
-            crc = crc >> 1 ^ (0xedb88320u & -(crc & 1));
-    }
-    return ~crc;
-}
 
 static void put_le(unsigned char *p, uint32_t v, int bytes)
 {
@@ -53,7 +42,7 @@ static unsigned char *gzip_stored(const unsigned char *p, size_t n, size_t *len)
     put_le(at + 2, (uint32_t)~n & 0xffff, 2);
     memcpy(at + 4, p, n);
     at += 4 + n;
-    put_le(at, crc32_of(p, n), 4);
+    put_le(at, crc32_ieee(p, n), 4); /* pcapgen's, not the library's */
     put_le(at + 4, (uint32_t)n, 4);
     return z;
 }

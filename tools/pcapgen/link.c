@@ -160,11 +160,10 @@ static size_t wlan_frame(unsigned char *p, enum link link, const struct datagram
     return len;
 }
 
-/* The frame check sequence of IEEE 802.3 clause 3.2.9, also 802.11's: CRC-32, reflected
- * polynomial 0xedb88320, all ones in and out; bit by bit. Deliberately not the library's
- * (pcap/walk.c, by nibbles): the captures are the test's expected values, and a bug shared by
- * writer and reader would agree with itself (tshark checks both, tests/pcap_test.sh). */
-static uint32_t crc32_ieee(const unsigned char *p, size_t n)
+/* (pcapgen.h) Bit by bit, deliberately not the library's (pcap/walk.c: zlib's crc32(), or a
+ * table of nibbles without zlib): the captures are the test's expected values, and a bug
+ * shared by writer and reader would agree with itself (tshark checks both, tests/pcap_test.sh). */
+uint32_t crc32_ieee(const unsigned char *p, size_t n)
 {
     uint32_t crc = 0xffffffffu;
     for (size_t i = 0; i < n; i++) {

@@ -274,6 +274,9 @@ void build_link(enum link link, enum l2encap l2, const struct datagram *dg, int 
 
 /* An Ethernet header (+ one VLAN tag if vlan) for `ethertype` in front of p; its length. */
 size_t ethernet_header(unsigned char *p, uint16_t ethertype, int vlan, uint64_t *rng);
+/* The CRC-32 of IEEE 802.3 clause 3.2.9 (Ethernet's and 802.11's frame check sequence, and
+ * gzip's trailer, RFC 1952): reflected polynomial 0xedb88320, all ones in and out. */
+uint32_t crc32_ieee(const unsigned char *p, size_t n);
 
 uint32_t linktype_of(enum link link, int ipv);
 

@@ -18,10 +18,9 @@ kernel may go. A control checks that the check still bites: an object compiled w
 flags and one ISA flag more (-mavx2, or -mavx512f where the baseline has AVX2) must fail it as
 an ungated file.
 
-Built with link-time optimisation and without -ffat-lto-objects (Arch's -flto=auto), an object
-holds the compiler's intermediate code alone: the check then asks the build's compiler for the
-machine code of each object, one by one (gcc -r -flinker-output=nolto-rel, clang -x ir -c), and
-disassembles that.
+Built by clang with link-time optimisation, an object holds LLVM bitcode alone: the check then
+asks the build's compiler for the machine code of each object, one by one (clang -x ir -c), and
+disassembles that. (GCC's objects of the library always carry machine code: -ffat-lto-objects.)
 
 Also: every function with a non-temporal store (movnt*: the streaming copies) has an sfence.
 Streaming stores are weakly ordered, so without it a caller that publishes the destination
@@ -197,32 +196,18 @@ def scan(obj, permitted, seen, seen_nt):
 
 
 def lto_only(obj):
-    """True for an object of LTO intermediate code without machine code: LLVM bitcode, or GCC's
-    .gnu.lto_ sections with empty .text sections (a fat object has code there)."""
+    """True for an object of LLVM bitcode (or its wrapper) without machine code: clang's under
+    -flto. (GCC's objects of the library are always fat: CMakeLists.txt.)"""
     with open(obj, "rb") as f:
-        if f.read(4) in (b"BC\xc0\xde", b"\xde\xc0\x17\x0b"):  # bitcode, or its wrapper
-            return True
-    sections = subprocess.run(["objdump", "-h", obj], capture_output=True, text=True).stdout
-    if ".gnu.lto_" not in sections:
-        return False
-    for name, size in re.findall(r"^\s*\d+\s+(\S+)\s+([0-9a-f]+)\s", sections, re.M):
-        if name.startswith(".text") and int(size, 16):
-            return False
-    return True
+        return f.read(4) in (b"BC\xc0\xde", b"\xde\xc0\x17\x0b")
 
 
 def machine_code(obj, compiler, flags, tmp):
-    """obj, or for an object of LTO code alone the machine code the compiler makes of it."""
+    """obj, or for an object of bitcode alone the machine code the compiler makes of it."""
     if not lto_only(obj):
         return obj
     out = os.path.join(tmp, "%d.o" % len(os.listdir(tmp)))
-    with open(obj, "rb") as f:
-        bitcode = f.read(4) in (b"BC\xc0\xde", b"\xde\xc0\x17\x0b")
-    if bitcode:
-        command = compiler + flags + ["-fno-lto", "-c", "-x", "ir", obj, "-o", out]
-    else:
-        command = compiler + flags + ["-r", "-nostdlib", "-flinker-output=nolto-rel", obj, "-o", out]
-    subprocess.run(command, check=True)
+    subprocess.run(compiler + flags + ["-fno-lto", "-c", "-x", "ir", obj, "-o", out], check=True)
     return out
 
 

@@ -6,9 +6,10 @@
 #    file whichever directory it was built in (reproducible builds), and long ones (Fedora's)
 #    fit the lab's text of them;
 #  - without a build type, the -O level of CFLAGS is the one used (no -O2 appended after it);
-#  - with -flto (fat objects, as Fedora and Ubuntu build, or not, as Arch does), the tests of
-#    other CPUs' plans pass and the ISA check reads the compiled code; with CMake's
-#    CMAKE_INTERPROCEDURAL_OPTIMIZATION, GCC's objects of the library still hold machine code;
+#  - with -flto (fat objects, as Fedora and Ubuntu build), the tests of other CPUs' plans pass;
+#    with clang's -flto (bitcode alone) the ISA check reads the compiled code; with GCC's -flto
+#    alone (as Arch builds) or CMake's CMAKE_INTERPROCEDURAL_OPTIMIZATION, the library's
+#    objects still hold machine code;
 #  - with a raised x86-64 baseline (-march=x86-64-v2, RHEL 9's, and -march=x86-64-v3), the
 #    library's objects pass the ISA check and the unit suite passes;
 #  - with CSUM_INSTALL_STATIC=OFF no static library is installed, and the CMake package works;
@@ -85,11 +86,11 @@ lto() {
         { tail -n 20 "$tmp/lto.log"; return 1; }
     "$tmp/lto/csum-test" -t dispatch-defaults -t dispatch-narrow -t dispatch-sources
 }
-# Without -ffat-lto-objects (Arch's -flto=auto; clang's -flto always) an object holds no machine
-# code: the ISA check found none and failed, or under clang took the build for another
-# architecture's and passed checking nothing. It now checks the code the compiler makes of each.
+# clang's objects under -flto are bitcode alone (it has no fat objects before clang 17): the ISA
+# check found no machine code and failed, or took the build for another architecture's and
+# passed checking nothing. It checks the code the compiler makes of each.
 slim_lto() {
-    CFLAGS="-O2 -flto" cmake -S "$root" -B "$tmp/slim" $gen -DCMAKE_BUILD_TYPE=None \
+    CC=clang CFLAGS="-O2 -flto" cmake -S "$root" -B "$tmp/slim" $gen -DCMAKE_BUILD_TYPE=None \
         -DCSUM_BUILD_PROGRAMS=OFF -DCSUM_BUILD_TESTS=OFF >"$tmp/slim.log" 2>&1 &&
         cmake --build "$tmp/slim" --target csum_objects --parallel 2 >>"$tmp/slim.log" 2>&1 ||
         { tail -n 20 "$tmp/slim.log"; return 1; }
@@ -99,35 +100,40 @@ slim_lto() {
 }
 if printf 'int main(void) { return 0; }\n' | ${CC:-cc} -flto -x c - -o "$tmp/lto-probe" 2>/dev/null; then
     check "packaging: -flto: the tests of other CPUs' plans pass" -- lto
-    if [ "$(uname -m)" = x86_64 ] && command -v objdump >/dev/null; then
-        check "packaging: -flto without fat objects: the ISA check reads the compiled code" -- slim_lto
-    fi
 else
     printf 'SKIPPED packaging: -flto (the compiler cannot link with it)\n'
 fi
+if [ "$(uname -m)" = x86_64 ] && command -v objdump >/dev/null && command -v clang >/dev/null &&
+   printf 'int main(void) { return 0; }\n' | clang -flto -x c - -o "$tmp/clang-lto-probe" 2>/dev/null; then
+    check "packaging: clang -flto (bitcode objects): the ISA check reads the compiled code" -- slim_lto
+else
+    printf 'SKIPPED packaging: clang -flto (needs x86-64, objdump and clang with LTO)\n'
+fi
 
-# Link-time optimisation through CMake (-DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON): GCC's
-# objects had no machine code (-fno-fat-lto-objects), so the installed libcsum.a could be
-# linked only with LTO by the same GCC release, and Fedora's brp-strip-lto left it empty.
-ipo_fat() {
-    local obj=CMakeFiles/csum_objects.dir/src/version.c.o
-    configure ipo -DCSUM_BUILD_PROGRAMS=OFF -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON ||
-        { cat "$tmp/ipo.log"; return 1; }
+# GCC under LTO without -ffat-lto-objects (Arch's CFLAGS=-flto=auto, or CMake's
+# CMAKE_INTERPROCEDURAL_OPTIMIZATION, which asks for -fno-fat-lto-objects): the objects had no
+# machine code, so the installed libcsum.a could be linked only with LTO by the same GCC release,
+# and Fedora's brp-strip-lto left it empty. fat_objects DIR [cmake options...]
+fat_objects() {
+    local dir=$1 obj=CMakeFiles/csum_objects.dir/src/version.c.o; shift
+    configure "$dir" -DCSUM_BUILD_PROGRAMS=OFF "$@" || { cat "$tmp/$dir.log"; return 1; }
     # Just that object with ninja; with make, the library's objects.
     if [ -n "$gen" ]; then
-        cmake --build "$tmp/ipo" --target "$obj" >>"$tmp/ipo.log" 2>&1
+        cmake --build "$tmp/$dir" --target "$obj" >>"$tmp/$dir.log" 2>&1
     else
-        cmake --build "$tmp/ipo" --target csum_objects --parallel 2 >>"$tmp/ipo.log" 2>&1
-    fi || { tail -n 20 "$tmp/ipo.log"; return 1; }
-    objdump -d "$tmp/ipo/$obj" | grep -q '<csum_version>:' ||
+        cmake --build "$tmp/$dir" --target csum_objects --parallel 2 >>"$tmp/$dir.log" 2>&1
+    fi || { tail -n 20 "$tmp/$dir.log"; return 1; }
+    objdump -d "$tmp/$dir/$obj" | grep -q '<csum_version>:' ||
         { echo "$obj holds no machine code for csum_version (slim LTO object)"; return 1; }
 }
+flto_fat() { CFLAGS="-O2 -flto=auto" fat_objects flto -DCMAKE_BUILD_TYPE=None; }
 if ${CC:-cc} -v 2>&1 | grep -q '^gcc version' && command -v objdump >/dev/null &&
    printf 'int main(void) { return 0; }\n' | ${CC:-cc} -flto -x c - -o "$tmp/ipo-probe" 2>/dev/null; then
+    check "packaging: CFLAGS=-flto=auto (GCC): libcsum's objects carry machine code" -- flto_fat
     check "packaging: CMAKE_INTERPROCEDURAL_OPTIMIZATION=ON (GCC): libcsum's objects carry machine code" -- \
-        ipo_fat
+        fat_objects ipo -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON
 else
-    printf 'SKIPPED packaging: CMAKE_INTERPROCEDURAL_OPTIMIZATION (not GCC, no objdump or no -flto)\n'
+    printf "SKIPPED packaging: GCC's fat LTO objects (not GCC, no objdump or no -flto)\n"
 fi
 
 # ---- a raised x86-64 baseline ----------------------------------------------------------------

@@ -725,7 +725,8 @@ static int refuse_cases(const struct lab_options *o, const struct request *r)
             if (o->align >= 0)
                 snprintf(given + strlen(given), sizeof given - strlen(given), " -a %ld", o->align);
             fprintf(stderr, "csum: bench: lenalign has no case with%s (its cases are fixed "
-                            "Len/Aln pairs: see docs/METHOD.md; sizes takes any -l/-a)\n", given);
+                            "Len/Aln pairs: see docs/METHOD.md; sizes takes any -l/-a)\nTry 'csum bench "
+                            "--help'.\n", given);
             return 2;
         }
         /* copy keeps the time of each of its -c single calls: memory that must be there. */
@@ -733,7 +734,8 @@ static int refuse_cases(const struct lab_options *o, const struct request *r)
             !can_allocate((size_t)o->count * sizeof(double))) {
             fprintf(stderr, "csum: bench: -c %ld: copy cannot allocate the %zu bytes that the "
                             "times of %ld single calls take (name the other tables without copy "
-                            "for this count)\n", o->count, (size_t)o->count * sizeof(double), o->count);
+                            "for this count)\nTry 'csum bench --help'.\n", o->count,
+                    (size_t)o->count * sizeof(double), o->count);
             return 2;
         }
         char why[160];
@@ -744,7 +746,7 @@ static int refuse_cases(const struct lab_options *o, const struct request *r)
         if (!strcmp(tables[t].name, "thrash") && o->count > 0 && o->count % LAB_THRASH_SCHEDULE) {
             fprintf(stderr, "csum: bench: thrash times whole passes over its %d-call schedule: "
                             "-c takes a multiple of %d there, not %ld (name the other tables "
-                            "without thrash for another count)\n",
+                            "without thrash for another count)\nTry 'csum bench --help'.\n",
                     LAB_THRASH_SCHEDULE, LAB_THRASH_SCHEDULE, o->count);
             return 2;
         }
@@ -753,8 +755,8 @@ static int refuse_cases(const struct lab_options *o, const struct request *r)
         /* The largest buffers -l leads to: sizes (>= 64 KiB), copy (source and destination). */
         size_t need = 2 * ((size_t)o->len + 8192) + 65536;
         if (!can_allocate(need)) {
-            fprintf(stderr, "csum: bench: -l %ld: cannot allocate the %zu bytes it needs\n",
-                    o->len, need);
+            fprintf(stderr, "csum: bench: -l %ld: cannot allocate the %zu bytes it needs\nTry "
+                            "'csum bench --help'.\n", o->len, need);
             return 2;
         }
     }
@@ -1008,7 +1010,8 @@ static int run(struct lab_options *o, const struct request *r)
         if (mkdir(o->out_dir, 0777) != 0) {
             if (errno == EEXIST)
                 fprintf(stderr, "csum: bench: %s already exists: an earlier run is never "
-                                "overwritten (choose a new directory)\n", o->out_dir);
+                                "overwritten (choose a new directory)\nTry 'csum bench --help'.\n",
+                        o->out_dir);
             else
                 fprintf(stderr, "csum: bench: cannot create %s: %s\n", o->out_dir, strerror(errno));
             return 2;

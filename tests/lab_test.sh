@@ -12,13 +12,14 @@ csum="$build/csum"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# refused "what" "message regex" -- args...: exit 2, the message, no table printed (with
-# with_env="VAR=VALUE ..." before it: run in that environment).
+# refused "what" "message regex" -- args...: exit 2, the message and the --help hint, no table
+# printed (with with_env="VAR=VALUE ..." before it: run in that environment).
 refused() {
     local what=$1 want=$2 status; shift 3
     env ${with_env:-} "$csum" bench "$@" >"$tmp/out" 2>"$tmp/err"
     status=$?
-    if [ "$status" -eq 2 ] && grep -qE -- "$want" "$tmp/err" && ! grep -q "^==" "$tmp/out"; then
+    if [ "$status" -eq 2 ] && grep -qE -- "$want" "$tmp/err" && ! grep -q "^==" "$tmp/out" &&
+       grep -q "^Try 'csum bench --help'.\$" "$tmp/err"; then
         ok "lab: refuses $what"
     else
         fail "lab: $what: exit $status, stderr: $(head -c 300 "$tmp/err")"

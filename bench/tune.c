@@ -88,7 +88,8 @@ static void usage(FILE *f)
                "                  (slower, a row gave wrong sums, under CSUM_DISPATCH or\n"
                "                  CSUM_CPU_DISABLE)\n"
                "  --reset         remove that file: the compiled-in plan applies again (only a\n"
-               "                  file that --write wrote; anything else is left alone, exit 1)\n"
+               "                  file that --write wrote; anything else is left alone, exit 1;\n"
+               "                  through a symbolic link, the file it names: the link stays)\n"
                "  -M IMPL,...     only these implementations (each name once, none empty)\n"
                "  --quick         fewer lengths and batches (noisier)\n"
                "  --cpu N         pin to CPU N (default: the last CPU it may run on)\n");

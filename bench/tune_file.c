@@ -189,6 +189,12 @@ int lab_tune_plan_replaceable(const char *path, const char **why)
     return -1;
 }
 
+/*
+ * Remove the plan file. A symbolic link is followed as --write follows it (file_follow_links:
+ * ours or root's only): the file it names is removed and the link kept, so that the next
+ * --write writes there again. Removing the link instead left the plan it named on disk, and
+ * made the next --write put a new file where the link had been.
+ */
 int lab_tune_reset(void)
 {
     char path[4096];
@@ -197,27 +203,35 @@ int lab_tune_reset(void)
         printf("no plan file is read (CSUM_DISPATCH_FILE is empty, or no absolute HOME): nothing to reset\n");
         return 0;
     }
+    const char *why = NULL;
+    char *target = file_follow_links(path, &why);
+    if (!target) {
+        fprintf(stderr, "csum: tune: not removing %s: %s\n", path, why);
+        return 1;
+    }
+    const int linked = strcmp(target, path) != 0;
     struct stat st;
-    const char *why;
-    if (plan_file_check(path, &st, &why) != 0) {
+    int rc = 1;
+    if (plan_file_check(target, &st, &why) != 0) {
         if (why == NULL) {
             printf("no plan file at %s: csum_partial already uses the compiled-in plan\n", path);
-            return 0;
+            rc = 0;
+        } else {
+            fprintf(stderr, "csum: tune: not removing %s: %s (--reset removes only a plan file "
+                            "that 'csum tune --write' wrote)\n", path, why);
         }
-        fprintf(stderr, "csum: tune: not removing %s: %s (--reset removes only a plan file that "
-                        "'csum tune --write' wrote)\n", path, why);
-        return 1;
+    } else if (!file_same(&st, target)) { /* replaced since it was checked */
+        fprintf(stderr, "csum: tune: not removing %s: it changed while it was checked\n", target);
+    } else if (unlink(target) != 0) {
+        fprintf(stderr, "csum: tune: cannot remove %s: %s\n", target, strerror(errno));
+    } else {
+        printf("removed %s%s%s%s: programs started from now on use the compiled-in plan\n", target,
+               linked ? " (the link " : "", linked ? path : "",
+               linked ? " stays, for the next 'csum tune --write')" : "");
+        rc = 0;
     }
-    if (!file_same(&st, path)) { /* replaced since it was checked */
-        fprintf(stderr, "csum: tune: not removing %s: it changed while it was checked\n", path);
-        return 1;
-    }
-    if (unlink(path) != 0) {
-        fprintf(stderr, "csum: tune: cannot remove %s: %s\n", path, strerror(errno));
-        return 1;
-    }
-    printf("removed %s: programs started from now on use the compiled-in plan\n", path);
-    return 0;
+    free(target);
+    return rc;
 }
 
 /*

@@ -578,6 +578,36 @@ for f in notes hand-plan big-plan plan-dir plan-fifo link-to-notes; do
     expect_same "$(ls -ld "$TMP/$f" 2>&1)" "$(cat "$TMP/before")" "tune --reset leaves $f as it was"
 done
 expect_grep "$TMP/notes" "^keep me$" "tune --reset leaves the file a refused link names alone"
+# Through a symbolic link of ours, --reset removes the plan file it names and keeps the link, as
+# --write writes through it (the link was removed, the plan left on disk); another user's link
+# is refused, and neither it nor its file is touched.
+mkdir -p "$TMP/dotfiles"
+cp "$TMP/plan" "$TMP/dotfiles/reset-plan"
+ln -s dotfiles/reset-plan "$TMP/reset-link"
+if chown -h 65534 "$TMP/reset-link" 2>/dev/null; then
+    expect_status 1 "tune --reset refuses another user's symbolic link" -- \
+        env CSUM_DISPATCH_FILE="$TMP/reset-link" "$CSUM" tune --reset
+    expect_grep "$TMP/err" "^csum: tune: not removing $TMP/reset-link: it is a symbolic link owned by another user$" \
+        "tune --reset says why it leaves another user's link alone"
+    if [ -L "$TMP/reset-link" ] && [ -f "$TMP/dotfiles/reset-plan" ]; then
+        ok "tune --reset leaves another user's link and its file"
+    else fail "tune --reset leaves another user's link and its file"; fi
+    rm "$TMP/reset-link"
+    ln -s dotfiles/reset-plan "$TMP/reset-link"
+else
+    printf 'SKIPPED cli: tune --reset and another user'"'"'s symbolic link (needs root)\n'
+fi
+expect_status 0 "tune --reset through a symbolic link" -- \
+    env CSUM_DISPATCH_FILE="$TMP/reset-link" "$CSUM" tune --reset
+expect_grep "$TMP/out" "^removed $TMP/dotfiles/reset-plan (the link $TMP/reset-link stays, for the next 'csum tune --write'): " \
+    "tune --reset names the file it removed and the link it kept"
+if [ -L "$TMP/reset-link" ] && [ ! -e "$TMP/dotfiles/reset-plan" ]; then
+    ok "tune --reset through a link removes the plan file and keeps the link"
+else fail "tune --reset through a link removes the plan file and keeps the link"; fi
+expect_status 0 "tune --reset through a dangling link" -- \
+    env CSUM_DISPATCH_FILE="$TMP/reset-link" "$CSUM" tune --reset
+expect_grep "$TMP/out" "^no plan file at $TMP/reset-link" "tune --reset through a dangling link says so"
+rm "$TMP/reset-link"
 expect_status 0 "tune --reset" -- env CSUM_DISPATCH_FILE="$TMP/plan" "$CSUM" tune --reset
 expect_grep "$TMP/out" "^removed $TMP/plan" "tune --reset removes the plan file"
 expect_status 0 "tune --reset again" -- env CSUM_DISPATCH_FILE="$TMP/plan" "$CSUM" tune --reset

@@ -65,7 +65,7 @@ static void print_help(void)
            "Environment: CSUM_IMPL=NAME selects an implementation at first use;\n"
            "CSUM_DISPATCH=name@from,... sets the length plan ('csum tune' measures one);\n"
            "CSUM_DISPATCH_FILE=FILE names the plan file ('' for none);\n"
-           "CSUM_COPY_IMPL=NAME does the same for csum_partial_copy (see 'csum impls');\n"
+           "CSUM_COPY_IMPL=NAME selects csum_partial_copy's implementation;\n"
            "CSUM_BATCH_IMPL=NAME forces csum_ipv4_header_batch's implementation;\n"
            "CSUM_CPU_DISABLE=feat,... hides CPU features (e.g. avx512bw) from dispatch.\n"
            "Exit status: 0 success, 1 a failure was found (mismatch, an implementation\n"

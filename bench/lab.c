@@ -64,7 +64,7 @@ static const struct lab_table tables[] = {
       TAKES_IMPLS | TAKES_ZERO_SUM, LAT | TPUT | MODE_FENCED, NAMES_CSUM | NAMES_H40 },
     { "copy", table_copy, "Gerum 2021: fused copy+checksum vs memcpy+checksum;\nmin/avg/max, p99.9",
       TAKES_LEN | TAKES_ALIGN | TAKES_IMPLS | TAKES_DST_ALIGN | TAKES_BUSY, TPUT, NAMES_COPY },
-    { "memops", table_memops, "Evans 2003: zero/copy variants, cached 4 KiB vs uncached 400 MB", 0, TPUT, 0 },
+    { "memops", table_memops, "Evans 2003: zero/copy variants, cached 4 KiB vs uncached 400 MiB", 0, TPUT, 0 },
     { "iov", table_iov, "Viro/Laight 2020: checksum over 16 iovec segments of 1..1024 bytes", 0, LAT, 0 },
     { "batch", table_batch, "IPv4 header checksums: csum_ipv4_header_batch vs a loop, per header", 0, TPUT, 0 },
     { "pcap", table_pcap, "csum pcap verify throughput on a generated capture (GB/s)", 0, TPUT, 0 },

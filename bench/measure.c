@@ -89,7 +89,7 @@ static uint64_t size_batches(const struct lab_options *o, const struct lab_clock
     if (*n < 1)
         *n = 1;
     if (o->quick && iters == 1 && *n > 5)
-        *n = 5; /* --quick: a call that outlasts a batch (400 MB, DRAM) needs fewer of them */
+        *n = 5; /* --quick: a call that outlasts a batch (400 MiB, DRAM) needs fewer of them */
     if (o->count > 0) {
         double per_op_ns = (double)last / (double)iters / clk->ticks_per_ns;
         double planned_s = per_op_ns * (double)o->count * *n * 1e-9;

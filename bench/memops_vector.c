@@ -14,7 +14,7 @@
 /*
  * One worker per vector width W, generated from this one text: copy (or zero, when `copy` is
  * 0) `len` bytes with normal or streaming stores; always called with constant flags.
- *  - below 128 bytes, byte by byte (only the tests go there; the tables use 4 KiB and 400 MB);
+ *  - below 128 bytes, byte by byte (only the tests go there; the tables use 4 KiB and 400 MiB);
  *  - normal stores: whole vectors, then one more ending exactly at len (it overlaps bytes
  *    already written, but stays inside the buffer);
  *  - streaming stores want whole aligned lines: normal stores up to dst's first 64-byte

@@ -5,7 +5,7 @@
  *  - copy: every row of the library's copy table this CPU supports, then csum_partial_copy
  *    itself (through dispatch, as users call it);
  *  - memops: zeroing and copying (bench/memops*.c), then the same fused copies as above, so
- *    the 400 MB column compares streaming and normal stores for csum_partial_copy too;
+ *    the 400 MiB column compares streaming and normal stores for csum_partial_copy too;
  *  - iov: csum_iov, a naive "csum_partial per segment + csum_block_add" baseline, and
  *    csum_iov_copy gathering into a buffer of the lab's.
  */

@@ -1,6 +1,6 @@
 /*
  * memops: Evans 2003's bzero/bcopy comparison. Every zeroing and copying variant, and every
- * fused copy+checksum ("csum"), on a 4 KiB buffer (reused: always cached) and on a 400 MB buffer
+ * fused copy+checksum ("csum"), on a 4 KiB buffer (reused: always cached) and on a 400 MiB buffer
  * (never cached), in bytes per second, so the non-temporal trade-off shows: it loses when the
  * data is cached, wins when it is not.
  */
@@ -51,7 +51,7 @@ int lab_memop_is_correct(const struct lab_memop *op, unsigned char *dst, const u
 void table_memops(const struct lab_env *env)
 {
     lab_table_title(env, "memops (Evans 2003)", "zero and copy variants, cached 4 KiB vs uncached "
-                    "400 MB, bytes per second from the median batch (* = noisy)");
+                    "400 MiB, bytes per second from the median batch (* = noisy)");
     if (!lab_memops[0]) {
         lab_note("memops", "not available yet: no memory operations in this build");
         return;
@@ -59,14 +59,14 @@ void table_memops(const struct lab_env *env)
     static const struct { size_t len; const char *level; } cases[] = {
         { 4096, "cached" }, { (size_t)400 << 20, "uncached" },
     };
-    lab_out("%-22s %-5s %16s %16s\n", "op", "kind", "4 KiB cached", "400 MB uncached");
+    lab_out("%-22s %-5s %16s %16s\n", "op", "kind", "4 KiB cached", "400 MiB uncached");
     unsigned char *src[2], *dst[2];
     for (int k = 0; k < 2; k++) {
         src[k] = lab_buffer(cases[k].len);
         dst[k] = lab_buffer(cases[k].len);
     }
     if (!src[0] || !src[1] || !dst[0] || !dst[1]) {
-        lab_fail("memops", "cannot allocate the 400 MB buffers");
+        lab_fail("memops", "cannot allocate the 400 MiB buffers");
     } else {
         /* The fused copies' checksums, from the oracle, once per buffer: every operation is
          * checked on the buffers it is timed on before it is timed, as in every table. */

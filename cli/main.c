@@ -65,13 +65,14 @@ static void print_help(void)
            "Environment: CSUM_IMPL=NAME selects an implementation at first use;\n"
            "CSUM_DISPATCH=name@from,... sets the length plan ('csum tune' measures one);\n"
            "CSUM_DISPATCH_FILE=FILE names the plan file ('' for none);\n"
-           "CSUM_COPY_IMPL=NAME does the same for csum_partial_copy (see 'csum impls');\n"
+           "CSUM_COPY_IMPL=NAME selects csum_partial_copy's implementation;\n"
            "CSUM_BATCH_IMPL=NAME forces csum_ipv4_header_batch's implementation;\n"
            "CSUM_CPU_DISABLE=feat,... hides CPU features (e.g. avx512bw) from dispatch.\n"
            "Exit status: 0 success, 1 a failure was found (mismatch, an implementation\n"
-           "named to verify that cannot run here, unreadable file, bad checksum, output\n"
-           "that could not be written), 2 bad usage (for pcap also an unreadable or\n"
-           "malformed capture, or output that could not be written).\n");
+           "named to verify that cannot run here, unreadable file, bad checksum, a plan\n"
+           "tune refused or could not write or remove, a lab table that could not run,\n"
+           "output that could not be written), 2 bad usage (for pcap also an unreadable\n"
+           "or malformed capture, or output that could not be written).\n");
 }
 
 /* csum help [COMMAND]: what git, cargo and go users type; the same text as --help. */

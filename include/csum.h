@@ -86,10 +86,12 @@ typedef uint16_t csum_sum16;
  *             at an even offset of the whole message; see csum_block_add() otherwise.
  * @return     the new unfolded sum. Never reads outside [buf, buf + len).
  *
- * Uses the implementation chosen by csum_impl_select(), or by the CSUM_IMPL environment
- * variable at first use, or the fastest one this CPU supports. With gcc or clang, a call with
- * a constant `len` of 2, 4, 8, 12, 14, 16, 20 or 40 is compiled inline instead (in C++ a call
- * of csum_inline_partial(); see below).
+ * Follows the dispatch plan (csum_dispatch_describe()): one set by csum_impl_select() (one
+ * implementation for every length) or csum_dispatch_set(), else the one chosen at first use:
+ * CSUM_IMPL's implementation for every length, else CSUM_DISPATCH's plan, the plan file's or
+ * the compiled-in plan for this kind of CPU, which choose the implementation by length. With
+ * gcc or clang, a call with a constant `len` of 2, 4, 8, 12, 14, 16, 20 or 40 is compiled
+ * inline instead (in C++ a call of csum_inline_partial(); see below).
  */
 CSUM_API csum_wsum csum_partial(const void *buf, size_t len, csum_wsum sum);
 
@@ -234,7 +236,7 @@ CSUM_API csum_sum16 csum_ipv4_header(const void *iph, unsigned ihl);
  * ihl * 4 bytes; a header may end right before an unmapped page. Every hdrs[i] (i < n) must
  * point to a readable header; a NULL `hdrs` or `out` reads and writes nothing, whatever `n`
  * (a caller bug, never a crash). Uses SIMD across headers (16 per step with AVX-512) where
- * the CPU has it, portable C otherwise (and AVX2 where the compiled-in csum_partial plan keeps
+ * the CPU has it, from 8 headers (fewer are summed one by one), portable C otherwise (and AVX2 where the compiled-in csum_partial plan keeps
  * to 256-bit rows, as on Intel Skylake-SP); CSUM_BATCH_IMPL=name in the environment forces one
  * implementation's batch for every count.
  */

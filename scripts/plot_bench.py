@@ -407,7 +407,7 @@ def main():
     op = lambda r: "%s %s" % (r["variant"].split(",")[0], r["impl"])  # e.g. "zero avx512-nt"
     level = lambda r: r["variant"].split(", ")[-1]
     made.append(plot_bars(
-        doc, out_dir, "memops.png", "memops (Evans 2003): cached 4 KiB vs uncached 400 MB", memops,
+        doc, out_dir, "memops.png", "memops (Evans 2003): cached 4 KiB vs uncached 400 MiB", memops,
         ordered(op(r) for r in memops), op, ["cached", "uncached"], level, lambda r: r["gbps"],
         "GB/s (median, log scale)", log=True))
     made.append(plot_iov(doc, out_dir))

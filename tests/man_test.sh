@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # csum(1) keeps up with the tool: every command that `csum --help` lists, every option that
-# `csum --help`, `csum COMMAND --help` and `csum COMMAND SUBCOMMAND --help` print, every table of the lab and which of them take
-# -l and -a, and every environment variable the library, the tool or the lab reads is in the
-# manual; the manual carries the tool's version and formats without a groff warning.
+# `csum --help`, `csum COMMAND --help` and `csum COMMAND SUBCOMMAND --help` print, every table
+# of the lab and which of them take each option that has a list of tables (-l, -a, -M,
+# --latency, --throughput), and every environment variable the library, the tool or the lab
+# reads is in the manual; the manual carries the tool's version and formats without a groff warning.
 # Usage: tests/man_test.sh BUILD_DIR
 set -u
 build=${1:?usage: man_test.sh BUILD_DIR}
@@ -31,10 +32,9 @@ for cmd in $commands; do
         documented_option "$opt" || missing+=("option $opt (csum $cmd)")
     done
 done
-# The lab's tables, and which take -l and -a, as `csum bench --help` says (it prints them from
-# the lab's own table): each has its entry in the manual, which has no other, and the manual's
-# -l and -a entries give the same "tables: ..." list. A table's line starts with its name (the
-# further lines of its description are indented).
+# The lab's tables, and which take each option, as `csum bench --help` says (it prints them from
+# the lab's own table): each has its entry in the manual, which has no other. A table's line
+# starts with its name (the further lines of its description are indented).
 bench_text=$(awk '/^\.SS csum bench/ { on = 1; next } /^\.SS / { on = 0 } on' <<<"$text")
 help_tables=$("$csum" bench --help | awk '/^Tables/ { on = 1; next } on && /^$/ { exit } on && /^  [^ ]/ { print $1 }')
 [ -n "$help_tables" ] || fail "man: no tables found in 'csum bench --help'"
@@ -46,10 +46,19 @@ done
 for t in $(comm -13 <(sort <<<"$help_tables") <(sort <<<"$man_tables")); do
     missing+=("no bench table $t (the manual lists one the lab does not have)")
 done
-for opt in -l -a; do
-    takes=$("$csum" bench --help | awk -v o="$opt" '$1 == o { on = 1; next } on && /^  -/ { exit }
-                                                    on && /^ +tables: / { sub(/^ +tables: /, ""); print; exit }')
-    entry=$(awk -v o="$opt" '$1 == ".BI" && $2 == o { on = 1; next } on && /^\.TP/ { exit } on' <<<"$bench_text" | tr '\n' ' ')
+# Every option whose help has a "tables:" list (-l, -a, -M, --latency, --throughput): the list,
+# joined where the help wraps it, must be the manual entry's.
+table_opts=$("$csum" bench --help | awk '/^  -/ { o = $1 } /^ +tables: / { print o }')
+for need in -l -a -M --latency --throughput; do
+    grep -qx -- "$need" <<<"$table_opts" || fail "man: no 'tables:' line for $need in 'csum bench --help'"
+done
+for opt in $table_opts; do
+    takes=$("$csum" bench --help | awk -v o="$opt" '$1 == o { on = 1; next }
+                                                    grab && /^ +[a-z]/ { sub(/^ +/, " "); t = t $0; next }
+                                                    grab || (on && /^  -/) { exit }
+                                                    on && /^ +tables: / { sub(/^ +tables: /, ""); t = $0; grab = 1 }
+                                                    END { print t }')
+    entry=$(awk -v o="$opt" '($1 == ".BI" || $1 == ".B") && $2 == o { on = 1; next } on && /^\.TP/ { exit } on' <<<"$bench_text" | tr '\n' ' ')
     if [ -z "$takes" ]; then
         fail "man: no 'tables:' line for $opt in 'csum bench --help'"
     elif ! grep -qF -- "tables: $takes." <<<"$entry"; then

@@ -3,8 +3,9 @@
 # built and run with each `cc` line of the block after it that needs no install, and of the
 # "Without installing" block (in a directory where include/ and build/ are the tree's, so the
 # lines run verbatim), and must print what the README says it prints; it also builds warning-free as strict C11. The fragments of the next
-# block must compile as a function body given their variables. (The Python blocks are run by
-# python/tests/test_package.py.)
+# block must compile as a function body given their variables. "The `csum` tool" block must
+# name every command and the lab's tables as the tool's --help does. (The Python blocks are run
+# by python/tests/test_package.py.)
 # Usage: tests/readme_test.sh BUILD_DIR
 set -u
 build=${1:?usage: readme_test.sh BUILD_DIR}
@@ -83,4 +84,23 @@ done < <(awk '/^\*\*Without installing\.\*\*/ { on = 1 } on && /^```sh/ { inbloc
 } >"$tmp/fragments.c"
 check "readme: the copy and iovec fragments compile as a function body" -- \
     "$cc" -std=c11 -pedantic -Wall -Wextra -Werror -I "$root/include" -c "$tmp/fragments.c" -o "$tmp/fragments.o"
+
+# "The `csum` tool" block names every command of `csum --help` (help aside) and, on its
+# `csum bench` line, exactly the lab's tables in `csum bench --help`'s order.
+tool_block=$(awk '/^## The `csum` tool/ { on = 1; next } on && /^```/ { if (inblock) exit; inblock = 1; next }
+                  inblock' "$root/README.md")
+want_cmds=$("$build/csum" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on && $1 != "help" { print $1 }')
+have_cmds=$(awk '$1 == "csum" { print ($2 == "--impl" ? "" : $2) }' <<<"$tool_block" | sort -u)
+missing_cmds=$(comm -23 <(sort -u <<<"$want_cmds") <(printf '%s\n' "$have_cmds"))
+want_tables=$("$build/csum" bench --help | awk '/^Tables/ { on = 1; next } on && /^$/ { exit } on && /^  [^ ]/ { print $1 }' | tr '\n' ' ')
+have_tables=$(awk '$1 == "csum" && $2 == "bench" { sub(/.*the lab: /, ""); print; exit }' <<<"$tool_block")
+if [ -z "$want_cmds" ] || [ -z "$want_tables" ]; then
+    fail "readme: no commands or tables found in 'csum --help' and 'csum bench --help'"
+elif [ -n "$missing_cmds" ]; then
+    fail "readme: 'The csum tool' lacks: $(echo $missing_cmds)"
+elif [ "$have_tables " != "$want_tables" ]; then
+    fail "readme: 'csum bench [TABLE...]' lists '$have_tables', the lab has '${want_tables% }'"
+else
+    ok "readme: 'The csum tool' names every command and the lab's tables"
+fi
 finish readme_test

@@ -6,7 +6,7 @@
  * byte copied, and evicts everything else on the way. Streaming stores write whole lines from
  * write-combining buffers without reading them: two bytes of traffic per byte, cache left
  * alone. They lose when the destination would have stayed cached (Evans 2003 in docs/SOURCES.md: 3x slower on a
- * cached 4 KiB buffer, 3x faster on an uncached 400 MB one), hence the size threshold in
+ * cached 4 KiB buffer, 3x faster on an uncached 400 MiB one), hence the size threshold in
  * csum_partial_copy's dispatch (glibc's rule for memcpy).
  *
  * Streaming stores want full, aligned lines: the bytes up to the first 64-byte boundary of dst

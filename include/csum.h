@@ -235,10 +235,11 @@ CSUM_API csum_sum16 csum_ipv4_header(const void *iph, unsigned ihl);
  * lengths. For each header the first byte is read and, when its ihl is 5..15, exactly
  * ihl * 4 bytes; a header may end right before an unmapped page. Every hdrs[i] (i < n) must
  * point to a readable header; a NULL `hdrs` or `out` reads and writes nothing, whatever `n`
- * (a caller bug, never a crash). Uses SIMD across headers (16 per step with AVX-512) where
- * the CPU has it, from 8 headers (fewer are summed one by one), portable C otherwise (and AVX2 where the compiled-in csum_partial plan keeps
- * to 256-bit rows, as on Intel Skylake-SP); CSUM_BATCH_IMPL=name in the environment forces one
- * implementation's batch for every count.
+ * (a caller bug, never a crash). From 8 headers on (fewer are summed one by one), uses SIMD
+ * across headers (16 per step with AVX-512) where the CPU has it, portable C otherwise (and
+ * AVX2 where the compiled-in csum_partial plan keeps to 256-bit rows, as on Intel
+ * Skylake-SP); CSUM_BATCH_IMPL=name in the environment forces one implementation's batch for
+ * every count.
  */
 CSUM_API void csum_ipv4_header_batch(const void *const *hdrs, size_t n, csum_sum16 *out);
 

@@ -92,7 +92,7 @@ golden: build ## regenerate tests/golden_vectors.h from the oracle (then review 
 	"$(BUILD)/csum-test" --print-golden > tests/golden_vectors.h
 
 clean:
-	rm -rf build build-asan build-tsan build-clang build-arm64 build-arm64-ubsan build-s390x build-s390x-ubsan build-musl build-fuzz
+	rm -rf build build-asan build-tsan build-clang build-arm64 build-arm64-ubsan build-s390x build-s390x-ubsan build-musl build-gcc-O1 build-gcc-Os build-gcc-O3 build-fuzz
 
 help:
 	@echo "csum make targets:"

@@ -13,7 +13,7 @@ DESTDIR    ?=
 FUZZ_SECONDS ?= 60
 FUZZ_CC    ?= clang
 
-.PHONY: all build check test test-asan test-tsan test-cpus test-arm64 test-s390x bench results tune-results golden install uninstall fuzz help clean
+.PHONY: all build check test test-asan test-tsan test-cpus test-arm64 test-s390x test-musl bench results tune-results golden install uninstall fuzz help clean
 
 all: build
 
@@ -52,6 +52,9 @@ test-arm64: ## cross-build for arm64 and run csum-test, the cli, the quick pcap 
 test-s390x: ## the same for big-endian s390x under qemu-s390x
 	tests/run_emulated.sh s390x
 
+test-musl: ## build with musl-gcc (musl-tools; build-musl/) and run csum-test, the cli, the quick pcap suite and the fuzz corpus
+	tests/run_musl.sh
+
 # Extra options for the lab, e.g. BENCH_ARGS="--quick" or BENCH_ARGS="lenalign -M x86-herbert".
 BENCH_ARGS ?=
 
@@ -89,7 +92,7 @@ golden: build ## regenerate tests/golden_vectors.h from the oracle (then review 
 	"$(BUILD)/csum-test" --print-golden > tests/golden_vectors.h
 
 clean:
-	rm -rf build build-asan build-tsan build-clang build-arm64 build-arm64-ubsan build-s390x build-s390x-ubsan build-fuzz
+	rm -rf build build-asan build-tsan build-clang build-arm64 build-arm64-ubsan build-s390x build-s390x-ubsan build-musl build-gcc-O1 build-gcc-Os build-gcc-O3 build-fuzz
 
 help:
 	@echo "csum make targets:"
@@ -103,6 +106,8 @@ help:
 	@echo "  make test-arm64 csum-test, cli, quick pcap, fuzz corpus for arm64 under qemu-aarch64 (build-arm64/),"
 	@echo "                  and csum-test --quick built with UBSan (build-arm64-ubsan/)"
 	@echo "  make test-s390x the same for big-endian s390x under qemu-s390x (build-s390x/, build-s390x-ubsan/)"
+	@echo "  make test-musl  csum-test, cli, quick pcap, fuzz corpus built with musl-gcc (musl-tools;"
+	@echo "                  build-musl/): the C library Alpine uses"
 	@echo "  make bench      the lab: all tables, report/JSON/CSV/plots in bench-results/"
 	@echo "                  (BENCH_ARGS='--quick' for a check run; never overwrites a run)"
 	@echo "  make results    publish a full run (RUN=dir, default the newest; NOTE='...') to"

@@ -68,7 +68,7 @@ void table_short(const struct lab_env *env)
     for (unsigned mode = MODE_LATENCY; mode <= MODE_THROUGHPUT; mode <<= 1) {
         if (!(modes & mode))
             continue;
-        char what[160];
+        char what[256]; /* the longest versus and two 20-digit lengths (GCC -O1/-Os checks) */
         char versus[96] = "";
         if (n > 1)
             snprintf(versus, sizeof versus, ", and %s / %s", subj[0]->name, subj[n - 1]->name);

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct command {
     const char *name;
@@ -110,6 +111,15 @@ static int output_written(const char *cmd, int status)
 
 int main(int argc, char **argv)
 {
+    /* Standard output that is not a terminal is fully buffered from the first byte, 8 KiB, as
+     * glibc does anyway (its buffer is st_blksize, 4 KiB on a pipe). musl line-buffers it until
+     * its first write, then buffers 1 KiB, and a failed write (a full disk) drops what it held:
+     * after a first line, or a text longer than the buffer (csum --help), the final fflush had
+     * nothing left to fail on, and output_written() could say that the output was lost but not
+     * why. (On musl, one write of more than 8 KiB still loses the reason.) */
+    static char out_buffer[8192];
+    if (!isatty(STDOUT_FILENO))
+        setvbuf(stdout, out_buffer, _IOFBF, sizeof out_buffer);
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *arg = argv[i];

@@ -19,3 +19,23 @@ function(csum_dependency_option name doc)
     message(FATAL_ERROR "${name}=${${name}}: want AUTO, ON or OFF")
   endif()
 endfunction()
+
+# csum_dependency_usable(NAME RESULT SOURCE [FLAGS flags...] [LIBRARIES libs...]): whether the
+# compiler in use builds and links SOURCE against a dependency that was found. Found is not
+# usable: find_package and pkg-config look in the host's directories, whatever the compiler,
+# so with musl-gcc (Debian's musl-tools) or another C library's toolchain they name glibc's
+# headers and libraries, which that compiler cannot use, and the build would fail far later.
+# RESULT is set TRUE or FALSE in the caller's scope (cached under CSUM_USABLE_<NAME>).
+function(csum_dependency_usable name result source)
+  cmake_parse_arguments(arg "" "" "FLAGS;LIBRARIES" ${ARGN})
+  include(CheckCSourceCompiles)
+  set(CMAKE_REQUIRED_QUIET ON)
+  set(CMAKE_REQUIRED_LIBRARIES ${arg_LIBRARIES})
+  list(JOIN arg_FLAGS " " CMAKE_REQUIRED_FLAGS)
+  check_c_source_compiles("${source}" CSUM_USABLE_${name})
+  if(CSUM_USABLE_${name})
+    set(${result} TRUE PARENT_SCOPE)
+  else()
+    set(${result} FALSE PARENT_SCOPE)
+  endif()
+endfunction()

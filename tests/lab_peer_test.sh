@@ -26,6 +26,11 @@ if grep -qiE '^CSUM_LAB_DPDK:[A-Z]*=(OFF|NO|FALSE|N|0)$' "$build/CMakeCache.txt"
     finish lab-peer
     exit $?
 fi
+if grep -q '^CSUM_USABLE_DPDK:INTERNAL=$' "$build/CMakeCache.txt"; then
+    echo "SKIPPED lab-peer: DPDK found, but this build's compiler cannot compile its headers (musl-gcc?)"
+    finish lab-peer
+    exit $?
+fi
 if ! command -v objdump >/dev/null; then
     echo "SKIPPED lab-peer: objdump not found (binutils)"
     finish lab-peer

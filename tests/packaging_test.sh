@@ -213,6 +213,22 @@ required_absent() {
         grep -F 'CSUM_WITH_ZSTD=ON: pkg-config found no libzstd' "$tmp/required.log"
 }
 check "packaging: CSUM_WITH_ZSTD=ON without libzstd: configuring fails, saying why" -- required_absent
+# Found but unusable: a libzstd.pc naming a header and a library that are not there stands for
+# the host's glibc libzstd seen by musl-gcc. AUTO builds without it, saying so; ON stops.
+unusable() {
+    mkdir -p "$tmp/fakepc/include" &&
+        printf '%s\n' 'Name: libzstd' 'Description: not usable by this compiler' 'Version: 1.5.4' \
+               "Cflags: -I$tmp/fakepc/include" "Libs: -L$tmp/fakepc/lib -lzstd-not-there" \
+               >"$tmp/fakepc/libzstd.pc"
+    PKG_CONFIG_LIBDIR="$tmp/fakepc" configure unusable -DCSUM_WITH_ZLIB=OFF -DCSUM_LAB_DPDK=OFF ||
+        { cat "$tmp/unusable.log"; return 1; }
+    grep -F 'zstd no (found, but this compiler cannot build with it;' "$tmp/unusable.log" &&
+        ! grep -qE 'HAVE_ZSTD' -r "$tmp/unusable" --include='*.ninja' --include='flags.make' &&
+        ! PKG_CONFIG_LIBDIR="$tmp/fakepc" configure unusable-on -DCSUM_WITH_ZSTD=ON &&
+        grep -F 'CSUM_WITH_ZSTD=ON: libzstd was found, but' "$tmp/unusable-on.log"
+}
+check "packaging: a libzstd this compiler cannot build with: left out (AUTO), refused (ON), saying why" -- \
+    unusable
 refused() {
     ! configure bad -DCSUM_WITH_ZLIB=maybe && grep -F 'want AUTO, ON or OFF' "$tmp/bad.log"
 }

@@ -714,3 +714,36 @@ void test_lab_ratio_words(struct test_ctx *t)
               pcts[i].new_ns, printed, pcts[i].pct);
     }
 }
+
+/* The batch table's results are per header: the spread's p10 and p90 as well as the median and
+ * the minimum (they were left per call, n times the median, in the JSON and the CSV). */
+void test_lab_batch_per_header(struct test_ctx *t)
+{
+    struct lab_options o;
+    quick_table_options(&o);
+    o.batches = 3;
+    o.modes = 0;
+    struct lab_clock clk;
+    lab_clock_init(&clk, 1);
+    struct lab_env env = { .o = &o, .clk = &clk };
+    lab_machine_describe(&env.machine, &o);
+    const size_t first = lab_result_count();
+    table_batch(&env);
+    lab_flush_notes();
+    size_t seen = 0, wrong = 0;
+    for (size_t i = first; i < lab_result_count(); i++) {
+        const struct lab_result *r = lab_result_get(i);
+        if (strcmp(r->table, "batch") || r->len < 16)
+            continue;
+        seen++;
+        const struct lab_stats *st = &r->st;
+        if (st->ticks_min <= st->ticks_p10 && st->ticks_p10 <= st->ticks_median &&
+            st->ticks_median <= st->ticks_p90)
+            continue;
+        if (!wrong++)
+            CHECK(t, 0, "%s (%s) n = %zu: min %g p10 %g median %g p90 %g ticks per header", r->impl,
+                  r->variant, r->len, st->ticks_min, st->ticks_p10, st->ticks_median, st->ticks_p90);
+    }
+    CHECK(t, seen >= 8 && !wrong, "%zu of %zu batch results (n >= 16) with a spread not per header",
+          wrong, seen);
+}

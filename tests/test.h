@@ -139,6 +139,7 @@ void test_lab_noise_flag(struct test_ctx *t);
 void test_lab_ratio_words(struct test_ctx *t);
 void test_lab_spread(struct test_ctx *t);
 void test_lab_batch_per_header(struct test_ctx *t);
+void test_lab_batch_sizing(struct test_ctx *t);
 void test_lab_clock(struct test_ctx *t);
 void test_lab_cpuinfo(struct test_ctx *t);
 void test_proto_helpers(struct test_ctx *t);

@@ -750,3 +750,50 @@ void test_lab_batch_per_header(struct test_ctx *t)
     CHECK(t, seen >= 8 && !wrong, "%zu of %zu batch results (n >= 16) with a spread not per header",
           wrong, seen);
 }
+
+/* A body of fixed work per operation whose first run is slow (a cold start) and whose second
+ * is stretched past a batch (a preemption, a stolen vCPU): the sizing must not stop there. */
+static unsigned long stall_calls;
+static double stall_ticks; /* a batch's length in ticks */
+static void spin_ticks(double ticks)
+{
+    const uint64_t end = lab_ticks() + (uint64_t)ticks;
+    while (lab_ticks() < end)
+        ;
+}
+static uint64_t body_stalled(const void *ctx, uint64_t iters)
+{
+    (void)ctx;
+    const unsigned long call = ++stall_calls;
+    if (call == 1)
+        spin_ticks(stall_ticks / 4); /* a few operations are sized from it */
+    else if (call == 2)
+        spin_ticks(stall_ticks * 3);
+    volatile uint64_t x = 0;
+    for (uint64_t i = 0; i < iters * 16; i++)
+        x = x + 1;
+    return x;
+}
+
+/* Batches last at least the batch time when one sizing run was disturbed (the sizing ended on
+ * any run that lasted a batch: here, a batch of 5 operations). */
+void test_lab_batch_sizing(struct test_ctx *t)
+{
+    struct lab_options o;
+    memset(&o, 0, sizeof o);
+    o.quick = 1;
+    o.batches = 3;
+    o.batch_ms = 1.0;
+    o.count = -1;
+    o.repeats = 0;
+    struct lab_clock clk;
+    lab_clock_init(&clk, 1);
+    stall_ticks = o.batch_ms * 1e6 * clk.ticks_per_ns;
+    stall_calls = 0;
+    struct lab_stats st;
+    lab_measure(&o, &clk, body_stalled, NULL, &st);
+    const double batch = (double)st.iters * st.ticks_min;
+    CHECK(t, batch >= 0.5 * stall_ticks,
+          "a batch of %llu operations lasted %.0f ticks at the fastest, the batch time is %.0f",
+          (unsigned long long)st.iters, batch, stall_ticks);
+}

@@ -797,3 +797,43 @@ void test_lab_batch_sizing(struct test_ctx *t)
           "a batch of %llu operations lasted %.0f ticks at the fastest, the batch time is %.0f",
           (unsigned long long)st.iters, batch, stall_ticks);
 }
+
+/* Right with any initial sum but 0. */
+static csum_wsum wrong_with_sum_0(const void *buf, size_t len, csum_wsum sum)
+{
+    csum_wsum s = csum_impl_find("generic")->partial(buf, len, sum);
+    return sum == 0 ? s + 1 : s;
+}
+
+/* h40's seed-after column calls each subject with an initial sum of 0: it is checked with 0
+ * there (it was checked with 0x5a5a and 0xffffffff only, and the 40-byte kernels have no
+ * self-check that tries 0). */
+void test_lab_h40_seed_after_checked(struct test_ctx *t)
+{
+    struct lab_subject s;
+    memset(&s, 0, sizeof s); /* by hand: the self-check would refuse it before any table */
+    s.name = "wrong-with-sum-0";
+    s.origin = "test";
+    s.fn = wrong_with_sum_0;
+    s.peer = 1; /* a note, not a failed run */
+    struct lab_options o;
+    quick_table_options(&o);
+    o.only_impls = "wrong-with-sum-0";
+    struct lab_clock clk;
+    lab_clock_init(&clk, 1);
+    struct lab_env env = { .o = &o, .clk = &clk, .subjects = &s, .n_subjects = 1 };
+    lab_machine_describe(&env.machine, &o);
+    table_h40(&env);
+    lab_flush_notes();
+    size_t seed_after = 0, chained = 0;
+    for (size_t i = 0; i < lab_result_count(); i++) {
+        const struct lab_result *r = lab_result_get(i);
+        if (strcmp(r->table, "h40") || strcmp(r->impl, s.name))
+            continue;
+        seed_after += strstr(r->variant, "seed-after") != NULL;
+        chained += strstr(r->variant, "seed-after") == NULL;
+    }
+    CHECK(t, seed_after == 0 && chained == 2,
+          "h40: %zu seed-after rows for a subject wrong with a sum of 0 (want none), %zu latency "
+          "rows (want even and odd)", seed_after, chained);
+}

@@ -62,6 +62,7 @@ static const struct test_def tests[] = {
     { "lab-bodies", 0, test_lab_bodies, "latency chains each result into the next call; throughput does not" },
     { "lab-noise-flag", 0, test_lab_noise_flag, "a spread above --noise is repeated, then flagged" },
     { "lab-spread", 0, test_lab_spread, "p10/median/p90 and the noise flag of every lab result" },
+    { "lab-h40-seed-after", 0, test_lab_h40_seed_after_checked, "h40 checks each subject with the seed its column calls it with" },
     { "lab-batch-sizing", 0, test_lab_batch_sizing, "a sizing run stretched by a preemption does not end the sizing" },
     { "lab-batch-per-header", 0, test_lab_batch_per_header, "the batch table's median, minimum and spread are all per header" },
     { "lab-clock", 0, test_lab_clock, "ticks per ns calibration: a preemption never moves it" },

@@ -400,8 +400,9 @@ void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clo
 /* The summary (bench/summary.c): csum_partial against linux-6.8 and every peer at the
  * headline lengths, both modes, with ratios; and the targets a speed change is judged by
  * (short lengths, fused copy vs memcpy, batch vs loop). Markdown for the report, an object for
- * the JSON. */
-void lab_write_summary_md(FILE *f);
+ * the JSON. `tick` names the clock's unit (struct lab_clock's tick_name: "TSC ticks", "CNTVCT
+ * ticks" or "ns"). */
+void lab_write_summary_md(FILE *f, const char *tick);
 void lab_write_summary_json(FILE *f);
 
 /* The machine and method descriptions shared by the JSON and the report (bench/machine.c). */

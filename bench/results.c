@@ -419,7 +419,7 @@ void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clo
             lab_load_now()->busy ? " — numbers from a busy machine: slower and noisier than an "
                                    "idle one (docs/METHOD.md, \"On a busy machine\")" : "");
     fprintf(f, "## Summary\n\n");
-    lab_write_summary_md(f);
+    lab_write_summary_md(f, clk->tick_name);
 
     fprintf(f, "## Run\n\n");
     fprintf(f, "- **Date:** %s\n- **Host:** %s (%s)\n- **CPU:** %s, %d online, pinned to CPU %d\n",

@@ -128,7 +128,7 @@ static void batch_worst(double *ratio, double *ticks)
     }
 }
 
-void lab_write_summary_md(FILE *f)
+void lab_write_summary_md(FILE *f, const char *tick)
 {
     const char *vs[8];
     const size_t n_vs = others(vs, 8);
@@ -138,12 +138,16 @@ void lab_write_summary_md(FILE *f)
         fprintf(f, "No summary: the sizes table did not run with csum_partial at the headline "
                    "lengths (40 B, 1500 B, 4 KiB, 64 KiB, 1 MiB).\n\n");
     } else {
-        fprintf(f, "Median TSC ticks per call; ratio = csum_partial ÷ the other (< 1: csum_partial "
-                   "is faster). **latency**: each result is the next call's initial sum (a chained "
-                   "`csum_partial(..., sum)`, one buffer in pieces); **throughput**: independent "
-                   "calls (separate headers or packets). \\* = spread over batches above the noise "
-                   "limit. %% of roofline: the same loads with no arithmetic, from 256 B; † = above "
-                   "100 %%, the sizes notes give the measured cause.\n\n");
+        /* The clock's own unit: TSC ticks on x86-64, CNTVCT ticks on arm64, else ns (this
+         * said "TSC ticks" on every machine until 2026-11-27). */
+        fprintf(f, "Median %s per call; ratio = csum_partial's median ÷ the other's (< 1: "
+                   "csum_partial is faster). **latency**: each result is the next call's "
+                   "initial sum (a chained `csum_partial(..., sum)`, one buffer in pieces); "
+                   "**throughput**: independent calls (separate headers or packets). \\* = "
+                   "spread over batches above the noise limit. %% of roofline: the same loads "
+                   "with no arithmetic, from 256 B; † = above 100 %%, the sizes notes give the "
+                   "measured cause.\n\n",
+                tick);
         fprintf(f, "| length | mode | csum_partial |");
         for (size_t k = 0; k < n_vs; k++)
             fprintf(f, " %s | ratio |", vs[k]);

@@ -88,12 +88,15 @@ void table_batch(const struct lab_env *env)
                 char variant[32];
                 snprintf(variant, sizeof variant, "%s, ihl %s", packed ? "packed" : "mbuf",
                          mixed ? "5..15" : "5");
-                /* Per header: the results hold per-call numbers divided by n. */
+                /* Per header: the results hold per-call numbers divided by n, the spread's
+                 * p10 and p90 too (until 2026-11-27 they stayed per call, n times the median). */
                 struct lab_stats *both[2] = { &loop, &batch };
                 for (int b = 0; b < 2; b++) {
                     struct lab_stats *st = both[b];
                     st->ticks_min /= (double)c->n;
                     st->ticks_median /= (double)c->n;
+                    st->ticks_p10 /= (double)c->n;
+                    st->ticks_p90 /= (double)c->n;
                     st->ns_min /= (double)c->n;
                     st->ns_median /= (double)c->n;
                     st->cycles_est_median /= (double)c->n;

@@ -359,6 +359,9 @@ static void time_tools(const struct lab_env *env, const char *path, uint64_t byt
         st.ns_min = r[0].seconds * 1e9;
         st.ticks_median = st.ns_median * env->clk->ticks_per_ns;
         st.ticks_min = st.ns_min * env->clk->ticks_per_ns;
+        /* A result's cycles are its median ticks times the clock's ratio, here too (it was
+         * left 0: "cycles_est_median": 0 for a run of seconds). */
+        st.cycles_est_median = st.ticks_median * env->clk->cycles_per_tick;
         st.instructions = st.branch_misses = -1;
         st.iters = 1;
         char variant[48];

@@ -493,6 +493,13 @@ if [ "$status" -eq 0 ] && [ "$took" -lt 20 ] &&
 else
     fail "lab: pcap with slow peers and a 1 s limit: exit $status in $took s; $(grep -E 'stopped|^tshark|^tcpdump' "$tmp/pcap.err" | head -c 400)"
 fi
+# A file run's estimated cycles are its median ticks times the clock's ratio, as every
+# result's (they were 0).
+if grep '"impl": "csum pcap verify"' "$tmp/pcap.json" | grep -qE '"cycles_est_median": [1-9]'; then
+    ok "lab: pcap file runs carry their estimated cycles"
+else
+    fail "lab: pcap file run: $(grep -o '"impl": "csum pcap verify".*"cycles_est_median": [^,]*' "$tmp/pcap.json" | head -c 300)"
+fi
 
 # With SIGPIPE ignored (a parent passes that on), a reader gone stops the run at the next line
 # (exit 1, said once), as SIGPIPE itself would: it timed every table for no reader, lenalign's

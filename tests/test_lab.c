@@ -247,7 +247,8 @@ void test_lab_memops_checked(struct test_ctx *t)
 }
 
 /* The summary from results with known numbers: each ratio is csum_partial's ticks over the
- * other's, a noisy median carries its \*, and % of roofline is the row's. */
+ * other's, a noisy median carries its \*, % of roofline is the row's, and the unit is the
+ * run's clock (it said TSC ticks on arm64 too). */
 void test_lab_summary(struct test_ctx *t)
 {
     struct lab_stats me, k;
@@ -264,7 +265,7 @@ void test_lab_summary(struct test_ctx *t)
     char text[8192] = "";
     FILE *f = tmpfile();
     if (f) {
-        lab_write_summary_md(f);
+        lab_write_summary_md(f, "CNTVCT ticks"); /* an arm64 run's clock */
         fputc('\n', f);
         lab_write_summary_json(f);
         rewind(f);
@@ -278,6 +279,8 @@ void test_lab_summary(struct test_ctx *t)
     CHECK(t, strstr(line, "| 1500 B | latency | 30.0\\* | 120.0 | 0.25 |") == line,
           "summary row: '%s', want csum_partial 30.0\\* (noisy), linux-6.8 120.0, ratio 0.25", line);
     CHECK(t, strstr(line, "| 62 % |") != NULL, "summary row: '%s', want 62 %% of roofline", line);
+    CHECK(t, strstr(text, "Median CNTVCT ticks per call") && !strstr(text, "TSC"),
+          "summary of a run timed in CNTVCT ticks: '%.80s'", text);
     CHECK(t, strstr(text, "\"ratio_linux-6.8\": 0.2500") != NULL &&
                  strstr(text, "\"ticks\": 30, \"p10\": 0, \"p90\": 0, \"noisy\": true") != NULL,
           "summary JSON: %s", strstr(text, "{\"ratio\"") ? strstr(text, "{\"ratio\"") : text);
@@ -713,4 +716,124 @@ void test_lab_ratio_words(struct test_ctx *t)
         CHECK(t, got == pcts[i].pct, "old %.1f new %.1f: %s, want %ld%%", pcts[i].old_ns,
               pcts[i].new_ns, printed, pcts[i].pct);
     }
+}
+
+/* The batch table's results are per header: the spread's p10 and p90 as well as the median and
+ * the minimum (they were left per call, n times the median, in the JSON and the CSV). */
+void test_lab_batch_per_header(struct test_ctx *t)
+{
+    struct lab_options o;
+    quick_table_options(&o);
+    o.batches = 3;
+    o.modes = 0;
+    struct lab_clock clk;
+    lab_clock_init(&clk, 1);
+    struct lab_env env = { .o = &o, .clk = &clk };
+    lab_machine_describe(&env.machine, &o);
+    const size_t first = lab_result_count();
+    table_batch(&env);
+    lab_flush_notes();
+    size_t seen = 0, wrong = 0;
+    for (size_t i = first; i < lab_result_count(); i++) {
+        const struct lab_result *r = lab_result_get(i);
+        if (strcmp(r->table, "batch") || r->len < 16)
+            continue;
+        seen++;
+        const struct lab_stats *st = &r->st;
+        if (st->ticks_min <= st->ticks_p10 && st->ticks_p10 <= st->ticks_median &&
+            st->ticks_median <= st->ticks_p90)
+            continue;
+        if (!wrong++)
+            CHECK(t, 0, "%s (%s) n = %zu: min %g p10 %g median %g p90 %g ticks per header", r->impl,
+                  r->variant, r->len, st->ticks_min, st->ticks_p10, st->ticks_median, st->ticks_p90);
+    }
+    CHECK(t, seen >= 8 && !wrong, "%zu of %zu batch results (n >= 16) with a spread not per header",
+          wrong, seen);
+}
+
+/* A body of fixed work per operation whose first run is slow (a cold start) and whose second
+ * is stretched past a batch (a preemption, a stolen vCPU): the sizing must not stop there. */
+static unsigned long stall_calls;
+static double stall_ticks; /* a batch's length in ticks */
+static void spin_ticks(double ticks)
+{
+    const uint64_t end = lab_ticks() + (uint64_t)ticks;
+    while (lab_ticks() < end)
+        ;
+}
+static uint64_t body_stalled(const void *ctx, uint64_t iters)
+{
+    (void)ctx;
+    const unsigned long call = ++stall_calls;
+    if (call == 1)
+        spin_ticks(stall_ticks / 4); /* a few operations are sized from it */
+    else if (call == 2)
+        spin_ticks(stall_ticks * 3);
+    volatile uint64_t x = 0;
+    for (uint64_t i = 0; i < iters * 16; i++)
+        x = x + 1;
+    return x;
+}
+
+/* Batches last at least the batch time when one sizing run was disturbed (the sizing ended on
+ * any run that lasted a batch: here, a batch of 5 operations). */
+void test_lab_batch_sizing(struct test_ctx *t)
+{
+    struct lab_options o;
+    memset(&o, 0, sizeof o);
+    o.quick = 1;
+    o.batches = 3;
+    o.batch_ms = 1.0;
+    o.count = -1;
+    o.repeats = 0;
+    struct lab_clock clk;
+    lab_clock_init(&clk, 1);
+    stall_ticks = o.batch_ms * 1e6 * clk.ticks_per_ns;
+    stall_calls = 0;
+    struct lab_stats st;
+    lab_measure(&o, &clk, body_stalled, NULL, &st);
+    const double batch = (double)st.iters * st.ticks_min;
+    CHECK(t, batch >= 0.5 * stall_ticks,
+          "a batch of %llu operations lasted %.0f ticks at the fastest, the batch time is %.0f",
+          (unsigned long long)st.iters, batch, stall_ticks);
+}
+
+/* Right with any initial sum but 0. */
+static csum_wsum wrong_with_sum_0(const void *buf, size_t len, csum_wsum sum)
+{
+    csum_wsum s = csum_impl_find("generic")->partial(buf, len, sum);
+    return sum == 0 ? s + 1 : s;
+}
+
+/* h40's seed-after column calls each subject with an initial sum of 0: it is checked with 0
+ * there (it was checked with 0x5a5a and 0xffffffff only, and the 40-byte kernels have no
+ * self-check that tries 0). */
+void test_lab_h40_seed_after_checked(struct test_ctx *t)
+{
+    struct lab_subject s;
+    memset(&s, 0, sizeof s); /* by hand: the self-check would refuse it before any table */
+    s.name = "wrong-with-sum-0";
+    s.origin = "test";
+    s.fn = wrong_with_sum_0;
+    s.peer = 1; /* a note, not a failed run */
+    struct lab_options o;
+    quick_table_options(&o);
+    o.only_impls = "wrong-with-sum-0";
+    struct lab_clock clk;
+    lab_clock_init(&clk, 1);
+    struct lab_env env = { .o = &o, .clk = &clk, .subjects = &s, .n_subjects = 1 };
+    lab_machine_describe(&env.machine, &o);
+    table_h40(&env);
+    lab_flush_notes();
+    size_t seed_after = 0, chained = 0;
+    for (size_t i = 0; i < lab_result_count(); i++) {
+        const struct lab_result *r = lab_result_get(i);
+        if (strcmp(r->table, "h40") || strcmp(r->impl, s.name))
+            continue;
+        seed_after += strstr(r->variant, "seed-after") != NULL;
+        chained += strstr(r->variant, "seed-after") == NULL;
+    }
+    CHECK(t, seed_after == 0 && chained == 2,
+          "h40: %zu seed-after rows for a subject wrong with a sum of 0 (want none), %zu latency "
+          "rows (want even and odd)", seed_after, chained);
 }

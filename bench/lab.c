@@ -951,7 +951,7 @@ static void print_run_header(const struct lab_env *env, int fixed_layout)
     if (strncmp(env->machine.batch_source, "compiled-in defaults", 20) != 0)
         lab_out("csum_ipv4_header_batch's plan: %s (%s)\n", env->machine.batch_dispatch,
                 env->machine.batch_source);
-    char load[256];
+    char load[LAB_LOAD_TEXT_MAX];
     lab_load_describe(lab_load_now(), load, sizeof load);
     lab_out("load while calibrating: %s\n", load);
     if (lab_load_now()->busy)
@@ -1039,7 +1039,7 @@ static int run(struct lab_options *o, const struct request *r)
             lab_flush_notes();
         }
 
-    char load[256];
+    char load[LAB_LOAD_TEXT_MAX];
     lab_load_describe(lab_load_now(), load, sizeof load);
     lab_out("\nload over the run: %s\n", load);
     if (lab_load_now()->busy)

@@ -89,12 +89,18 @@ void lab_counters_close(struct lab_counters *c);
 struct lab_load {
     int schedstat;          /* /proc/thread-self/schedstat readable */
     double wait_ns;         /* time spent runnable but waiting for the CPU since the start */
+    int steal_known;        /* /proc/stat gives the CPU's steal time */
+    double steal_ns;        /* time the hypervisor ran something else on the CPU since the start */
     double elapsed_ns;
     long batches, preempted;/* timed batches, and those with an involuntary context switch */
     double others_running;  /* other runnable tasks in the machine at the start (average) */
     double loadavg1;
-    int busy;               /* waited > 1 % of the time, or > 5 % of batches preempted */
+    int busy;               /* waited or stolen > 1 % of the time, or > 5 % of batches preempted */
 };
+int lab_load_busy(const struct lab_load *l);
+enum { LAB_LOAD_TEXT_MAX = 400 }; /* lab_load_describe's text, with room to spare */
+/* The steal time of CPU `cpu` in a /proc/stat (clock ticks, USER_HZ), or -1 without one. */
+int64_t lab_proc_stat_steal(FILE *f, int cpu);
 void lab_load_begin(void);
 void lab_load_count_batch(int preempted);
 long lab_involuntary_switches(void);

@@ -6,23 +6,31 @@
  *    for its CPU, i.e. while other tasks ran there. Taken over the whole run.
  *  - involuntary context switches (getrusage RUSAGE_THREAD) around every timed batch: a batch
  *    during which the thread was switched out is counted as preempted.
+ *  - steal time of its CPU (/proc/stat, the cpuN line's eighth value): in a virtual machine,
+ *    the time the hypervisor ran something else on the physical CPU behind this vCPU while the
+ *    guest wanted it. The guest's scheduler cannot see that (run_delay and the context switches
+ *    stay 0), and the lab's batches are stretched as much. Taken over the whole run.
  *  - procs_running (/proc/stat) and the 1-minute load average at the start, for context: how
  *    many tasks in the whole machine wanted a CPU.
  *
- * A run is called busy when it waited for its CPU more than 1 % of the time or when more than
- * 5 % of its batches were preempted; the report says so at the top (docs/METHOD.md says what
- * to do then).
+ * A run is called busy when it waited for its CPU, or the hypervisor took it, more than 1 % of
+ * the time, or when more than 5 % of its batches were preempted; the report says so at the top
+ * (docs/METHOD.md says what to do then).
  */
 #define _GNU_SOURCE
 #include "lab.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 static struct lab_load state;
 static uint64_t run_delay0;
+static int64_t steal0;
+static int steal_cpu;
 static double start_ns;
 
 static double mono_ns(void)
@@ -49,6 +57,34 @@ static int64_t run_delay_ns(void)
     return ok ? (int64_t)wait : -1;
 }
 
+int64_t lab_proc_stat_steal(FILE *f, int cpu)
+{
+    char line[512], name[16];
+    snprintf(name, sizeof name, "cpu%d ", cpu);
+    const size_t n = strlen(name);
+    while (f && fgets(line, sizeof line, f)) {
+        unsigned long long v[8];
+        if (strncmp(line, name, n) == 0)
+            return sscanf(line + n, "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+                          &v[3], &v[4], &v[5], &v[6], &v[7]) == 8
+                       ? (int64_t)v[7]
+                       : -1;
+    }
+    return -1;
+}
+
+/* Steal time of CPU `cpu` in clock ticks (USER_HZ); -1 when the kernel does not say. */
+static int64_t steal_ticks(int cpu)
+{
+    if (cpu < 0)
+        return -1;
+    FILE *f = fopen("/proc/stat", "r");
+    const int64_t v = lab_proc_stat_steal(f, cpu);
+    if (f)
+        fclose(f);
+    return v;
+}
+
 static int procs_running(void)
 {
     FILE *f = fopen("/proc/stat", "r");
@@ -68,6 +104,10 @@ void lab_load_begin(void)
     int64_t d = run_delay_ns();
     state.schedstat = d >= 0;
     run_delay0 = d >= 0 ? (uint64_t)d : 0;
+    /* The lab is pinned by now (lab.c): the CPU it runs on is the one it will run on. */
+    steal_cpu = sched_getcpu();
+    steal0 = steal_ticks(steal_cpu);
+    state.steal_known = steal0 >= 0;
     start_ns = mono_ns();
     /* Other runnable tasks in the machine: procs_running counts this thread too. */
     int samples = 0;
@@ -100,9 +140,18 @@ const struct lab_load *lab_load_now(void)
     state.elapsed_ns = mono_ns() - start_ns;
     int64_t d = run_delay_ns();
     state.wait_ns = d >= 0 && (uint64_t)d >= run_delay0 ? (double)((uint64_t)d - run_delay0) : 0;
-    state.busy = (state.elapsed_ns > 0 && state.wait_ns > 0.01 * state.elapsed_ns) ||
-                 (state.batches > 0 && state.preempted * 20 > state.batches);
+    const int64_t steal = state.steal_known ? steal_ticks(steal_cpu) : -1;
+    const long hz = sysconf(_SC_CLK_TCK);
+    state.steal_ns = steal >= steal0 && hz > 0 ? (double)(steal - steal0) * 1e9 / (double)hz : 0;
+    state.busy = lab_load_busy(&state);
     return &state;
+}
+
+int lab_load_busy(const struct lab_load *l)
+{
+    return (l->elapsed_ns > 0 && (l->wait_ns > 0.01 * l->elapsed_ns ||
+                                  l->steal_ns > 0.01 * l->elapsed_ns)) ||
+           (l->batches > 0 && l->preempted * 20 > l->batches);
 }
 
 void lab_load_describe(const struct lab_load *l, char *buf, size_t size)
@@ -112,8 +161,12 @@ void lab_load_describe(const struct lab_load *l, char *buf, size_t size)
         snprintf(wait, sizeof wait, "waited %.1f ms for its CPU in %.1f s (%.2f %%)",
                  l->wait_ns / 1e6, l->elapsed_ns / 1e9,
                  l->elapsed_ns > 0 ? 100.0 * l->wait_ns / l->elapsed_ns : 0.0);
-    snprintf(buf, size, "%s: %s; %ld of %ld timed batches preempted; at the start %.1f other "
+    char steal[96] = "";
+    if (l->steal_known)
+        snprintf(steal, sizeof steal, "; the hypervisor took %.0f ms of its CPU (steal, %.2f %%)",
+                 l->steal_ns / 1e6, l->elapsed_ns > 0 ? 100.0 * l->steal_ns / l->elapsed_ns : 0.0);
+    snprintf(buf, size, "%s: %s%s; %ld of %ld timed batches preempted; at the start %.1f other "
              "runnable tasks on the machine, load average %.2f",
-             l->busy ? "BUSY" : "idle", wait, l->preempted, l->batches, l->others_running,
+             l->busy ? "BUSY" : "idle", wait, steal, l->preempted, l->batches, l->others_running,
              l->loadavg1);
 }

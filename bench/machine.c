@@ -20,9 +20,10 @@ const char *const lab_method_lines[] = {
     "time, then times several batches; the median per call is reported with the minimum and "
     "the p10..p90 spread over the batches. A spread above the noise limit is measured again "
     "and, if it stays wide, the result is marked * (noisy).",
-    "Load: the lab records how long it waited for its CPU (schedstat run_delay) and how many "
-    "batches were preempted (involuntary context switches); above 1 % waiting or 5 % "
-    "preempted batches the run is called busy, at the top of the report.",
+    "Load: the lab records how long it waited for its CPU (schedstat run_delay), how long a "
+    "hypervisor ran something else on it (steal time, /proc/stat) and how many batches were "
+    "preempted (involuntary context switches); above 1 % waiting or stolen, or 5 % preempted "
+    "batches, the run is called busy, at the top of the report.",
     "Latency mode: each call's result is the next call's initial sum (a true dependency chain: "
     "a chained csum_partial(..., sum) over one buffer in pieces). Throughput mode: independent "
     "calls, each result sunk through an empty asm statement (separate headers or packets). "

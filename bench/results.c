@@ -246,13 +246,16 @@ void lab_write_json(FILE *f, const struct lab_options *o, const struct lab_clock
         json_string(f, lab_method_lines[i]);
     }
     const struct lab_load *load = lab_load_now();
-    char load_text[256];
+    char load_text[LAB_LOAD_TEXT_MAX];
     lab_load_describe(load, load_text, sizeof load_text);
-    fprintf(f, "]},\n  \"load\": {\"busy\": %s, \"wait_ms\": %.1f, \"elapsed_s\": %.1f, "
-               "\"batches\": %ld, \"preempted\": %ld, \"others_running\": %.2f, \"loadavg1\": %.2f, "
-               "\"text\": ",
-            load->busy ? "true" : "false", load->wait_ns / 1e6, load->elapsed_ns / 1e9, load->batches,
-            load->preempted, load->others_running, load->loadavg1);
+    char steal[32] = "null";
+    if (load->steal_known)
+        snprintf(steal, sizeof steal, "%.1f", load->steal_ns / 1e6);
+    fprintf(f, "]},\n  \"load\": {\"busy\": %s, \"wait_ms\": %.1f, \"steal_ms\": %s, "
+               "\"elapsed_s\": %.1f, \"batches\": %ld, \"preempted\": %ld, \"others_running\": %.2f, "
+               "\"loadavg1\": %.2f, \"text\": ",
+            load->busy ? "true" : "false", load->wait_ns / 1e6, steal, load->elapsed_ns / 1e9,
+            load->batches, load->preempted, load->others_running, load->loadavg1);
     json_string(f, load_text);
     fprintf(f, "},\n  \"subjects\": [");
     for (size_t i = 0; i < n_run_subjects; i++) {
@@ -403,7 +406,7 @@ void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clo
 {
     struct lab_machine m;
     lab_machine_describe(&m, o);
-    char load[256];
+    char load[LAB_LOAD_TEXT_MAX];
     lab_load_describe(lab_load_now(), load, sizeof load);
     fprintf(f, "# csum lab report: %s, %s run, %s\n\n", m.cpu, o->quick ? "--quick" : "full", m.date);
     /* The machine line: what a reader needs to compare this run with another. */

@@ -126,9 +126,9 @@ H40_SUBJECTS = ["x86-dumazet", "40:one-chain/first", "40:one-chain/last", "40:ad
 
 
 def load_text(load):
-    """The README's load cell: idle, or busy and what made the run busy, by the lab's two
-    criteria (bench/load.c): waiting for its CPU more than 1 % of the time, or more than 5 % of
-    its timed batches preempted."""
+    """The README's load cell: idle, or busy and what made the run busy, by the lab's criteria
+    (bench/load.c): waiting for its CPU, or its CPU taken by the hypervisor (steal), more than
+    1 % of the time, or more than 5 % of its timed batches preempted."""
     if not load:
         return "not recorded"
     if not load.get("busy"):
@@ -137,6 +137,10 @@ def load_text(load):
     elapsed_s, wait_ms = load.get("elapsed_s"), load.get("wait_ms")
     if elapsed_s and wait_ms is not None and wait_ms / 1000.0 > 0.01 * elapsed_s:
         why.append("waited %.0f %% of the time for its CPU" % (100.0 * wait_ms / 1000.0 / elapsed_s))
+    steal_ms = load.get("steal_ms")  # runs before 2026-11-27 have none
+    if elapsed_s and steal_ms is not None and steal_ms / 1000.0 > 0.01 * elapsed_s:
+        why.append("the hypervisor took %.0f %% of its CPU (steal)"
+                   % (100.0 * steal_ms / 1000.0 / elapsed_s))
     batches, preempted = load.get("batches"), load.get("preempted")
     if batches and preempted is not None and preempted * 20 > batches:
         why.append("%d of %d timed batches (%.0f %%) preempted"

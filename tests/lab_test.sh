@@ -256,7 +256,8 @@ for r in rows:
     assert r["batches"] >= 1 and isinstance(r["noisy"], bool), r
     # cycles are ticks x a calibrated ratio: named an estimate (METHOD.md promises it)
     assert r["cycles_est_median"] > 0 and "cycles_median" not in r, r
-assert {"busy", "wait_ms", "preempted"} <= set(doc["load"]), doc["load"]
+assert {"busy", "wait_ms", "steal_ms", "preempted"} <= set(doc["load"]), doc["load"]
+assert doc["load"]["steal_ms"] is None or doc["load"]["steal_ms"] >= 0, doc["load"]
 flags = {s["name"]: s["flags"] for s in doc["subjects"]}
 assert flags["csum_partial"], flags
 if "dpdk" in flags:

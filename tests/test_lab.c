@@ -837,3 +837,47 @@ void test_lab_h40_seed_after_checked(struct test_ctx *t)
           "h40: %zu seed-after rows for a subject wrong with a sum of 0 (want none), %zu latency "
           "rows (want even and odd)", seed_after, chained);
 }
+
+/* Steal time: the cpuN line's eighth value (not the "cpu" total's, nor another CPU's); none in
+ * a line of seven (kernels before 2.6.11) or without the line. 1 % of the run stolen makes a
+ * run busy, as 1 % of waiting does: a guest's scheduler never sees the hypervisor's. */
+void test_lab_load_steal(struct test_ctx *t)
+{
+    static const char stat[] = "cpu  7770670 310030 3088062 6216528 24734 0 11801 30685 0 0\n"
+                               "cpu0 3261668 162356 1661369 3607455 7998 0 2504 15400 0 0\n"
+                               "cpu1 4509002 147673 1426693 2609073 16735 0 9296 15284 0 0\n"
+                               "cpu10 1 2 3 4 5 6 7 99 0 0\n"
+                               "cpu2 1 2 3 4 5 6 7\n"
+                               "intr 123 0 0\n";
+    static const struct { int cpu; int64_t want; } cases[] = {
+        { 0, 15400 }, { 1, 15284 }, { 10, 99 }, { 2, -1 }, { 3, -1 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        FILE *f = tmpfile();
+        if (!f) {
+            t->skip_reason = "no temporary file";
+            return;
+        }
+        fputs(stat, f);
+        rewind(f);
+        const int64_t got = lab_proc_stat_steal(f, cases[i].cpu);
+        fclose(f);
+        CHECK(t, got == cases[i].want, "cpu%d: steal %lld, want %lld", cases[i].cpu, (long long)got,
+              (long long)cases[i].want);
+    }
+    CHECK(t, lab_proc_stat_steal(NULL, 0) == -1, "no /proc/stat: steal unknown");
+    struct lab_load l;
+    memset(&l, 0, sizeof l);
+    l.elapsed_ns = 10e9;
+    l.steal_known = 1;
+    l.steal_ns = 10e6; /* 0.1 % */
+    CHECK(t, !lab_load_busy(&l), "0.1 %% stolen: called busy");
+    l.steal_ns = 0.2e9; /* 2 % */
+    CHECK(t, lab_load_busy(&l), "2 %% stolen: not called busy");
+    char text[LAB_LOAD_TEXT_MAX];
+    l.busy = lab_load_busy(&l);
+    lab_load_describe(&l, text, sizeof text);
+    CHECK(t, strstr(text, "BUSY: ") == text &&
+                 strstr(text, "the hypervisor took 200 ms of its CPU (steal, 2.00 %)"),
+          "load text: '%s'", text);
+}

@@ -65,6 +65,7 @@ static const struct test_def tests[] = {
     { "lab-h40-seed-after", 0, test_lab_h40_seed_after_checked, "h40 checks each subject with the seed its column calls it with" },
     { "lab-batch-sizing", 0, test_lab_batch_sizing, "a sizing run stretched by a preemption does not end the sizing" },
     { "lab-batch-per-header", 0, test_lab_batch_per_header, "the batch table's median, minimum and spread are all per header" },
+    { "lab-load-steal", 0, test_lab_load_steal, "a hypervisor's steal time is read and makes a run busy" },
     { "lab-clock", 0, test_lab_clock, "ticks per ns calibration: a preemption never moves it" },
     { "lab-cpuinfo", 0, test_lab_cpuinfo, "the lab names the CPU from cpuinfo, arm64 included" },
     { "proto-helpers", 0, test_proto_helpers, "IPv4 header, pseudo-headers, UDP zero, RFC 1624 (fields, by diff) vs oracle" },

@@ -57,11 +57,12 @@ int lab_default_cpu(void)
 {
     cpu_set_t set;
     CPU_ZERO(&set);
+    unsigned char allowed[CPU_SETSIZE] = { 0 };
     if (sched_getaffinity(0, sizeof set, &set) == 0)
-        for (int cpu = CPU_SETSIZE - 1; cpu >= 0; cpu--)
-            if (CPU_ISSET(cpu, &set))
-                return cpu;
-    return (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
+        for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+            allowed[cpu] = CPU_ISSET(cpu, &set) != 0;
+    const int cpu = lab_default_cpu_in("/sys", allowed, CPU_SETSIZE);
+    return cpu >= 0 ? cpu : (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
 }
 
 /* 100 dependent adds per iteration: the loop is bound by the chain, one add per core cycle. */

@@ -297,7 +297,7 @@ static void usage(FILE *f)
             "  --out DIR         also write DIR/report.md, results.json, results.csv (a new\n"
             "                    directory: an earlier run is never overwritten)\n"
             "  --cpu N           pin to CPU N, 0..(online CPUs - 1) (default: the last one it\n"
-            "                    may run on: taskset's set is kept)\n"
+            "                    may run on, taskset's set kept, of the fastest kind of core)\n"
             "  --quick           fewer batches and cases: a check run, not for publishing\n"
             "  --list            list tables and the implementations that would be timed\n"
             "  --                the options end: only tables after it\n"
@@ -932,8 +932,8 @@ static void print_list(const struct lab_subject *everything, size_t n_everything
 static void print_run_header(const struct lab_env *env, int fixed_layout)
 {
     const struct lab_clock *clk = env->clk;
-    lab_out("csum lab: %s, pinned to CPU %d; %s at %.3f GHz, step %llu; core ~%.2f GHz (%s)\n",
-            env->machine.cpu, env->o->cpu, clk->tick_name, clk->ticks_per_ns,
+    lab_out("csum lab: %s, pinned to %s; %s at %.3f GHz, step %llu; core ~%.2f GHz (%s)\n",
+            env->machine.cpu, lab_pinned_text(&env->machine), clk->tick_name, clk->ticks_per_ns,
             (unsigned long long)clk->granularity, clk->ticks_per_ns * clk->cycles_per_tick,
             clk->cycles_measured ? "perf_event" : "est. from a 1-cycle add chain");
     lab_out("counters: %s; address layout: %s\n",

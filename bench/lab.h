@@ -71,8 +71,17 @@ double lab_calibrate_ticks_per_ns(double (*ns)(void), uint64_t (*ticks)(void), d
 /* Pin the calling thread to `cpu`; returns 0 or -1 with errno. */
 int lab_pin_cpu(int cpu);
 /* The CPU to pin to without --cpu: the last one this process may run on (the last online CPU,
- * or the last of the set taskset or a cpuset gave it). */
+ * or the last of the set taskset or a cpuset gave it) of the fastest kind of core (bench/
+ * core_kind.c: a P-core on an Intel hybrid part, the largest capacity on Arm big.LITTLE). */
 int lab_default_cpu(void);
+/* The same from the CPUs with allowed[cpu] set (cpu < n), the kinds read under `sysfs`
+ * ("/sys"); -1 when none is allowed. */
+int lab_default_cpu_in(const char *sysfs, const unsigned char *allowed, int n);
+/* Whether `cpu` is in a kernel CPU list ("0-7,16,18-19"). */
+int lab_cpulist_has(const char *list, int cpu);
+/* The kind of core `cpu` is, in words ("a P-core", "an E-core, not the fastest kind here",
+ * "capacity 512 of 1024, ..."), or "" on a machine with one kind (`cpus`: CPUs online). */
+void lab_core_kind(const char *sysfs, int cpu, int cpus, char *kind, size_t size);
 
 /* Optional hardware counters around a batch: instructions, branches, branch-misses. */
 struct lab_counters {
@@ -422,9 +431,12 @@ struct lab_machine {
     char copy_dispatch[160], copy_source[512];   /* csum_partial_copy's plan, by length */
     char batch_dispatch[96], batch_source[512];  /* csum_ipv4_header_batch's, by count */
     int cpus, pinned_cpu;
-    long l1d, l2, l3; /* bytes, 0 when unknown */
+    char core_kind[64];       /* lab_core_kind of the pinned CPU: "" with one kind of core */
+    long l1d, l2, l3; /* bytes, 0 when unknown (the pinned CPU's) */
 };
 void lab_machine_describe(struct lab_machine *m, const struct lab_options *o);
+/* "CPU 7", or "CPU 7 (a P-core)" on a machine with two kinds of core: what a run is pinned to. */
+const char *lab_pinned_text(const struct lab_machine *m);
 /* The CPU part of it (cpu, vendor, family, model), from a /proc/cpuinfo stream (NULL: unknown). */
 void lab_machine_cpu(struct lab_machine *m, FILE *cpuinfo);
 void lab_record_subjects(const struct lab_subject *s, size_t n); /* listed in JSON and report */

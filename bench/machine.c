@@ -55,11 +55,13 @@ const char *const lab_method_lines[] = {
     NULL,
 };
 
-static long cache_size(int level, const char *type)
+/* The size of `cpu`'s cache of `level` and `type` (the pinned CPU's: on a hybrid part an
+ * E-core's L2 is not a P-core's). */
+static long cache_size(int cpu, int level, const char *type)
 {
     for (int idx = 0; idx < 8; idx++) {
         char path[128], buf[64];
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", idx);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu, idx);
         FILE *f = fopen(path, "r");
         if (!f)
             break;
@@ -67,7 +69,7 @@ static long cache_size(int level, const char *type)
         if (fscanf(f, "%d", &lvl) != 1)
             lvl = 0;
         fclose(f);
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", idx);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index%d/type", cpu, idx);
         f = fopen(path, "r");
         if (!f || !fgets(buf, sizeof buf, f)) {
             if (f)
@@ -77,7 +79,7 @@ static long cache_size(int level, const char *type)
         fclose(f);
         if (lvl != level || strncmp(buf, type, strlen(type)) != 0)
             continue;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", idx);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index%d/size", cpu, idx);
         f = fopen(path, "r");
         long kib = 0;
         if (f && fscanf(f, "%ldK", &kib) != 1)
@@ -87,6 +89,14 @@ static long cache_size(int level, const char *type)
         return kib * 1024;
     }
     return 0;
+}
+
+const char *lab_pinned_text(const struct lab_machine *m)
+{
+    static char text[96];
+    snprintf(text, sizeof text, "CPU %d%s%s%s", m->pinned_cpu, m->core_kind[0] ? " (" : "",
+             m->core_kind, m->core_kind[0] ? ")" : "");
+    return text;
 }
 
 /* The CPU features that decide which rows can run (what "ISA used" rests on): the library's
@@ -175,7 +185,9 @@ void lab_machine_describe(struct lab_machine *m, const struct lab_options *o)
     snprintf(m->date, sizeof m->date, "%s", run_date);
     m->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
     m->pinned_cpu = o->cpu;
-    m->l1d = cache_size(1, "Data");
-    m->l2 = cache_size(2, "Unified");
-    m->l3 = cache_size(3, "Unified");
+    lab_core_kind("/sys", o->cpu, m->cpus, m->core_kind, sizeof m->core_kind);
+    const int cpu = o->cpu >= 0 ? o->cpu : 0;
+    m->l1d = cache_size(cpu, 1, "Data");
+    m->l2 = cache_size(cpu, 2, "Unified");
+    m->l3 = cache_size(cpu, 3, "Unified");
 }

@@ -227,6 +227,7 @@ void lab_write_json(FILE *f, const struct lab_options *o, const struct lab_clock
     json_field(f, "build_type", lab_build_type());
     json_field(f, "lib_flags", lab_build_lib_flags());
     json_field(f, "isa_flags", lab_build_isa_flags());
+    json_field(f, "core_kind", m.core_kind);
     fprintf(f, ", \"cpus\": %d, \"pinned_cpu\": %d, \"l1d_bytes\": %ld, \"l2_bytes\": %ld, "
                "\"l3_bytes\": %ld,\n    \"tick\": ",
             m.cpus, m.pinned_cpu, m.l1d, m.l2, m.l3);
@@ -425,8 +426,8 @@ void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clo
     lab_write_summary_md(f, clk->tick_name);
 
     fprintf(f, "## Run\n\n");
-    fprintf(f, "- **Date:** %s\n- **Host:** %s (%s)\n- **CPU:** %s, %d online, pinned to CPU %d\n",
-            m.date, m.host, m.kernel, m.cpu, m.cpus, m.pinned_cpu);
+    fprintf(f, "- **Date:** %s\n- **Host:** %s (%s)\n- **CPU:** %s, %d online, pinned to %s\n",
+            m.date, m.host, m.kernel, m.cpu, m.cpus, lab_pinned_text(&m));
     fprintf(f, "- **Caches:** L1d %ld KiB, L2 %ld KiB, L3 %ld KiB\n", m.l1d >> 10, m.l2 >> 10,
             m.l3 >> 10);
     fprintf(f, "- **Clock:** %s at %.3f GHz (calibrated); core ≈ %.2f GHz, %.3f cycles per tick "

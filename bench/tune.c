@@ -92,7 +92,8 @@ static void usage(FILE *f)
                "                  through a symbolic link, the file it names: the link stays)\n"
                "  -M IMPL,...     only these implementations (each name once, none empty)\n"
                "  --quick         fewer lengths and batches (noisier)\n"
-               "  --cpu N         pin to CPU N (default: the last CPU it may run on)\n");
+               "  --cpu N         pin to CPU N (default: the last CPU it may run on, of the\n"
+               "                  fastest kind of core)\n");
 }
 
 /* -M: every name a product row this CPU runs (tune chooses among those only). 0, or -1 with
@@ -685,8 +686,9 @@ int lab_tune_main(int argc, char **argv)
     const size_t n_points = o.quick ? N_LADDER - 3 : N_LADDER; /* --quick stops at 4 KiB */
     struct lab_machine machine;
     lab_machine_describe(&machine, &o);
-    printf("csum tune: %s, pinned to CPU %d, %s; %s; plan in force: %s (%s)\n", machine.cpu,
-           o.cpu, machine.date, machine.compiler, machine.dispatch, machine.dispatch_source);
+    printf("csum tune: %s, pinned to %s, %s; %s; plan in force: %s (%s)\n", machine.cpu,
+           lab_pinned_text(&machine), machine.date, machine.compiler, machine.dispatch,
+           machine.dispatch_source);
     if (measure_rows(&o, &clk, rows, n_rows, buf, n_points, repeats, t) != 0) {
         lab_buffer_free(buf, BUF_BYTES);
         return 1;

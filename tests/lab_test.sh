@@ -190,7 +190,7 @@ if command -v taskset >/dev/null && command -v python3 >/dev/null &&
                python3 -c "
 import json, sys
 assert json.load(sys.stdin)[\"machine\"][\"pinned_cpu\"] == 0
-" && grep -q "pinned to CPU 0;" "$2"' _ "$csum" "$tmp/taskset"
+" && grep -qE "pinned to CPU 0[ ;]" "$2"' _ "$csum" "$tmp/taskset"
 else
     printf 'SKIPPED lab: the default CPU under taskset (no taskset, python3 or second CPU)\n'
 fi

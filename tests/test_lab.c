@@ -881,3 +881,85 @@ void test_lab_load_steal(struct test_ctx *t)
                  strstr(text, "the hypervisor took 200 ms of its CPU (steal, 2.00 %)"),
           "load text: '%s'", text);
 }
+
+/* A file of a fake sysfs tree under `root`, its directories made. */
+static int put_sysfs(const char *root, const char *rel, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    for (char *s = path + strlen(root) + 1; *s; s++)
+        if (*s == '/') {
+            *s = '\0';
+            mkdir(path, 0700);
+            *s = '/';
+        }
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fputs(text, f);
+    return fclose(f);
+}
+
+/* Which CPU the lab pins to without --cpu, and how it names its kind, on machines with two
+ * kinds of core: an Intel hybrid part (P-cores numbered first, so the last CPU was an E-core)
+ * and Arm big.LITTLE (the largest cpu_capacity, which need not be the last CPUs'). */
+void test_lab_core_kind(struct test_ctx *t)
+{
+    static const struct { const char *list; int cpu, want; } lists[] = {
+        { "0-7,16,18-19\n", 16, 1 }, { "0-7,16,18-19\n", 17, 0 }, { "0-7,16,18-19\n", 19, 1 },
+        { "0-7,16,18-19\n", 20, 0 }, { "0-7,16,18-19\n", 0, 1 }, { "5", 5, 1 }, { "", 0, 0 },
+        { "x", 0, 0 },
+    };
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        CHECK(t, lab_cpulist_has(lists[i].list, lists[i].cpu) == lists[i].want,
+              "cpu %d in list '%s': want %d", lists[i].cpu, lists[i].list, lists[i].want);
+
+    char hybrid[] = "/tmp/csum-sysfs-XXXXXX", arm[] = "/tmp/csum-sysfs-XXXXXX",
+         plain[] = "/tmp/csum-sysfs-XXXXXX";
+    if (!mkdtemp(hybrid) || !mkdtemp(arm) || !mkdtemp(plain)) {
+        t->skip_reason = "no temporary directory";
+        return;
+    }
+    put_sysfs(hybrid, "devices/cpu_core/cpus", "0-7\n");
+    put_sysfs(hybrid, "devices/cpu_atom/cpus", "8-15\n");
+    for (int cpu = 0; cpu < 8; cpu++) { /* three kinds: 446 (0-3), 1024 (4-5), 871 (6-7) */
+        char rel[96];
+        snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/cpu_capacity", cpu);
+        put_sysfs(arm, rel, cpu < 4 ? "446\n" : cpu < 6 ? "1024\n" : "871\n");
+    }
+    unsigned char all[16], only_e[16] = { 0 }, mixed[16] = { 0 }, none[16] = { 0 };
+    memset(all, 1, sizeof all);
+    memset(only_e + 8, 1, 8);
+    mixed[3] = mixed[12] = 1;
+    CHECK(t, lab_default_cpu_in(hybrid, all, 16) == 7, "hybrid: pinned to %d, want 7 (the last P-core)",
+          lab_default_cpu_in(hybrid, all, 16));
+    CHECK(t, lab_default_cpu_in(hybrid, only_e, 16) == 15, "hybrid, E-cores allowed: %d, want 15",
+          lab_default_cpu_in(hybrid, only_e, 16));
+    CHECK(t, lab_default_cpu_in(hybrid, mixed, 16) == 3, "hybrid, CPUs 3 and 12 allowed: %d, want 3",
+          lab_default_cpu_in(hybrid, mixed, 16));
+    CHECK(t, lab_default_cpu_in(arm, all, 8) == 5, "big.LITTLE: pinned to %d, want 5 (capacity 1024)",
+          lab_default_cpu_in(arm, all, 8));
+    CHECK(t, lab_default_cpu_in(plain, all, 4) == 3, "one kind: pinned to %d, want 3 (the last)",
+          lab_default_cpu_in(plain, all, 4));
+    CHECK(t, lab_default_cpu_in(plain, none, 4) == -1, "no CPU allowed: want -1");
+
+    static const struct { const char *root_of; int cpu; const char *want; } kinds[] = {
+        { "hybrid", 7, "a P-core" },
+        { "hybrid", 12, "an E-core, not the fastest kind here" },
+        { "arm", 2, "capacity 446 of 1024, not the fastest kind here" },
+        { "arm", 4, "capacity 1024 of 1024: the fastest kind" },
+        { "plain", 1, "" },
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        const char *root = !strcmp(kinds[i].root_of, "hybrid") ? hybrid
+                           : !strcmp(kinds[i].root_of, "arm") ? arm : plain;
+        char kind[64] = "unset";
+        lab_core_kind(root, kinds[i].cpu, 8, kind, sizeof kind);
+        CHECK(t, !strcmp(kind, kinds[i].want), "%s CPU %d: '%s', want '%s'", kinds[i].root_of,
+              kinds[i].cpu, kind, kinds[i].want);
+    }
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s' '%s'", hybrid, arm, plain);
+    if (system(cmd) != 0)
+        fprintf(stderr, "lab-core-kind: could not remove %s, %s, %s\n", hybrid, arm, plain);
+}

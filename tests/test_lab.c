@@ -60,6 +60,17 @@ static void quick_table_options(struct lab_options *o)
     o->modes = MODE_LATENCY;
 }
 
+/* Options for one lab_measure of a test: quick, `batches` batches of `batch_ms`, `repeats`. */
+static void measure_options(struct lab_options *o, int batches, double batch_ms, int repeats)
+{
+    memset(o, 0, sizeof *o);
+    o->quick = 1;
+    o->batches = batches;
+    o->batch_ms = batch_ms;
+    o->count = -1;
+    o->repeats = repeats;
+}
+
 void test_lab_refuses_wrong(struct test_ctx *t)
 {
     struct lab_subject subjects[3];
@@ -378,16 +389,22 @@ void test_lab_bodies(struct test_ctx *t)
     }
 }
 
+/* Fixed work for a test body: n increments the compiler must do one by one. */
+static uint64_t count_to(uint64_t n)
+{
+    volatile uint64_t x = 0;
+    for (uint64_t i = 0; i < n; i++)
+        x = x + 1;
+    return x;
+}
+
 /* A body whose calls alternate between 1 and 4 units of work: batch times 4x apart. */
 static unsigned long uneven_calls;
 static uint64_t body_uneven(const void *ctx, uint64_t iters)
 {
     (void)ctx;
-    volatile uint64_t x = 0;
     const uint64_t units = (uneven_calls++ & 1) ? 4 : 1;
-    for (uint64_t i = 0; i < iters * units * 16; i++)
-        x = x + 1;
-    return x;
+    return count_to(iters * units * 16);
 }
 
 /* The noise flag: set when the spread stays above the limit after the repeats, every repeat
@@ -395,12 +412,7 @@ static uint64_t body_uneven(const void *ctx, uint64_t iters)
 void test_lab_noise_flag(struct test_ctx *t)
 {
     struct lab_options o;
-    memset(&o, 0, sizeof o);
-    o.quick = 1;
-    o.batches = 9;
-    o.batch_ms = 0.05;
-    o.count = -1;
-    o.repeats = 2;
+    measure_options(&o, 9, 0.05, 2);
     struct lab_clock clk;
     lab_clock_init(&clk, 1);
     struct lab_stats st;
@@ -447,12 +459,7 @@ void test_lab_spread(struct test_ctx *t)
 
     /* A real measurement: the quantiles bracket the median, every batch is counted. */
     struct lab_options o;
-    memset(&o, 0, sizeof o);
-    o.quick = 1;
-    o.batches = 7;
-    o.batch_ms = 0.02;
-    o.count = -1;
-    o.repeats = 1;
+    measure_options(&o, 7, 0.02, 1);
     struct lab_clock clk;
     lab_clock_init(&clk, 1);
     unsigned char buf[256];
@@ -769,10 +776,7 @@ static uint64_t body_stalled(const void *ctx, uint64_t iters)
         spin_ticks(stall_ticks / 4); /* a few operations are sized from it */
     else if (call == 2)
         spin_ticks(stall_ticks * 3);
-    volatile uint64_t x = 0;
-    for (uint64_t i = 0; i < iters * 16; i++)
-        x = x + 1;
-    return x;
+    return count_to(iters * 16);
 }
 
 /* Batches last at least the batch time when one sizing run was disturbed (the sizing ended on
@@ -780,12 +784,7 @@ static uint64_t body_stalled(const void *ctx, uint64_t iters)
 void test_lab_batch_sizing(struct test_ctx *t)
 {
     struct lab_options o;
-    memset(&o, 0, sizeof o);
-    o.quick = 1;
-    o.batches = 3;
-    o.batch_ms = 1.0;
-    o.count = -1;
-    o.repeats = 0;
+    measure_options(&o, 3, 1.0, 0);
     struct lab_clock clk;
     lab_clock_init(&clk, 1);
     stall_ticks = o.batch_ms * 1e6 * clk.ticks_per_ns;

@@ -164,10 +164,18 @@ int input_open(struct input *in, int fd, const void *mem, size_t len, int fixing
         return input_not_read(in, other);
     if (in->compression != CSUM_PCAP_PLAIN) {
         in->codec = codec_find(in->compression);
-        if (!in->codec)
+        if (!in->codec) { /* what to do about it too, as for a compression csum never reads */
+            const char *name = csum_pcap_compression_name(in->compression);
+            const char *lib = in->compression == CSUM_PCAP_GZIP ? "zlib" : "libzstd";
+            if (fixing)
+                return stream_unsupported(err, 0, "%s-compressed capture, but this csum was "
+                                          "built without %s: decompress it first, e.g. %s -dc "
+                                          "IN | csum pcap fix - - | %s >OUT", name, lib, name,
+                                          name);
             return stream_unsupported(err, 0, "%s-compressed capture, but this csum was built "
-                                "without %s", csum_pcap_compression_name(in->compression),
-                                in->compression == CSUM_PCAP_GZIP ? "zlib" : "libzstd");
+                                      "without %s: decompress it first, e.g. %s -dc FILE | "
+                                      "csum pcap verify -", name, lib, name);
+        }
         in->decoder = in->codec->decoder_new();
         if (!in->decoder)
             return stream_system_error(err, 0, "out of memory for the %s decoder",

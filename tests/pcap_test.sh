@@ -408,8 +408,17 @@ for z in gzip zstd; do
     "$CSUM" pcap --help | grep -q "$z: no" || continue
     lib=$([ $z = gzip ] && echo zlib || echo libzstd)
     if [ $z = gzip ]; then printf '\x1f\x8b\x08\x00rest' >"$TMP/unbuilt"; else printf '\x28\xb5\x2f\xfdrest' >"$TMP/unbuilt"; fi
-    refused_capture "$TMP/unbuilt" "$z-compressed capture, but this csum was built without $lib" \
-        "$z-compressed capture in a build without $lib, not malformed"
+    refused_capture "$TMP/unbuilt" "$z-compressed capture, but this csum was built without $lib: decompress it first, e.g. $z -dc FILE | csum pcap verify -" \
+        "$z-compressed capture in a build without $lib, not malformed, what to do said"
+    "$CSUM" pcap fix "$TMP/unbuilt" "$TMP/unbuilt-fixed" >/dev/null 2>"$TMP/err"
+    check $(( $? != 2 )) "fix of a $z-compressed capture in a build without $lib: exit 2"
+    [ ! -e "$TMP/unbuilt-fixed" ] && [ "$(cat "$TMP/err")" = "csum: pcap fix: $TMP/unbuilt: $z-compressed capture, but this csum was built without $lib: decompress it first, e.g. $z -dc IN | csum pcap fix - - | $z >OUT" ]
+    check $? "fix of a $z-compressed capture in a build without $lib: no output, what to do said ($(head -c 300 "$TMP/err"))"
+    if command -v "$z" >/dev/null 2>&1; then
+        "$z" -c "$C/clean.pcap" >"$TMP/unbuilt.$z"
+        "$z" -dc "$TMP/unbuilt.$z" | "$CSUM" pcap verify - >/dev/null
+        check $? "$z-compressed capture in a build without $lib: what the message suggests reads it"
+    fi
 done
 # A capture that cannot be read once open (here an I/O error) is not malformed either.
 # /proc/self/mem opens, and reading its address 0 fails with EIO (where it does: the guard).

@@ -103,4 +103,27 @@ elif [ "$have_tables " != "$want_tables" ]; then
 else
     ok "readme: 'The csum tool' names every command and the lab's tables"
 fi
+
+# The members of `csum pcap verify --json`'s document, as the README lists them after "streams
+# one document": every member the tool writes for a capture (here one without packets).
+if command -v python3 >/dev/null 2>&1; then
+    printf '\xd4\xc3\xb2\xa1\x02\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\xff\xff\x00\x00\x01\x00\x00\x00' >"$tmp/empty.pcap"
+    "$build/csum" pcap verify --json "$tmp/empty.pcap" >"$tmp/doc.json"
+    if missing=$(python3 - "$root/README.md" "$tmp/doc.json" <<'PY'
+import json, re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+at = text.find("streams one document,")
+listed = text[at:text.find("}`", at)] if at >= 0 else ""
+listed = re.sub(r"\[[^\]]*\]", "", listed)  # the members of each check aside
+names = set(re.findall(r'"([a-z_]+)"', listed))
+print(" ".join(k for k in json.load(open(sys.argv[2])) if k not in names))
+PY
+    ) && [ -z "$missing" ]; then
+        ok "readme: the --json document's members are all listed"
+    else
+        fail "readme: the --json document's members not listed after 'streams one document': $missing"
+    fi
+else
+    echo "SKIPPED readme: the --json document's members (python3 not found)"
+fi
 finish readme_test

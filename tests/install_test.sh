@@ -135,6 +135,22 @@ check "cmake: find_package(csum 2) is refused (SameMajorVersion)" -- \
     sh -c "! cmake -S '$root/tests/consumer' -B '$tmp/cmake-v2' -DCMAKE_PREFIX_PATH='$prefix' \
               -DCSUM_MIN_VERSION=2 >/dev/null 2>&1"
 
+# A component csum does not have: refused, and named.
+unknown_component() {
+    mkdir -p "$tmp/unknown-component" &&
+        printf '%s\n' 'cmake_minimum_required(VERSION 3.16)' 'project(u LANGUAGES C)' \
+            'find_package(csum REQUIRED COMPONENTS static sharred)' \
+            >"$tmp/unknown-component/CMakeLists.txt" || return 1
+    if cmake -S "$tmp/unknown-component" -B "$tmp/unknown-component/b" \
+             -DCMAKE_PREFIX_PATH="$prefix" >"$tmp/unknown-component.log" 2>&1; then
+        echo "find_package(csum COMPONENTS sharred) succeeded"; return 1
+    fi
+    grep -q "no component 'sharred': csum has shared and" "$tmp/unknown-component.log" ||
+        { echo "the refusal does not name the component:"; tail -n 20 "$tmp/unknown-component.log"; return 1; }
+}
+check "cmake: find_package(csum COMPONENTS sharred) is refused, naming the component" -- \
+    unknown_component
+
 # A distribution that leaves the static library out of its package, or ships it in one of its
 # own (Fedora's -static), removes libcsum.a and csumStaticTargets*.cmake: find_package(csum)
 # must still give csum::csum (it failed: one export file named both libraries), and refuse
@@ -151,6 +167,8 @@ without_static() {
              >"$tmp/static-missing.log" 2>&1; then
         echo "find_package(csum COMPONENTS static) found no libcsum.a and succeeded"; return 1
     fi
+    grep -q "component static: libcsum.a was not installed" "$tmp/static-missing.log" ||
+        { echo "the refusal does not say why:"; tail -n 20 "$tmp/static-missing.log"; return 1; }
 }
 check "cmake: without libcsum.a and csumStaticTargets*.cmake, csum::csum works, COMPONENTS static is refused" -- \
     without_static

@@ -221,6 +221,12 @@ if command -v python3 >/dev/null 2>&1; then
     check $(( $? != 2 )) "verify --json of a missing file: exit 2"
     python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["error"]["message"]' "$TMP/out" 2>/dev/null
     check $? "verify --json of a missing file: a JSON document with an error ($(head -c 100 "$TMP/out"))"
+    # verify --help's --json names every member of the document.
+    "$CSUM" pcap verify --json "$C/clean.pcap" >"$TMP/out" 2>/dev/null
+    "$CSUM" pcap verify --help >"$TMP/help"
+    missing=$(python3 -c 'import json, sys; h = open(sys.argv[2]).read(); print(" ".join(k for k in json.load(open(sys.argv[1])) if "\"%s\"" % k not in h))' \
+        "$TMP/out" "$TMP/help" 2>&1)
+    check $(( ${#missing} != 0 )) "verify --help names every member of the --json document (missing: $missing)"
 fi
 
 # ---- a capture cut mid-packet: the verdicts of every whole packet, then a warning ---------

@@ -6,8 +6,10 @@
 #include "cli.h"
 #include "csum.h"
 #include "csum_oracle.h"
+#include "cpu_features.h" /* internal: which features CSUM_CPU_DISABLE hides */
 #include "plan.h" /* internal: the entry points of each operation, batches included */
 
+#include <stdio.h>
 #include <string.h>
 
 static const char *const op_names[CSUM_OP_COUNT] = {
@@ -33,6 +35,33 @@ static void print_verify_help(void)
 }
 
 /* Nonzero if some operation has an entry called `name`. */
+/* The features a row needs that CSUM_CPU_DISABLE hides, in the order of its `requires`,
+ * space-separated, when they are all it lacks (the CPU has them); 0 when the CPU itself lacks
+ * one, so that "this CPU lacks" is true. */
+static int hidden_features(const struct csum_kernel *k, char *buf, size_t size)
+{
+    uint32_t missing = k->features & ~csum_cpu_features();
+    const char *req = k->sum.requires;
+    size_t used = 0;
+    if (!missing || (missing & ~csum_cpu_features_hidden()))
+        return 0;
+    buf[0] = '\0';
+    while (*req) {
+        size_t len = strcspn(req, " ");
+        for (unsigned bit = 0; bit < 32 && len; bit++) {
+            const char *name = csum_cpu_feature_name(bit);
+            if (!name || !(missing & (1u << bit)) || strlen(name) != len ||
+                strncmp(name, req, len))
+                continue;
+            int n = snprintf(buf + used, size - used, "%s%s", used ? " " : "", name);
+            if (n > 0 && (size_t)n < size - used)
+                used += (size_t)n;
+        }
+        req += len + strspn(req + len, " ");
+    }
+    return 1;
+}
+
 static int known_name(const char *name)
 {
     struct csum_op_entry e;
@@ -93,7 +122,7 @@ int cmd_verify(int argc, char **argv)
     }
 
     int failed = 0, named = first_name < argc;
-    size_t verified = 0, skipped = 0;
+    size_t verified = 0, skipped = 0, hidden_skipped = 0;
     for (int op = 0; op < CSUM_OP_COUNT; op++) {
         struct csum_op_entry e;
         int listed = 0;
@@ -106,8 +135,14 @@ int cmd_verify(int argc, char **argv)
             if (!listed++)
                 printf("%s:\n", op_names[op]);
             if (!csum_kernel_supported(e.kernel)) {
-                printf("%-14s SKIPPED: not verified, this CPU lacks some of: %s\n", e.name,
-                       e.kernel->sum.requires);
+                char hidden[128];
+                if (hidden_features(e.kernel, hidden, sizeof hidden)) {
+                    printf("%-14s SKIPPED: not verified, CSUM_CPU_DISABLE hides %s\n", e.name,
+                           hidden);
+                    hidden_skipped++;
+                } else
+                    printf("%-14s SKIPPED: not verified, this CPU lacks some of: %s\n", e.name,
+                           e.kernel->sum.requires);
                 skipped++;
                 continue;
             }
@@ -123,10 +158,12 @@ int cmd_verify(int argc, char **argv)
             }
         }
     }
-    printf("%zu verified, %zu failed, %zu skipped (not supported by this CPU)\n", verified,
-           (size_t)failed, skipped);
+    const char *why = hidden_skipped ? "not supported by this CPU, or hidden by CSUM_CPU_DISABLE"
+                                     : "not supported by this CPU";
+    printf("%zu verified, %zu failed, %zu skipped (%s)\n", verified, (size_t)failed, skipped, why);
     if (named && skipped)
-        fprintf(stderr, "csum: verify: %zu of the implementations asked for cannot run on this "
-                        "CPU and were not verified\n", skipped);
+        fprintf(stderr, "csum: verify: %zu of the implementations asked for cannot run %s and "
+                        "were not verified\n", skipped,
+                hidden_skipped ? "here (CSUM_CPU_DISABLE hides what they need)" : "on this CPU");
     return failed || (named && skipped) ? EXIT_FAILURE_FOUND : EXIT_OK;
 }

@@ -139,11 +139,18 @@ int main(int argc, char **argv)
                 name = argv[++i];
             else
                 return usage_error("option '%s' needs an implementation name", arg);
-            if (csum_impl_select(name) != 0)
-                return usage_error(csum_impl_find(name)
-                                       ? "implementation '%s' is not supported by this CPU"
-                                       : "unknown implementation '%s' (see 'csum impls')",
-                                   name);
+            if (csum_impl_select(name) != 0) {
+                const struct csum_impl *impl = csum_impl_find(name);
+                const char *hidden = getenv("CSUM_CPU_DISABLE");
+                if (!impl)
+                    return usage_error("unknown implementation '%s' (see 'csum impls')", name);
+                /* CSUM_CPU_DISABLE may be why: then "this CPU lacks it" may be untrue. */
+                if (hidden && *hidden)
+                    return usage_error("implementation '%s' cannot run here: it needs %s, which "
+                                       "this CPU lacks or CSUM_CPU_DISABLE=%s hides",
+                                       name, impl->CSUM_REQUIRES_MEMBER, hidden);
+                return usage_error("implementation '%s' is not supported by this CPU", name);
+            }
             continue;
         }
         return usage_error("unknown option '%s'", arg);

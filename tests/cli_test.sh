@@ -263,9 +263,13 @@ gated=$(awk '$2 == "yes" && NF >= 4 && $4 != "-" { print $1; exit }' "$TMP/impls
 features=$(awk -v row="$gated" '$1 == row { for (i = 4; i <= NF; i++) printf "%s%s", (i > 4 ? "," : ""), $i; exit }' "$TMP/impls")
 if [ -n "$gated" ]; then
     expect_status 0 "verify with $gated's features hidden" -- env CSUM_CPU_DISABLE="$features" "$CSUM" verify --quick
-    expect_grep "$TMP/out" "^$gated *SKIPPED: not verified" "a row this CPU cannot run is SKIPPED"
+    expect_grep "$TMP/out" "^$gated *SKIPPED: not verified, CSUM_CPU_DISABLE hides ${features//,/ }\$" \
+        "a row whose features are hidden is SKIPPED, and says that CSUM_CPU_DISABLE hides them (not that the CPU lacks them)"
     expect_status 1 "verify $gated with its features hidden" -- env CSUM_CPU_DISABLE="$features" "$CSUM" verify "$gated"
-    expect_grep "$TMP/err" "cannot run on this CPU and were not verified" "the skipped request is named"
+    expect_grep "$TMP/err" "cannot run here (CSUM_CPU_DISABLE hides what they need) and were not verified" "the skipped request is named, and why"
+    expect_status 2 "--impl $gated with its features hidden" -- env CSUM_CPU_DISABLE="$features" "$CSUM" --impl "$gated" sum /dev/null
+    expect_grep "$TMP/err" "implementation '$gated' cannot run here: it needs .*, which this CPU lacks or CSUM_CPU_DISABLE=$features hides" \
+        "--impl with its features hidden names CSUM_CPU_DISABLE"
 fi # else a build with only the portable row (s390x): nothing to hide
 expect_status 0 "impls fits in 100 columns" -- sh -c "'$CSUM' impls | awk 'length(\$0) > 100 { exit 1 }'"
 # ... also with range bounds of 20 digits: LENGTHS, REQUIRES and the plan wrap.

@@ -818,11 +818,16 @@ static int refuse_names(const struct lab_options *o, const struct request *r,
             kinds |= NAMES_CSUM;
             for_short++;
         }
-        if (!kinds)
-            return bad_usage(csum_impl_find(name) || csum_copy_impl_find(name)
-                                 ? "implementation '%s' is not supported by this CPU"
-                                 : "unknown implementation '%s' (see 'csum bench --list')",
+        if (!kinds) {
+            const char *hidden = getenv("CSUM_CPU_DISABLE");
+            if (!csum_impl_find(name) && !csum_copy_impl_find(name))
+                return bad_usage("unknown implementation '%s' (see 'csum bench --list')", name);
+            return bad_usage(hidden && *hidden
+                                 ? "implementation '%s' cannot run here: this CPU lacks, or "
+                                   "CSUM_CPU_DISABLE hides, what it needs (see 'csum impls')"
+                                 : "implementation '%s' is not supported by this CPU",
                              name);
+        }
         if (refuse_untimed_name(r, name, kinds) != 0)
             return 2;
     }

@@ -108,6 +108,9 @@ static int check_names(const char *list)
         const char *why = !impl                         ? "unknown implementation '%s' (see 'csum impls')"
                           : impl->reference             ? "'%s' is a reference row: the plans choose "
                                                           "among product rows only"
+                          : !csum_impl_supported(impl) && csum_cpu_features_hidden()
+                              ? "'%s' cannot run here: this CPU lacks, or CSUM_CPU_DISABLE "
+                                "hides, what it needs (see 'csum impls')"
                           : !csum_impl_supported(impl) ? "this CPU cannot run '%s'"
                                                         : NULL;
         if (why) {

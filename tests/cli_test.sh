@@ -270,6 +270,13 @@ if [ -n "$gated" ]; then
     expect_status 2 "--impl $gated with its features hidden" -- env CSUM_CPU_DISABLE="$features" "$CSUM" --impl "$gated" sum /dev/null
     expect_grep "$TMP/err" "implementation '$gated' cannot run here: it needs .*, which this CPU lacks or CSUM_CPU_DISABLE=$features hides" \
         "--impl with its features hidden names CSUM_CPU_DISABLE"
+    # tune -M and bench -M refuse it before timing anything, and name CSUM_CPU_DISABLE too.
+    expect_status 2 "tune -M $gated with its features hidden" -- env CSUM_CPU_DISABLE="$features" "$CSUM" tune --quick -M "$gated"
+    expect_grep "$TMP/err" "'$gated' cannot run here: this CPU lacks, or CSUM_CPU_DISABLE hides, what it needs" \
+        "tune -M with its features hidden names CSUM_CPU_DISABLE"
+    expect_status 2 "bench -M $gated with its features hidden" -- env CSUM_CPU_DISABLE="$features" "$CSUM" bench -M "$gated" -l 64 short
+    expect_grep "$TMP/err" "implementation '$gated' cannot run here: this CPU lacks, or CSUM_CPU_DISABLE hides, what it needs" \
+        "bench -M with its features hidden names CSUM_CPU_DISABLE"
 fi # else a build with only the portable row (s390x): nothing to hide
 expect_status 0 "impls fits in 100 columns" -- sh -c "'$CSUM' impls | awk 'length(\$0) > 100 { exit 1 }'"
 # ... also with range bounds of 20 digits: LENGTHS, REQUIRES and the plan wrap.

@@ -245,14 +245,17 @@ static int pcap_fix(int argc, char **argv)
         if (a.opt.flags & CSUM_PCAP_FIX_OFFLOAD)
             fixed += pcap_cli_total_of(&s, CSUM_PCAP_OFFLOAD);
         if (!r.text_failed) {
+            uint64_t offload = a.opt.flags & CSUM_PCAP_FIX_OFFLOAD
+                                   ? 0 : pcap_cli_total_of(&s, CSUM_PCAP_OFFLOAD);
+            /* A capture of the host's own traffic (loopback, say) may have nothing else: say
+             * how to replace them, or the fix seems to do nothing. */
             fprintf(r.text, "%s%s%s: %" PRIu64 " packets, %s %" PRIu64 " checksum%s and %" PRIu64
-                    " FCS%s; left alone: %" PRIu64 " not checkable, %" PRIu64 " offload", in,
+                    " FCS%s; left alone: %" PRIu64 " not checkable, %" PRIu64 " offload%s", in,
                     out ? " -> " : "", out ? out : "", s.packets,
                     a.dry_run ? "would fix" : "fixed", fixed, fixed == 1 ? "" : "s", s.fcs_fixed,
                     s.fcs_fixed == 1 ? "" : "s",
-                    pcap_cli_total_of(&s, CSUM_PCAP_NOT_CHECKABLE),
-                    a.opt.flags & CSUM_PCAP_FIX_OFFLOAD ? 0
-                                                       : pcap_cli_total_of(&s, CSUM_PCAP_OFFLOAD));
+                    pcap_cli_total_of(&s, CSUM_PCAP_NOT_CHECKABLE), offload,
+                    offload ? " (--fix-offload replaces them)" : "");
             /* packets it could not look into, whose bad checksums (if any) stay bad */
             pcap_cli_print_unchecked(r.text, &s);
             fputc('\n', r.text);

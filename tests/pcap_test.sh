@@ -619,7 +619,7 @@ PY
     check $? "fix $f: the summary counts $counted ($(tail -1 "$TMP/fixout"))"
     # ... and names the packets it could not look into (skipped, not dissected), as verify's does
     want=$("$CSUM" pcap verify "${opts[@]}" "$in" | tail -1 | sed 's/^[^;]*; checksums: [^;]*//')
-    got=$(tail -1 "$TMP/fixout" | sed 's/^.*; left alone: [0-9]* not checkable, [0-9]* offload//')
+    got=$(tail -1 "$TMP/fixout" | sed 's/^.*; left alone: [0-9]* not checkable, [0-9]* offload\( (--fix-offload replaces them)\)\{0,1\}//')
     check $(( $(skipped_in "$f") > 0 && ${#want} == 0 )) "verify $f: its summary names the $(skipped_in "$f") packets skipped"
     [ "$got" = "$want" ]
     check $? "fix $f: its summary names the packets not looked into as verify's does ('$got', verify: '$want')"
@@ -641,6 +641,14 @@ awk '$3 == "udplite" && $4 == "bad" { print $1, $2, $3, "good", $6, $7 }' "$C/$u
 "$CSUM" pcap verify --all "$TMP/fixed-$u" | normalize | awk '$3 == "udplite" && $4 == "good"' | sort |
     comm -23 "$TMP/want" - >"$TMP/diff"
 check $(( $(wc -l <"$TMP/want") < 20 || $(wc -l <"$TMP/diff") != 0 )) "fix $u: every bad UDP-Lite checksum, inner ones too, now good with the oracle's value ($(head -3 "$TMP/diff" | tr '\n' ' '))"
+# Without --fix-offload, fix's summary says how to replace the placeholders it left (a
+# loopback capture may hold nothing else); with it, or with none left, it does not.
+"$CSUM" pcap fix -n "$C/offload.pcap" >"$TMP/out" 2>&1
+tail -1 "$TMP/out" | grep -qE '; left alone: [0-9]+ not checkable, [1-9][0-9]* offload \(--fix-offload replaces them\)'
+check $? "fix of placeholders without --fix-offload: the summary names --fix-offload ($(tail -1 "$TMP/out"))"
+"$CSUM" pcap fix -n --fix-offload "$C/offload.pcap" >"$TMP/out" 2>&1
+! tail -1 "$TMP/out" | grep -q -- '--fix-offload replaces'
+check $? "fix --fix-offload: the summary does not name it ($(tail -1 "$TMP/out"))"
 # --fix-offload: placeholders replaced by the computed values.
 "$CSUM" pcap fix --fix-offload "$C/offload.pcap" "$TMP/offload-fixed.pcap" >/dev/null
 "$CSUM" pcap verify --strict "$TMP/offload-fixed.pcap" >"$TMP/out"

@@ -226,7 +226,9 @@ int cmd_impls(int argc, char **argv)
         printf("  plan file: %s (%s)\n", file,
                found ? "present" : e == ENOENT || e == ENOTDIR ? "none" : strerror(e));
     } else {
-        printf("  plan file: none (CSUM_DISPATCH_FILE is empty, or no absolute HOME)\n");
+        const char *set = getenv("CSUM_DISPATCH_FILE"); /* which of the two reasons it is */
+        printf("  plan file: none (%s)\n", set && !*set ? "CSUM_DISPATCH_FILE is empty"
+                                                        : "no absolute XDG_CONFIG_HOME or HOME");
     }
     print_copy_table();
 

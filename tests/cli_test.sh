@@ -510,6 +510,11 @@ expect_grep "$TMP/out.joined" "($TMP/plan-loop ignored: cannot be opened: too ma
 expect_egrep "$TMP/out" "^  plan file: $TMP/plan-loop \\($ELOOP_TEXT\\)$" \
     "impls says why it cannot look at the plan file, not 'none'"
 rm "$TMP/plan-loop"
+# No plan file: impls says which of the two reasons it is.
+CSUM_DISPATCH_FILE= "$CSUM" impls >"$TMP/out" 2>&1
+expect_grep "$TMP/out" "^  plan file: none (CSUM_DISPATCH_FILE is empty)$" "impls: an empty CSUM_DISPATCH_FILE named as why there is no plan file"
+env -u CSUM_DISPATCH_FILE XDG_CONFIG_HOME=relative HOME=relative "$CSUM" impls >"$TMP/out" 2>&1
+expect_grep "$TMP/out" "^  plan file: none (no absolute XDG_CONFIG_HOME or HOME)$" "impls: no absolute XDG_CONFIG_HOME or HOME named as why there is no plan file"
 # --write replaces the file at once (a temporary file renamed over it): a write that fails,
 # here at the file size limit, leaves the stored plan whole, and no temporary file behind.
 cp "$TMP/plan" "$TMP/plan.before"

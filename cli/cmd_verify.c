@@ -34,7 +34,6 @@ static void print_verify_help(void)
            "  --quick   fewer lengths and alignments (what 'csum bench' runs before timing)\n");
 }
 
-/* Nonzero if some operation has an entry called `name`. */
 /* The features a row needs that CSUM_CPU_DISABLE hides, in the order of its `requires`,
  * space-separated, when they are all it lacks (the CPU has them); 0 when the CPU itself lacks
  * one, so that "this CPU lacks" is true. */
@@ -62,6 +61,7 @@ static int hidden_features(const struct csum_kernel *k, char *buf, size_t size)
     return 1;
 }
 
+/* Nonzero if some operation has an entry called `name`. */
 static int known_name(const char *name)
 {
     struct csum_op_entry e;

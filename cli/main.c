@@ -72,8 +72,9 @@ static void print_help(void)
            "Exit status: 0 success, 1 a failure was found (mismatch, an implementation\n"
            "named to verify that cannot run here, unreadable file, bad checksum, a plan\n"
            "tune refused or could not write or remove, a lab table that could not run,\n"
-           "output that could not be written), 2 bad usage (for pcap also an unreadable\n"
-           "or malformed capture, or output that could not be written).\n");
+           "output that could not be written), 2 bad usage (also tune --write under\n"
+           "CSUM_DISPATCH or CSUM_CPU_DISABLE; for pcap an unreadable or malformed\n"
+           "capture, or output that could not be written).\n");
 }
 
 /* csum help [COMMAND]: what git, cargo and go users type; the same text as --help. */

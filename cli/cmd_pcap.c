@@ -33,6 +33,38 @@ static void warn_cut_short(const char *cmd, const char *name, const struct csum_
             ": %s (interrupted?); %s\n", cmd, name, e->offset, e->message, kept);
 }
 
+/* --strict's failure without a bad checksum: whether something was left unchecked, and if so
+ * what, said on stderr (the summary's counts alone do not say which of them failed the run). */
+static int strict_unmet(const char *name, const struct csum_pcap_summary *s, int cut)
+{
+    const struct {
+        uint64_t n;
+        const char *what;
+        int counted; /* said with its count */
+    } unmet[] = {
+        { pcap_cli_total_of(s, CSUM_PCAP_OFFLOAD), "offload placeholders", 1 },
+        { pcap_cli_total_of(s, CSUM_PCAP_NOT_CHECKABLE), "checksums not checkable", 1 },
+        { pcap_cli_skipped_total(s), "packets skipped", 1 },
+        { s->undissected, "packets not dissected", 1 },
+        { (uint64_t)cut, "the capture cut short", 0 },
+    };
+    const char *sep = "";
+    for (size_t i = 0; i < sizeof unmet / sizeof unmet[0]; i++) {
+        if (!unmet[i].n)
+            continue;
+        if (!*sep)
+            fprintf(stderr, "csum: pcap verify: %s: --strict: not all checked: ", name);
+        if (unmet[i].counted)
+            fprintf(stderr, "%s%" PRIu64 " %s", sep, unmet[i].n, unmet[i].what);
+        else
+            fprintf(stderr, "%s%s", sep, unmet[i].what);
+        sep = ", ";
+    }
+    if (*sep)
+        fputc('\n', stderr);
+    return *sep != '\0';
+}
+
 /* "csum: pcap verify: FILE: malformed capture at byte offset N: what" on stderr; a file that
  * csum does not read (xz-compressed, say) or that could not be read is not malformed, and the
  * message says what it is (or what failed) alone: "csum: pcap verify: FILE: what". */
@@ -148,19 +180,17 @@ static int pcap_verify(int argc, char **argv)
         pcap_cli_print_summary_text(name, &s, (a.opt.flags & CSUM_PCAP_CHECK_FCS) != 0);
     int status = EXIT_OK;
     const int cut = failed && e.cut_short;
+    if (cut) {
+        fflush(stdout);
+        warn_cut_short("verify", name, &e, "the incomplete last record was not checked");
+    }
     if (failed && !cut) {
         fflush(stdout);
         status = capture_error("verify", name, &e);
     } else if (pcap_cli_total_of(&s, CSUM_PCAP_BAD)) {
         status = EXIT_FAILURE_FOUND;
-    } else if (a.strict && (cut || s.undissected || pcap_cli_skipped_total(&s) ||
-                            pcap_cli_total_of(&s, CSUM_PCAP_NOT_CHECKABLE) ||
-                            pcap_cli_total_of(&s, CSUM_PCAP_OFFLOAD))) {
+    } else if (a.strict && strict_unmet(name, &s, cut)) {
         status = EXIT_FAILURE_FOUND;
-    }
-    if (cut) {
-        fflush(stdout);
-        warn_cut_short("verify", name, &e, "the incomplete last record was not checked");
     }
     if (finish_output("verify") != EXIT_OK)
         status = EXIT_USAGE;

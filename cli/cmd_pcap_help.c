@@ -95,7 +95,8 @@ void pcap_cli_print_verify_help(void)
            "                      those the sender computed none of\n"
            "  --all               list every checksum, good ones too\n"
            "  --strict            exit 1 also for offload, not-checkable, skipped and\n"
-           "                      undissected packets: every packet checked, or a failure\n");
+           "                      undissected packets: every packet checked, or a failure\n"
+           "                      (stderr says what was not checked)\n");
     print_policy_options();
     printf("A progress line is shown on a terminal for captures above 1 GB. A capture that\n"
            "ends inside its last record, as an interrupted one does, is not malformed: a\n"

@@ -192,8 +192,10 @@ for f in $cut; do
     check $? "cut $f: the warning names offset $off ($(head -c 200 "$TMP/err"))"
     grep -q "^$C/$f: 2 packets" "$TMP/out"
     check $? "cut $f: the summary counts the packets before the cut ($(head -c 200 "$TMP/out"))"
-    "$CSUM" pcap verify --strict "$C/$f" >/dev/null 2>&1
+    "$CSUM" pcap verify --strict "$C/$f" >/dev/null 2>"$TMP/err"
     check $(( $? != 1 )) "cut $f: verify --strict exits 1"
+    tail -1 "$TMP/err" | grep -qE "^csum: pcap verify: $C/$f: --strict: not all checked: (.*, )?the capture cut short$"
+    check $? "cut $f: verify --strict says the cut is why, after the warning ($(tail -1 "$TMP/err"))"
     "$CSUM" pcap verify --json "$C/$f" >"$TMP/out" 2>/dev/null
     check $? "cut $f: verify --json exits 0"
     if command -v python3 >/dev/null 2>&1; then
@@ -651,8 +653,20 @@ check $? "fix of placeholders without --fix-offload: the summary names --fix-off
 check $? "fix --fix-offload: the summary does not name it ($(tail -1 "$TMP/out"))"
 # --fix-offload: placeholders replaced by the computed values.
 "$CSUM" pcap fix --fix-offload "$C/offload.pcap" "$TMP/offload-fixed.pcap" >/dev/null
-"$CSUM" pcap verify --strict "$TMP/offload-fixed.pcap" >"$TMP/out"
+"$CSUM" pcap verify --strict "$TMP/offload-fixed.pcap" >"$TMP/out" 2>"$TMP/err"
 check $? "fix --fix-offload: the capture then verifies strictly clean ($(tail -1 "$TMP/out"))"
+check $(( $(wc -c <"$TMP/err") != 0 )) "verify --strict of a capture all checked: nothing on stderr ($(head -c 200 "$TMP/err"))"
+# --strict says what it found unchecked (without a bad checksum the summary alone does not say
+# which count failed the run); a bad checksum is reason enough, and it says nothing more.
+"$CSUM" pcap verify --strict "$C/offload.pcap" >/dev/null 2>"$TMP/err"
+n=$(grep -c ' offload ' "$C/offload.pcap.expect")
+[ "$(cat "$TMP/err")" = "csum: pcap verify: $C/offload.pcap: --strict: not all checked: $n offload placeholders" ]
+check $? "verify --strict of placeholders: says so ($(head -c 200 "$TMP/err"))"
+bad=$(for f in $captures; do grep -q ' bad ' "$C/$f.expect" && [ -z "$(options_of "$f")" ] && { echo "$f"; break; }; done)
+"$CSUM" pcap verify --strict "$C/$bad" >/dev/null 2>"$TMP/err"
+check $(( $? != 1 )) "verify --strict of $bad (a bad checksum): exit 1"
+! grep -q -- '--strict' "$TMP/err"
+check $? "verify --strict of $bad: a bad checksum is reason enough, --strict says nothing ($(head -c 200 "$TMP/err"))"
 
 # Refusing to overwrite the input, by any name.
 cp "$C/truncated.pcap" "$TMP/in.pcap"
@@ -1251,8 +1265,10 @@ printf '\303\000' | dd of="$TMP/other.pcap" bs=1 seek=20 conv=notrunc 2>/dev/nul
 check $? "verify on an undissected link type: exit 0"
 grep -q "not dissected: [0-9]* packets on IEEE802_15_4_WITHFCS (195)" "$TMP/out"
 check $? "verify on an undissected link type: named ($(head -c 300 "$TMP/out"))"
-"$CSUM" pcap verify --strict "$TMP/other.pcap" >/dev/null 2>&1
+"$CSUM" pcap verify --strict "$TMP/other.pcap" >/dev/null 2>"$TMP/err"
 check $(( $? != 1 )) "verify --strict on an undissected link type: exit 1"
+grep -qE "^csum: pcap verify: $TMP/other.pcap: --strict: not all checked: [0-9]+ packets not dissected$" "$TMP/err"
+check $? "verify --strict on an undissected link type: says so ($(head -c 200 "$TMP/err"))"
 "$CSUM" pcap fix "$TMP/other.pcap" "$TMP/other-fixed.pcap" >"$TMP/out" 2>&1
 grep -q "packets, fixed 0 checksums and 0 FCSs; .*; not dissected: [0-9]* packets on IEEE802_15_4_WITHFCS (195)$" "$TMP/out"
 check $? "fix on an undissected link type: its summary says that nothing was looked into ($(head -c 300 "$TMP/out"))"

@@ -112,15 +112,20 @@ static long source_read(struct input *in, unsigned char *dst, size_t n, uint64_t
     return r;
 }
 
-int input_not_read(const struct input *in, const char *compressor)
+/* A compressed capture this csum cannot read (`why`), with the command to run instead. */
+static int decompress_first(const struct input *in, const char *compressor, const char *why)
 {
     if (in->fixing) /* recompressed on the way out, as fix does with gzip and zstd */
-        return stream_unsupported(in->err, 0, "%s-compressed capture, which csum does not "
-                                  "read: decompress it first, e.g. %s -dc IN | csum pcap fix - - "
-                                  "| %s >OUT", compressor, compressor, compressor);
-    return stream_unsupported(in->err, 0, "%s-compressed capture, which csum does not read: "
-                              "decompress it first, e.g. %s -dc FILE | csum pcap verify -",
-                              compressor, compressor);
+        return stream_unsupported(in->err, 0, "%s-compressed capture, %s: decompress it first, "
+                                  "e.g. %s -dc IN | csum pcap fix - - | %s >OUT", compressor, why,
+                                  compressor, compressor);
+    return stream_unsupported(in->err, 0, "%s-compressed capture, %s: decompress it first, e.g. "
+                              "%s -dc FILE | csum pcap verify -", compressor, why, compressor);
+}
+
+int input_not_read(const struct input *in, const char *compressor)
+{
+    return decompress_first(in, compressor, "which csum does not read");
 }
 
 int input_open(struct input *in, int fd, const void *mem, size_t len, int fixing,
@@ -164,18 +169,11 @@ int input_open(struct input *in, int fd, const void *mem, size_t len, int fixing
         return input_not_read(in, other);
     if (in->compression != CSUM_PCAP_PLAIN) {
         in->codec = codec_find(in->compression);
-        if (!in->codec) { /* what to do about it too, as for a compression csum never reads */
-            const char *name = csum_pcap_compression_name(in->compression);
-            const char *lib = in->compression == CSUM_PCAP_GZIP ? "zlib" : "libzstd";
-            if (fixing)
-                return stream_unsupported(err, 0, "%s-compressed capture, but this csum was "
-                                          "built without %s: decompress it first, e.g. %s -dc "
-                                          "IN | csum pcap fix - - | %s >OUT", name, lib, name,
-                                          name);
-            return stream_unsupported(err, 0, "%s-compressed capture, but this csum was built "
-                                      "without %s: decompress it first, e.g. %s -dc FILE | "
-                                      "csum pcap verify -", name, lib, name);
-        }
+        if (!in->codec) /* what to do about it too, as for a compression csum never reads */
+            return decompress_first(in, csum_pcap_compression_name(in->compression),
+                                    in->compression == CSUM_PCAP_GZIP
+                                        ? "but this csum was built without zlib"
+                                        : "but this csum was built without libzstd");
         in->decoder = in->codec->decoder_new();
         if (!in->decoder)
             return stream_system_error(err, 0, "out of memory for the %s decoder",

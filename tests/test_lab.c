@@ -901,7 +901,9 @@ static int put_sysfs(const char *root, const char *rel, const char *text)
 
 /* Which CPU the lab pins to without --cpu, and how it names its kind, on machines with two
  * kinds of core: an Intel hybrid part (P-cores numbered first, so the last CPU was an E-core)
- * and Arm big.LITTLE (the largest cpu_capacity, which need not be the last CPUs'). */
+ * and Arm big.LITTLE (the largest cpu_capacity, which need not be the last CPUs'). An arm64
+ * server gives every CPU the same capacity (1024), some none: one kind, named nothing (not
+ * "capacity 1024 of 1024: the fastest kind"), and the machine line says "CPU N" alone. */
 void test_lab_core_kind(struct test_ctx *t)
 {
     static const struct { const char *list; int cpu, want; } lists[] = {
@@ -914,8 +916,8 @@ void test_lab_core_kind(struct test_ctx *t)
               "cpu %d in list '%s': want %d", lists[i].cpu, lists[i].list, lists[i].want);
 
     char hybrid[] = "/tmp/csum-sysfs-XXXXXX", arm[] = "/tmp/csum-sysfs-XXXXXX",
-         plain[] = "/tmp/csum-sysfs-XXXXXX";
-    if (!mkdtemp(hybrid) || !mkdtemp(arm) || !mkdtemp(plain)) {
+         plain[] = "/tmp/csum-sysfs-XXXXXX", even[] = "/tmp/csum-sysfs-XXXXXX";
+    if (!mkdtemp(hybrid) || !mkdtemp(arm) || !mkdtemp(plain) || !mkdtemp(even)) {
         t->skip_reason = "no temporary directory";
         return;
     }
@@ -925,6 +927,8 @@ void test_lab_core_kind(struct test_ctx *t)
         char rel[96];
         snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/cpu_capacity", cpu);
         put_sysfs(arm, rel, cpu < 4 ? "446\n" : cpu < 6 ? "1024\n" : "871\n");
+        if (cpu < 7) /* one kind (an arm64 server: 1024 everywhere); CPU 7 gives none */
+            put_sysfs(even, rel, "1024\n");
     }
     unsigned char all[16], only_e[16] = { 0 }, mixed[16] = { 0 }, none[16] = { 0 };
     memset(all, 1, sizeof all);
@@ -948,17 +952,28 @@ void test_lab_core_kind(struct test_ctx *t)
         { "arm", 2, "capacity 446 of 1024, not the fastest kind here" },
         { "arm", 4, "capacity 1024 of 1024: the fastest kind" },
         { "plain", 1, "" },
+        { "even", 1, "" },
     };
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         const char *root = !strcmp(kinds[i].root_of, "hybrid") ? hybrid
-                           : !strcmp(kinds[i].root_of, "arm") ? arm : plain;
+                           : !strcmp(kinds[i].root_of, "arm") ? arm
+                           : !strcmp(kinds[i].root_of, "even") ? even : plain;
         char kind[64] = "unset";
         lab_core_kind(root, kinds[i].cpu, 8, kind, sizeof kind);
         CHECK(t, !strcmp(kind, kinds[i].want), "%s CPU %d: '%s', want '%s'", kinds[i].root_of,
               kinds[i].cpu, kind, kinds[i].want);
     }
+    /* The machine line's "pinned to": the kind in parentheses, none with one kind. */
+    struct lab_machine m;
+    memset(&m, 0, sizeof m);
+    m.pinned_cpu = 3;
+    CHECK(t, !strcmp(lab_pinned_text(&m), "CPU 3"), "one kind: pinned to '%s', want 'CPU 3'",
+          lab_pinned_text(&m));
+    snprintf(m.core_kind, sizeof m.core_kind, "a P-core");
+    CHECK(t, !strcmp(lab_pinned_text(&m), "CPU 3 (a P-core)"),
+          "hybrid: pinned to '%s', want 'CPU 3 (a P-core)'", lab_pinned_text(&m));
     char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s' '%s'", hybrid, arm, plain);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s' '%s' '%s'", hybrid, arm, plain, even);
     if (system(cmd) != 0)
-        fprintf(stderr, "lab-core-kind: could not remove %s, %s, %s\n", hybrid, arm, plain);
+        fprintf(stderr, "lab-core-kind: could not remove %s, %s, %s, %s\n", hybrid, arm, plain, even);
 }

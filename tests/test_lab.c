@@ -881,6 +881,40 @@ void test_lab_load_steal(struct test_ctx *t)
           "load text: '%s'", text);
 }
 
+/* The busy rule at its three thresholds, each alone: waiting for the CPU over 1 % of the run,
+ * steal over 1 %, more than 5 % (1 in 20) of the timed batches preempted; just under each is
+ * idle. The results README (scripts/results.py) says why by the same rule. */
+void test_lab_load_busy(struct test_ctx *t)
+{
+    static const struct {
+        double wait_ns, steal_ns;
+        long batches, preempted;
+        int busy;
+        const char *what;
+    } cases[] = {
+        { 0, 0, 0, 0, 0, "nothing" },
+        { 0.09e9, 0, 0, 0, 0, "0.9 % waited" },
+        { 0.11e9, 0, 0, 0, 1, "1.1 % waited" },
+        { 0, 0.09e9, 0, 0, 0, "0.9 % stolen" },
+        { 0, 0.11e9, 0, 0, 1, "1.1 % stolen" },
+        { 0, 0, 100, 5, 0, "5 of 100 batches preempted" },
+        { 0, 0, 100, 6, 1, "6 of 100 batches preempted" },
+        { 0, 0, 1000, 51, 1, "51 of 1000 batches preempted" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct lab_load l;
+        memset(&l, 0, sizeof l);
+        l.elapsed_ns = 10e9;
+        l.schedstat = l.steal_known = 1;
+        l.wait_ns = cases[i].wait_ns;
+        l.steal_ns = cases[i].steal_ns;
+        l.batches = cases[i].batches;
+        l.preempted = cases[i].preempted;
+        CHECK(t, lab_load_busy(&l) == cases[i].busy, "%s in 10 s: busy %d, want %d", cases[i].what,
+              lab_load_busy(&l), cases[i].busy);
+    }
+}
+
 /* A file of a fake sysfs tree under `root`, its directories made. */
 static int put_sysfs(const char *root, const char *rel, const char *text)
 {

@@ -66,6 +66,7 @@ static const struct test_def tests[] = {
     { "lab-batch-sizing", 0, test_lab_batch_sizing, "a sizing run stretched by a preemption does not end the sizing" },
     { "lab-batch-per-header", 0, test_lab_batch_per_header, "the batch table's median, minimum and spread are all per header" },
     { "lab-load-steal", 0, test_lab_load_steal, "a hypervisor's steal time is read and makes a run busy" },
+    { "lab-load-busy", 0, test_lab_load_busy, "a run is busy past 1 % waited or stolen, or 1 in 20 batches preempted" },
     { "lab-core-kind", 0, test_lab_core_kind, "the lab pins to the fastest kind of core and names the kind" },
     { "lab-clock", 0, test_lab_clock, "ticks per ns calibration: a preemption never moves it" },
     { "lab-cpuinfo", 0, test_lab_cpuinfo, "the lab names the CPU from cpuinfo, arm64 included" },

@@ -140,6 +140,7 @@ void test_lab_ratio_words(struct test_ctx *t);
 void test_lab_spread(struct test_ctx *t);
 void test_lab_batch_per_header(struct test_ctx *t);
 void test_lab_batch_sizing(struct test_ctx *t);
+void test_lab_warm_up(struct test_ctx *t);
 void test_lab_load_steal(struct test_ctx *t);
 void test_lab_load_busy(struct test_ctx *t);
 void test_lab_core_kind(struct test_ctx *t);

@@ -822,6 +822,35 @@ void test_lab_batch_sizing(struct test_ctx *t)
           (unsigned long long)st.iters, batch, stall_ticks);
 }
 
+/* A body of fixed work that adds up the ticks spent in it. */
+static double body_ticks_spent;
+static uint64_t body_timed(const void *ctx, uint64_t iters)
+{
+    (void)ctx;
+    const uint64_t start = lab_ticks();
+    const uint64_t x = count_to(iters * 16);
+    body_ticks_spent += (double)(lab_ticks() - start);
+    return x;
+}
+
+/* The sizing is also the warm-up: it goes on past two runs of a batch until the warm-up time
+ * (2 ms with --quick) is spent, so that the first timed batch finds caches, predictors and the
+ * clock frequency settled. One batch of 0.05 ms is timed here: everything else is warm-up. */
+void test_lab_warm_up(struct test_ctx *t)
+{
+    struct lab_options o;
+    measure_options(&o, 1, 0.05, 0);
+    struct lab_clock clk;
+    lab_clock_init(&clk, 1);
+    const double warm_ticks = 2e6 * clk.ticks_per_ns;
+    body_ticks_spent = 0;
+    struct lab_stats st;
+    lab_measure(&o, &clk, body_timed, NULL, &st);
+    CHECK(t, body_ticks_spent >= 0.9 * warm_ticks,
+          "%.0f ticks spent in the body in all, the warm-up alone is %.0f", body_ticks_spent,
+          warm_ticks);
+}
+
 /* Right with any initial sum but 0. */
 static csum_wsum wrong_with_sum_0(const void *buf, size_t len, csum_wsum sum)
 {

@@ -64,6 +64,7 @@ static const struct test_def tests[] = {
     { "lab-spread", 0, test_lab_spread, "p10/median/p90 and the noise flag of every lab result" },
     { "lab-h40-seed-after", 0, test_lab_h40_seed_after_checked, "h40 checks each subject with the seed its column calls it with" },
     { "lab-batch-sizing", 0, test_lab_batch_sizing, "a sizing run stretched by a preemption does not end the sizing" },
+    { "lab-warm-up", 0, test_lab_warm_up, "the sizing warms up for the warm-up time, not just two batches" },
     { "lab-batch-per-header", 0, test_lab_batch_per_header, "the batch table's median, minimum and spread are all per header" },
     { "lab-load-steal", 0, test_lab_load_steal, "a hypervisor's steal time is read and makes a run busy" },
     { "lab-load-busy", 0, test_lab_load_busy, "a run is busy past 1 % waited or stolen, or 1 in 20 batches preempted" },

@@ -259,7 +259,8 @@ void test_lab_memops_checked(struct test_ctx *t)
 
 /* The summary from results with known numbers: each ratio is csum_partial's ticks over the
  * other's, a noisy median carries its \*, % of roofline is the row's, and the unit is the
- * run's clock (it said TSC ticks on arm64 too). */
+ * run's clock (it said TSC ticks on arm64 too); the targets at a glance take the worst ratio
+ * over the lengths each names. */
 void test_lab_summary(struct test_ctx *t)
 {
     struct lab_stats me, k;
@@ -286,6 +287,21 @@ void test_lab_summary(struct test_ctx *t)
                        batch_rows[i].n, 0, &lst);
         lab_result_add("batch", "csum_ipv4_header_batch", "mbuf, ihl 5", MODE_THROUGHPUT,
                        batch_rows[i].n, 0, &bst);
+    }
+    /* The 1..256 B target: the worst csum_partial ÷ linux-6.8 over the short table's lengths
+     * when it ran (sizes' 64 B, worse, is not one of them), 256 included, 257 not. */
+    static const struct { const char *table; size_t len; double me, them; } short_rows[] = {
+        { "short", 1, 10, 20 }, { "short", 40, 18, 20 }, { "short", 256, 24, 20 },
+        { "short", 257, 60, 20 }, { "sizes", 64, 40, 20 },
+    };
+    for (size_t i = 0; i < sizeof short_rows / sizeof short_rows[0]; i++) {
+        struct lab_stats mst = k, lst = k;
+        mst.ticks_median = short_rows[i].me;
+        lst.ticks_median = short_rows[i].them;
+        lab_result_add(short_rows[i].table, "csum_partial", "", MODE_LATENCY, short_rows[i].len, 0,
+                       &mst);
+        lab_result_add(short_rows[i].table, "linux-6.8", "", MODE_LATENCY, short_rows[i].len, 0,
+                       &lst);
     }
     char text[8192] = "";
     FILE *f = tmpfile();
@@ -315,6 +331,10 @@ void test_lab_summary(struct test_ctx *t)
                               "\"batch_ticks_per_header_worst\": 20.0000") != NULL,
           "summary batch target: want 1.50 (n = 64) and 20 ticks (n = 128): %s",
           strstr(text, "- batch:") ? strstr(text, "- batch:") : text);
+    CHECK(t, strstr(text, "- 1..256 B, latency: worst csum_partial ÷ linux-6.8 = **1.20** (at 256 B; "
+                          "3 lengths measured)\n") != NULL,
+          "summary short target: want 1.20 at 256 B over 3 lengths: %s",
+          strstr(text, "- 1..256") ? strstr(text, "- 1..256") : text);
 }
 
 /* Whether `text` has a number that is not one: nan or inf after a ':' (JSON) or a ',' (CSV). */

@@ -939,6 +939,13 @@ void test_lab_load_steal(struct test_ctx *t)
               (long long)cases[i].want);
     }
     CHECK(t, lab_proc_stat_steal(NULL, 0) == -1, "no /proc/stat: steal unknown");
+    /* Ticks are USER_HZ (sysconf(_SC_CLK_TCK)): 250 ticks at 100 a second are 2.5 s. */
+    CHECK(t, lab_steal_ns(15400, 15650, 100) == 2.5e9 && lab_steal_ns(15400, 15650, 250) == 1e9,
+          "250 ticks of steal: %g ns at 100 Hz (want 2.5e9), %g at 250 Hz (want 1e9)",
+          lab_steal_ns(15400, 15650, 100), lab_steal_ns(15400, 15650, 250));
+    CHECK(t, lab_steal_ns(-1, 15650, 100) == 0 && lab_steal_ns(15400, -1, 100) == 0 &&
+                 lab_steal_ns(15400, 15300, 100) == 0 && lab_steal_ns(15400, 15650, 0) == 0,
+          "steal unknown at either end, gone back, or no clock rate: none counted");
     struct lab_load l;
     memset(&l, 0, sizeof l);
     l.elapsed_ns = 10e9;

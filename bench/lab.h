@@ -110,6 +110,9 @@ int lab_load_busy(const struct lab_load *l);
 enum { LAB_LOAD_TEXT_MAX = 400 }; /* lab_load_describe's text, with room to spare */
 /* The steal time of CPU `cpu` in a /proc/stat (clock ticks, USER_HZ), or -1 without one. */
 int64_t lab_proc_stat_steal(FILE *f, int cpu);
+/* The steal time between two readings of it (clock ticks, `hz` a second) in ns: 0 when either
+ * is unknown (-1) or the count went back. */
+double lab_steal_ns(int64_t at_start, int64_t now, long hz);
 void lab_load_begin(void);
 void lab_load_count_batch(int preempted);
 long lab_involuntary_switches(void);

@@ -73,6 +73,12 @@ int64_t lab_proc_stat_steal(FILE *f, int cpu)
     return -1;
 }
 
+double lab_steal_ns(int64_t at_start, int64_t now, long hz)
+{
+    return at_start >= 0 && now >= at_start && hz > 0 ? (double)(now - at_start) * 1e9 / (double)hz
+                                                      : 0;
+}
+
 /* Steal time of CPU `cpu` in clock ticks (USER_HZ); -1 when the kernel does not say. */
 static int64_t steal_ticks(int cpu)
 {
@@ -141,8 +147,7 @@ const struct lab_load *lab_load_now(void)
     int64_t d = run_delay_ns();
     state.wait_ns = d >= 0 && (uint64_t)d >= run_delay0 ? (double)((uint64_t)d - run_delay0) : 0;
     const int64_t steal = state.steal_known ? steal_ticks(steal_cpu) : -1;
-    const long hz = sysconf(_SC_CLK_TCK);
-    state.steal_ns = steal >= steal0 && hz > 0 ? (double)(steal - steal0) * 1e9 / (double)hz : 0;
+    state.steal_ns = lab_steal_ns(steal0, steal, sysconf(_SC_CLK_TCK));
     state.busy = lab_load_busy(&state);
     return &state;
 }

@@ -425,15 +425,22 @@ expect_status 2 "tune --cpu with no number" -- "$CSUM" tune --quick --cpu ""
 # -M with an empty name or a name twice, --cpu not plain digits: refused, not dropped or read
 # past ('-M generic,' tuned generic alone, '-M generic,generic' too, '--cpu " 1"' pinned to 1).
 # --force without --write stops a command line that passes (exit 2 too, said otherwise).
+# The refusal is the only complaint: a refused -M that went on to the --force check (exit 2 as
+# well) would, without --force, have tuned for minutes after saying it refused.
 for m in , generic, ,generic generic,,generic; do
     expect_status 2 "tune -M '$m'" -- "$CSUM" tune --quick -M "$m" --force
     expect_grep "$TMP/err" "option -M: an empty name in '$m'" "tune -M '$m': the empty name said"
+    expect_same "$(grep -c '^csum: ' "$TMP/err")" 1 "tune -M '$m': refused there, nothing else checked"
 done
-long=$(printf 'x%.0s' $(seq 100))
-expect_status 2 "tune -M with a name longer than any" -- "$CSUM" tune --quick -M "$long" --force
-expect_grep "$TMP/err" "unknown implementation '$long'" "tune -M: a long name is named whole, not cut"
+# 64 bytes is one more than a name can hold (LAB_NAME_SIZE): named whole there too.
+for n in 64 100; do
+    long=$(printf 'x%.0s' $(seq $n))
+    expect_status 2 "tune -M with a name of $n bytes" -- "$CSUM" tune --quick -M "$long" --force
+    expect_grep "$TMP/err" "unknown implementation '$long'" "tune -M: a name of $n bytes is named whole, not cut"
+done
 expect_status 2 "tune -M naming a row twice" -- "$CSUM" tune --quick -M generic,generic --force
 expect_grep "$TMP/err" "option -M names 'generic' twice in 'generic,generic'" "tune -M generic,generic: said so"
+expect_same "$(grep -c '^csum: ' "$TMP/err")" 1 "tune -M generic,generic: refused there, nothing else checked"
 for cpu in " 0" +0; do
     expect_status 2 "tune --cpu '$cpu'" -- "$CSUM" tune --quick --cpu "$cpu" --force
     expect_grep "$TMP/err" "option --cpu takes a CPU number from 0 to [0-9]* (online CPUs), not '$cpu'" "tune --cpu '$cpu': said so"

@@ -14,7 +14,8 @@
 #    library's objects pass the ISA check and the unit suite passes;
 #  - with CSUM_INSTALL_STATIC=OFF no static library is installed, and the CMake package works;
 #  - each optional dependency can be turned off (nothing found behind the packager's back) or
-#    required (configuring fails without it), and a value that is neither is refused.
+#    required (configuring fails without it), and a value that is neither is refused; one found
+#    that the compiler builds with is used.
 # Usage: tests/packaging_test.sh
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -207,6 +208,20 @@ without() {
         ! grep -qE 'HAVE_(ZLIB|ZSTD|DPDK)' -r "$tmp/without" --include='*.ninja' --include='flags.make'
 }
 check "packaging: CSUM_WITH_ZLIB, CSUM_WITH_ZSTD, CSUM_LAB_DPDK OFF: none is used" -- without
+# Found and usable (this machine's zlib and libzstd): AUTO builds with them. The usability check
+# added for musl-gcc must not leave out a library it could build with (each capture format
+# would then be refused with a message, every build quietly without them).
+with_found() {
+    configure with || { cat "$tmp/with.log"; return 1; }
+    grep -F 'csum pcap: gzip yes; zstd yes' "$tmp/with.log" &&
+        grep -qE 'HAVE_ZLIB' -r "$tmp/with" --include='*.ninja' --include='flags.make' &&
+        grep -qE 'HAVE_ZSTD' -r "$tmp/with" --include='*.ninja' --include='flags.make'
+}
+if pkg-config --exists zlib libzstd 2>/dev/null; then
+    check "packaging: a zlib and a libzstd this compiler builds with: used (AUTO)" -- with_found
+else
+    printf 'SKIPPED packaging: zlib and libzstd used when found (pkg-config finds neither or one)\n'
+fi
 # Required but absent: a pkg-config that finds nothing stands for a missing libzstd-dev.
 required_absent() {
     ! PKG_CONFIG_LIBDIR="$tmp/nothing" configure required -DCSUM_WITH_ZSTD=ON &&

@@ -458,6 +458,13 @@ struct lab_env {
     struct lab_machine machine;
 };
 
+/* How wide a table prints a subject's name: at least `min`, and never cut, so that a row added
+ * under a longer name (linux-6.8-mine, *Evaluating a change*) keeps its columns apart and under
+ * their headers. lab_col_width for one column; lab_name_width for a first column that names
+ * every subject the env still times. */
+int lab_col_width(const char *name, int min);
+int lab_name_width(const struct lab_env *env, int min);
+
 typedef void (*lab_table_fn)(const struct lab_env *env);
 void table_lenalign(const struct lab_env *env);
 size_t table_lenalign_cases(long len, long align); /* rows left by -l/-a (-1: any) */

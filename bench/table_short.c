@@ -76,8 +76,11 @@ void table_short(const struct lab_env *env)
                  "(* = noisy)%s", lab_mode_name(mode), from, to, versus);
         lab_table_title(env, "short", what);
         lab_out("%-5s", "len");
-        for (size_t i = 0; i < n; i++)
-            lab_out(" %12.12s", subj[i]->name);
+        int width[LAB_GROUP_MAX];
+        for (size_t i = 0; i < n; i++) {
+            width[i] = lab_col_width(subj[i]->name, 12);
+            lab_out(" %*s", width[i], subj[i]->name);
+        }
         lab_out(n > 1 ? " %7s\n" : "%s\n", n > 1 ? "ratio" : "");
         double worst = 0;
         size_t worst_at = 0;
@@ -92,11 +95,11 @@ void table_short(const struct lab_env *env)
             for (size_t i = 0; i < n; i++) {
                 const struct lab_result *r = res[i];
                 if (!r) {
-                    lab_out(" %12s", "refused");
+                    lab_out(" %*s", width[i], "refused");
                     continue;
                 }
                 t[i] = r->st.ticks_median;
-                lab_out(" %11.1f%s", t[i], r->st.noisy ? "*" : " ");
+                lab_out(" %*.1f%s", width[i] - 1, t[i], r->st.noisy ? "*" : " ");
             }
             if (n < 2) {
                 lab_out("\n");

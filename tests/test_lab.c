@@ -1092,3 +1092,96 @@ void test_lab_core_kind(struct test_ctx *t)
     if (system(cmd) != 0)
         fprintf(stderr, "lab-core-kind: could not remove %s, %s, %s, %s\n", hybrid, arm, plain, even);
 }
+
+/* Runs `table` with stdout sent to a temporary file; its text goes to `text`. */
+static void table_text(void (*table)(const struct lab_env *), const struct lab_env *env,
+                       char *text, size_t size)
+{
+    text[0] = '\0';
+    FILE *f = tmpfile();
+    fflush(stdout);
+    int saved = dup(1);
+    if (!f || saved < 0) {
+        if (f)
+            fclose(f);
+        if (saved >= 0)
+            close(saved);
+        return;
+    }
+    dup2(fileno(f), 1);
+    table(env);
+    lab_flush_notes();
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    rewind(f);
+    text[fread(text, 1, size - 1, f)] = '\0';
+    fclose(f);
+}
+
+/* The line of `text` that starts with `start`, copied to `line` ("" if none). */
+static void line_starting(const char *text, const char *start, char *line, size_t size)
+{
+    line[0] = '\0';
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        if (strncmp(p, start, strlen(start)) == 0) {
+            const char *end = strchr(p, '\n');
+            size_t n = end ? (size_t)(end - p) : strlen(p);
+            n = n < size - 1 ? n : size - 1;
+            memcpy(line, p, n);
+            line[n] = '\0';
+            return;
+        }
+    }
+}
+
+/* A row evaluated under a name longer than the tables' columns (Evaluating a change:
+ * linux-6.8-mine and the like) is named in full, and every column stays under its header: the
+ * names were cut to 12 or 13 characters (two rows sharing a prefix could not be told apart) and
+ * thrash's and mixed's rows slid right of their headers. */
+void test_lab_long_names(struct test_ctx *t)
+{
+    static const char long_name[] = "generic-under-a-long-name";
+    struct lab_subject subjects[2];
+    lab_subject_init(&subjects[0], long_name, "test", csum_impl_find("generic")->partial);
+    lab_subject_init(&subjects[1], "generic", "test", csum_impl_find("generic")->partial);
+    struct lab_options o;
+    quick_table_options(&o);
+    o.only_impls = "generic-under-a-long-name,generic";
+    o.baseline = "generic";
+    struct lab_clock clk;
+    lab_clock_init(&clk, 1);
+    struct lab_env env = { .o = &o, .clk = &clk, .subjects = subjects, .n_subjects = 2 };
+    lab_machine_describe(&env.machine, &o);
+
+    static const struct {
+        const char *table;
+        void (*fn)(const struct lab_env *);
+        long len;
+        const char *header, *row; /* how the header line and a row of the table start */
+        const char *last;         /* the header's last column: a row must end under it */
+    } tables[] = {
+        { "short", table_short, 40, "len ", "40 ", "ratio" },
+        { "sizes", table_sizes, 400, "len ", "400 ", "%roof" },
+        { "lenalign", table_lenalign, 40, "Len/Aln", "40/0 ", "% Improv" },
+        { "thrash", table_thrash, -1, "impl ", "generic-under-a-long-name ", "rnd/grp" },
+    };
+    static char text[1 << 16];
+    for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++) {
+        o.len = tables[k].len;
+        table_text(tables[k].fn, &env, text, sizeof text);
+        char header[512], row[512];
+        line_starting(text, tables[k].header, header, sizeof header);
+        line_starting(text, tables[k].row, row, sizeof row);
+        const char *last = strstr(header, tables[k].last);
+        CHECK(t, strstr(header, long_name) || !strcmp(tables[k].table, "thrash"),
+              "%s: the header cuts the name %s: '%s'", tables[k].table, long_name, header);
+        /* The row's cell under the last header ends where the header does (thrash's and
+         * short's last cell is right-aligned; lenalign's is followed by the case). */
+        const size_t end = last ? (size_t)(last - header) + strlen(tables[k].last) : 0;
+        CHECK(t, last && row[0] && strlen(row) >= end && row[end - 1] != ' ' &&
+                 (row[end] == '\0' || row[end] == ' '),
+              "%s: a row's last column is not under '%s':\n%s\n%s", tables[k].table,
+              tables[k].last, header, row);
+    }
+}

@@ -188,6 +188,7 @@ struct lab_subject {
     const char *flags;    /* how it was compiled (the report lists every subject's flags) */
     const char *needs;    /* peers: extensions its object may use (peer_needs.h); else NULL */
     int peer;             /* from another project (DPDK): its wrong sums are its own limits */
+    const char *limit;    /* peers: the limit behind their wrong sums, said with a refusal */
     int refused;          /* the CPU lacks what it needs, or it failed the oracle self-check */
     char why[160];        /* which, when refused */
 };

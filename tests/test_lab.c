@@ -1185,3 +1185,58 @@ void test_lab_long_names(struct test_ctx *t)
               tables[k].last, header, row);
     }
 }
+
+/* A peer refused for a wrong sum says why where it is refused: its limit (DPDK's 32-bit sum of
+ * 16-bit words) follows the table's refusal note, and the summary's "refused (wrong sum)" cells
+ * are explained under the summary. Both said only "disagrees with the oracle" before, which
+ * reads as a bug of either project. */
+void test_lab_peer_limit(struct test_ctx *t)
+{
+    struct lab_subject subjects[2];
+    sabotage = 0;
+    lab_subject_init(&subjects[0], "wrong-on-case", "test", wrong_on_case);
+    lab_subject_init(&subjects[1], "generic", "test", csum_impl_find("generic")->partial);
+    subjects[0].peer = 1;
+    subjects[0].limit = "a limit of the peer under test";
+    struct lab_options o;
+    quick_table_options(&o);
+    o.only_impls = "wrong-on-case,generic";
+    o.len = 1501;
+    struct lab_clock clk;
+    lab_clock_init(&clk, 1);
+    struct lab_env env = { .o = &o, .clk = &clk, .subjects = subjects, .n_subjects = 2 };
+    lab_machine_describe(&env.machine, &o);
+    sabotage = 1;
+    sabotage_len = 1501;
+    sabotage_odd_address = 0;
+    static char text[1 << 16];
+    table_text(table_sizes, &env, text, sizeof text);
+    sabotage = 0;
+    CHECK(t, strstr(text, "wrong-on-case refused at len 1501") &&
+                 strstr(text, "why the peer is refused: a limit of the peer under test"),
+          "sizes: a peer's refusal does not say its limit:\n%s", text);
+
+    if (!lab_peers[0] || !lab_peers[0]->limit)
+        return; /* no peer built in (no DPDK): no summary column to explain */
+    struct lab_stats st;
+    memset(&st, 0, sizeof st);
+    st.ticks_median = 1000;
+    st.batches = 5;
+    lab_result_add("sizes", "csum_partial", "", MODE_THROUGHPUT, 40, 0, &st); /* a summary */
+    lab_result_add("sizes", "csum_partial", "", MODE_THROUGHPUT, 1048576, 0, &st);
+    lab_refusal_add("sizes", lab_peers[0]->name, MODE_THROUGHPUT, 1048576);
+    text[0] = '\0';
+    FILE *f = tmpfile();
+    if (f) {
+        lab_write_summary_md(f, "TSC ticks");
+        rewind(f);
+        text[fread(text, 1, sizeof text - 1, f)] = '\0';
+        fclose(f);
+    }
+    char want[512];
+    snprintf(want, sizeof want, "%s refused (wrong sum): it disagreed with the oracle on that "
+             "buffer, and the lab times nothing that does; %s.", lab_peers[0]->name,
+             lab_peers[0]->limit);
+    CHECK(t, strstr(text, "| refused (wrong sum) |") && strstr(text, want),
+          "summary: the refused cell is not explained (want '%s'):\n%s", want, text);
+}

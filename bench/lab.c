@@ -315,6 +315,15 @@ static int bad_usage(const char *fmt, const char *arg)
     return 2;
 }
 
+/* --cpu's range is the online CPUs', whatever was wrong with the value (a word, -1, 4096, one
+ * past the last): it said "from 0 to 4095" for all but the last, which --help does not say. */
+static int bad_cpu(const char *val)
+{
+    fprintf(stderr, "csum: bench: option --cpu takes a CPU number from 0 to %ld (online CPUs), "
+                    "not '%s'\nTry 'csum bench --help'.\n", sysconf(_SC_NPROCESSORS_ONLN) - 1, val);
+    return 2;
+}
+
 /* Decimal digits only (a '-' first gets the range in the message): strtol alone also took
  * leading blanks and a '+' ('-l " 5"', '-l +5'), which no documented form has. */
 static int parse_long(const char *s, long min, long max, long *out)
@@ -630,6 +639,8 @@ static int parse_args(int argc, char **argv, struct lab_options *o, struct reque
             if (refuse_twice(a, val) != 0)
                 return 2;
             if (parse_long(val, no->min, no->max, &v) != 0) {
+                if (!strcmp(a, "--cpu")) /* the range that counts, as for a number too high */
+                    return bad_cpu(val);
                 fprintf(stderr, "csum: bench: option %s takes %s from %ld to %ld, not '%s'\n"
                                 "Try 'csum bench --help'.\n", a, no->what, no->min, no->max, val);
                 return 2;
@@ -697,11 +708,10 @@ static int parse_args(int argc, char **argv, struct lab_options *o, struct reque
     }
     if (o->json && o->csv)
         return bad_usage("%s", "--json and --csv are exclusive (use --out DIR for both)");
-    const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    if (o->cpu >= online) {
-        fprintf(stderr, "csum: bench: option --cpu takes a CPU number from 0 to %ld (online CPUs), "
-                        "not %d\nTry 'csum bench --help'.\n", online - 1, o->cpu);
-        return 2;
+    if (o->cpu >= sysconf(_SC_NPROCESSORS_ONLN)) {
+        char given[24];
+        snprintf(given, sizeof given, "%d", o->cpu);
+        return bad_cpu(given);
     }
     return GO_ON;
 }

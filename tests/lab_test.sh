@@ -86,12 +86,16 @@ check "lab: -- ends the options, tables after it" -- sh -c '"$1" bench --list --
 refused "--dst-align above 63" "option --dst-align takes an alignment" -- copy --dst-align 64
 refused "a thrash count that is not whole passes over its schedule" \
     "thrash times whole passes over its 1048576-call schedule: -c takes a multiple of 1048576" -- thrash -c 1000
-refused "--cpu beyond the online CPUs" "option --cpu takes a CPU number from 0 to" -- --cpu 4096 h40
 # CPUs are numbered from 0: the count of online CPUs is one past the last (it was refused only
-# by the pinning, with no range and no hint).
+# by the pinning, with no range and no hint). Every refused value gets that range, as in csum
+# tune (-1, a word and 4096 were told "from 0 to 4095").
 online=$(getconf _NPROCESSORS_ONLN)
 refused "--cpu equal to the number of online CPUs" \
-    "option --cpu takes a CPU number from 0 to $((online - 1)) \(online CPUs\), not $online" -- --cpu "$online" h40
+    "option --cpu takes a CPU number from 0 to $((online - 1)) \(online CPUs\), not '$online'" -- --cpu "$online" h40
+for cpu in 4096 -1 x; do
+    refused "--cpu $cpu with the online range" \
+        "option --cpu takes a CPU number from 0 to $((online - 1)) \(online CPUs\), not '$cpu'\$" -- --cpu "$cpu" h40
+done
 refused "--noise 0" "option --noise takes a percentage from 1 to 100" -- --noise 0 h40
 refused "--repeats 9" "option --repeats takes a number of repeats from 0 to 5" -- --repeats 9 h40
 # A CSUM_IMPL, CSUM_DISPATCH, CSUM_COPY_IMPL or CSUM_BATCH_IMPL the library ignored (a row

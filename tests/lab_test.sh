@@ -44,6 +44,8 @@ refused "--busy without copy" "--busy is the copy table's" -- sizes --busy
 refused "--zero-sum with --latency alone (h40 would time nothing)" "--zero-sum times no latency column" -- h40 --zero-sum --latency
 check "lab: h40 --zero-sum says why its latency columns are empty" -- \
     sh -c '"$1" bench --quick h40 --zero-sum -M generic -c 1000 2>&1 | grep -q "note: --zero-sum: the latency columns are not timed"' _ "$csum"
+check "lab: h40 says what its fenced column times" -- \
+    sh -c '"$1" bench --quick h40 -M generic -c 1000 2>&1 | grep -q "note: fenced = independent calls, each between two fences"' _ "$csum"
 # A -M name that none of the tables named times is refused, not dropped: h40's 40-byte
 # subjects elsewhere (sizes timed nothing, exit 0), csum_partial subjects in copy (which times
 # copy rows), copy rows in h40; and short, whose subjects are timed together, takes at most 8.

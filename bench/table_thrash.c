@@ -119,6 +119,10 @@ void table_thrash(const struct lab_env *env)
             snprintf(ratio, sizeof ratio, "%.2fx", t[RANDOM] / t[GROUPED]);
         lab_out("%-*s %11s %11s %11s %9s\n", name_width, s->name, cells[0], cells[1], cells[2], ratio);
     }
+    lab_note("thrash", "len in the results (JSON, CSV) = %zu, the two lengths' mean (half the calls "
+                       "take %zu bytes, half %zu); align = the first's, %zu; variant = the "
+                       "order (grouped, interleaved, random)",
+             (len_a + len_b) / 2, len_a, len_b, align_a);
     if (!env->clk->counters)
         lab_note("thrash", "branch misses: n/a (no hardware counters on this machine); the "
                            "random/grouped ratio shows what mispredictions cost");

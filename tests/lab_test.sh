@@ -46,6 +46,8 @@ check "lab: h40 --zero-sum says why its latency columns are empty" -- \
     sh -c '"$1" bench --quick h40 --zero-sum -M generic -c 1000 2>&1 | grep -q "note: --zero-sum: the latency columns are not timed"' _ "$csum"
 check "lab: h40 says what its fenced column times" -- \
     sh -c '"$1" bench --quick h40 -M generic -c 1000 2>&1 | grep -q "note: fenced = independent calls, each between two fences"' _ "$csum"
+check "lab: thrash says what len its results carry" -- \
+    sh -c '"$1" bench --quick thrash -M generic 2>&1 | grep -q "note: len in the results (JSON, CSV) = 62, the two lengths. mean (half the calls take 100 bytes, half 24); align = the first.s, 0"' _ "$csum"
 # A -M name that none of the tables named times is refused, not dropped: h40's 40-byte
 # subjects elsewhere (sizes timed nothing, exit 0), csum_partial subjects in copy (which times
 # copy rows), copy rows in h40; and short, whose subjects are timed together, takes at most 8.

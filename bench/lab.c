@@ -6,6 +6,8 @@
 #include "lab.h"
 #include "text_wrap.h" /* cli/: csum impls' word wrapping */
 
+#include "csum_version.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -954,6 +956,10 @@ static void print_run_header(const struct lab_env *env, int fixed_layout)
     lab_out("counters: %s; address layout: %s\n",
             clk->counters ? "perf_event (instructions, branch-misses)" : "n/a (perf_event unavailable here)",
             fixed_layout ? "fixed (ASLR off for the lab)" : "randomized (could not turn ASLR off)");
+    /* How the code under test was built: the report's machine line and the JSON said it, the
+     * text that is pasted into a review did not. Peers' own flags: the report's subjects. */
+    lab_out("build: csum %s, %s, %s, flags %s\n", CSUM_VERSION_STRING,
+            env->machine.compiler, lab_build_type(), lab_build_lib_flags());
     if (!fixed_layout)
         lab_note("all", "ASLR could not be turned off: run-to-run differences may be larger");
     /* What the csum_partial column times, and where that came from: CSUM_IMPL=avx2 makes it the

@@ -44,6 +44,9 @@ refused "--busy without copy" "--busy is the copy table's" -- sizes --busy
 refused "--zero-sum with --latency alone (h40 would time nothing)" "--zero-sum times no latency column" -- h40 --zero-sum --latency
 check "lab: h40 --zero-sum says why its latency columns are empty" -- \
     sh -c '"$1" bench --quick h40 --zero-sum -M generic -c 1000 2>&1 | grep -q "note: --zero-sum: the latency columns are not timed"' _ "$csum"
+# The text a reviewer pastes names the build, as the report's machine line does.
+check "lab: the text's first lines name the build" -- \
+    sh -c '"$1" bench --quick h40 -M generic -c 1000 2>&1 | grep -qE "^build: csum [0-9]+\.[0-9]+\.[0-9]+, [^,]+, [^,]+, flags "' _ "$csum"
 check "lab: h40 says what its fenced column times" -- \
     sh -c '"$1" bench --quick h40 -M generic -c 1000 2>&1 | grep -q "note: fenced = independent calls, each between two fences"' _ "$csum"
 check "lab: thrash says what len its results carry" -- \

@@ -72,8 +72,13 @@ void table_short(const struct lab_env *env)
         char versus[96] = "";
         if (n > 1)
             snprintf(versus, sizeof versus, ", and %s / %s", subj[0]->name, subj[n - 1]->name);
-        snprintf(what, sizeof what, "%s mode, every length %zu..%zu B: median ticks per call "
-                 "(* = noisy)%s", lab_mode_name(mode), from, to, versus);
+        char lengths[64]; /* "every length 40..40 B" read oddly under -l 40 */
+        if (from == to)
+            snprintf(lengths, sizeof lengths, "at %zu B (-l)", from);
+        else
+            snprintf(lengths, sizeof lengths, "every length %zu..%zu B", from, to);
+        snprintf(what, sizeof what, "%s mode, %s: median ticks per call (* = noisy)%s",
+                 lab_mode_name(mode), lengths, versus);
         lab_table_title(env, "short", what);
         lab_out("%-5s", "len");
         int width[LAB_GROUP_MAX];

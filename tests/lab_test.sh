@@ -44,6 +44,8 @@ refused "--busy without copy" "--busy is the copy table's" -- sizes --busy
 refused "--zero-sum with --latency alone (h40 would time nothing)" "--zero-sum times no latency column" -- h40 --zero-sum --latency
 check "lab: h40 --zero-sum says why its latency columns are empty" -- \
     sh -c '"$1" bench --quick h40 --zero-sum -M generic -c 1000 2>&1 | grep -q "note: --zero-sum: the latency columns are not timed"' _ "$csum"
+check "lab: short -l names its one length, not a range of one" -- \
+    sh -c '"$1" bench --quick short -l 40 --latency 2>&1 | grep -q "^== short: latency mode, at 40 B (-l): median ticks per call"' _ "$csum"
 # The text a reviewer pastes names the build, as the report's machine line does.
 check "lab: the text's first lines name the build" -- \
     sh -c '"$1" bench --quick h40 -M generic -c 1000 2>&1 | grep -qE "^build: csum [0-9]+\.[0-9]+\.[0-9]+, [^,]+, [^,]+, flags "' _ "$csum"

@@ -6,6 +6,8 @@
 #include "lab.h"
 #include "text_wrap.h" /* cli/: csum impls' word wrapping */
 
+#include "csum_version.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -312,6 +314,15 @@ static int bad_usage(const char *fmt, const char *arg)
     fprintf(stderr, "csum: bench: ");
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\nTry 'csum bench --help'.\n");
+    return 2;
+}
+
+/* --cpu's range is the online CPUs', whatever was wrong with the value (a word, -1, 4096, one
+ * past the last): it said "from 0 to 4095" for all but the last, which --help does not say. */
+static int bad_cpu(const char *val)
+{
+    fprintf(stderr, "csum: bench: option --cpu takes a CPU number from 0 to %ld (online CPUs), "
+                    "not '%s'\nTry 'csum bench --help'.\n", sysconf(_SC_NPROCESSORS_ONLN) - 1, val);
     return 2;
 }
 
@@ -630,6 +641,8 @@ static int parse_args(int argc, char **argv, struct lab_options *o, struct reque
             if (refuse_twice(a, val) != 0)
                 return 2;
             if (parse_long(val, no->min, no->max, &v) != 0) {
+                if (!strcmp(a, "--cpu")) /* the range that counts, as for a number too high */
+                    return bad_cpu(val);
                 fprintf(stderr, "csum: bench: option %s takes %s from %ld to %ld, not '%s'\n"
                                 "Try 'csum bench --help'.\n", a, no->what, no->min, no->max, val);
                 return 2;
@@ -697,11 +710,10 @@ static int parse_args(int argc, char **argv, struct lab_options *o, struct reque
     }
     if (o->json && o->csv)
         return bad_usage("%s", "--json and --csv are exclusive (use --out DIR for both)");
-    const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    if (o->cpu >= online) {
-        fprintf(stderr, "csum: bench: option --cpu takes a CPU number from 0 to %ld (online CPUs), "
-                        "not %d\nTry 'csum bench --help'.\n", online - 1, o->cpu);
-        return 2;
+    if (o->cpu >= sysconf(_SC_NPROCESSORS_ONLN)) {
+        char given[24];
+        snprintf(given, sizeof given, "%d", o->cpu);
+        return bad_cpu(given);
     }
     return GO_ON;
 }
@@ -944,6 +956,10 @@ static void print_run_header(const struct lab_env *env, int fixed_layout)
     lab_out("counters: %s; address layout: %s\n",
             clk->counters ? "perf_event (instructions, branch-misses)" : "n/a (perf_event unavailable here)",
             fixed_layout ? "fixed (ASLR off for the lab)" : "randomized (could not turn ASLR off)");
+    /* How the code under test was built: the report's machine line and the JSON said it, the
+     * text that is pasted into a review did not. Peers' own flags: the report's subjects. */
+    lab_out("build: csum %s, %s, %s, flags %s\n", CSUM_VERSION_STRING,
+            env->machine.compiler, lab_build_type(), lab_build_lib_flags());
     if (!fixed_layout)
         lab_note("all", "ASLR could not be turned off: run-to-run differences may be larger");
     /* What the csum_partial column times, and where that came from: CSUM_IMPL=avx2 makes it the

@@ -188,6 +188,7 @@ struct lab_subject {
     const char *flags;    /* how it was compiled (the report lists every subject's flags) */
     const char *needs;    /* peers: extensions its object may use (peer_needs.h); else NULL */
     int peer;             /* from another project (DPDK): its wrong sums are its own limits */
+    const char *limit;    /* peers: the limit behind their wrong sums, said with a refusal */
     int refused;          /* the CPU lacks what it needs, or it failed the oracle self-check */
     char why[160];        /* which, when refused */
 };
@@ -457,6 +458,13 @@ struct lab_env {
     size_t n_subjects;
     struct lab_machine machine;
 };
+
+/* How wide a table prints a subject's name: at least `min`, and never cut, so that a row added
+ * under a longer name (linux-6.8-mine, *Evaluating a change*) keeps its columns apart and under
+ * their headers. lab_col_width for one column; lab_name_width for a first column that names
+ * every subject the env still times. */
+int lab_col_width(const char *name, int min);
+int lab_name_width(const struct lab_env *env, int min);
 
 typedef void (*lab_table_fn)(const struct lab_env *env);
 void table_lenalign(const struct lab_env *env);

@@ -374,6 +374,8 @@ int lab_time_csum_group(const struct lab_env *env, const struct lab_subject *con
             lab_wrong_sum(table, s->peer,
                           "%s refused at len %zu align %zu: disagrees with the oracle on this buffer",
                           s->name, len, (size_t)((uintptr_t)p & 63));
+            if (s->peer && s->limit) /* why, once a table (notes are said once) */
+                lab_note(table, "why the peer is refused: %s", s->limit);
             continue;
         }
         cases[k] = (struct lab_csum_case){ s->fn, p, len, sum };

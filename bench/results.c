@@ -467,6 +467,21 @@ const char *lab_ratio_word(double ratio)
     return strtod(printed, NULL) > 1.0 ? " slower" : "";
 }
 
+int lab_col_width(const char *name, int min)
+{
+    const size_t n = strlen(name);
+    return n > (size_t)min ? (int)n : min;
+}
+
+int lab_name_width(const struct lab_env *env, int min)
+{
+    int w = min;
+    for (size_t i = 0; i < env->n_subjects; i++)
+        if (!env->subjects[i].refused)
+            w = lab_col_width(env->subjects[i].name, w);
+    return w;
+}
+
 long lab_improv_pct(double old_ns, double new_ns)
 {
     const double pct = 100.0 * (old_ns - new_ns) / old_ns;

@@ -139,6 +139,7 @@ static void add_peer(struct lab_subject *list, size_t *n, const struct lab_subje
     if (!lab_cpu_lacks(peer->needs, missing, sizeof missing)) {
         add(list, n, peer->name, peer->origin, peer->fn, peer->flags);
         list[*n - 1].peer = 1;
+        list[*n - 1].limit = peer->limit;
         return;
     }
     struct lab_subject *s = &list[(*n)++];

@@ -158,6 +158,7 @@ void lab_write_summary_md(FILE *f, const char *tick)
         size_t len;
         const char *mode;
         const struct lab_result *me;
+        int refused[8] = { 0 };
         for (size_t row = 0; (me = headline_row(row, &len, &mode)) != NULL; row++) {
             char label[24];
             fprintf(f, "| %s | %s |", len_label(len, label, sizeof label), mode);
@@ -165,8 +166,9 @@ void lab_write_summary_md(FILE *f, const char *tick)
             for (size_t k = 0; k < n_vs; k++) {
                 const struct lab_result *o = find("sizes", vs[k], mode, len, "");
                 if (!o) {
-                    fprintf(f, " %s | |", lab_was_refused("sizes", vs[k], mode, len)
-                                              ? "refused (wrong sum)" : "not run");
+                    const int wrong = lab_was_refused("sizes", vs[k], mode, len);
+                    refused[k] |= wrong;
+                    fprintf(f, " %s | |", wrong ? "refused (wrong sum)" : "not run");
                     continue;
                 }
                 cell(f, o);
@@ -185,6 +187,16 @@ void lab_write_summary_md(FILE *f, const char *tick)
                 fprintf(f, " – |\n");
         }
         fprintf(f, "\n");
+        /* A refused cell says why, here and not only in the sizes notes far below: for a peer,
+         * its own limit (vs[0] is linux-6.8, then lab_peers[] in order). */
+        for (size_t k = 0; k < n_vs; k++) {
+            if (!refused[k])
+                continue;
+            const struct lab_subject *peer = k > 0 ? lab_peers[k - 1] : NULL;
+            fprintf(f, "%s refused (wrong sum): it disagreed with the oracle on that buffer, and "
+                       "the lab times nothing that does%s%s.\n\n", vs[k],
+                    peer && peer->limit ? "; " : "", peer && peer->limit ? peer->limit : "");
+        }
     }
 
     /* The targets a speed change is judged by (each line only when its table ran). */

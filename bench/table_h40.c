@@ -217,5 +217,17 @@ void table_h40(const struct lab_env *env)
                     "csum_partial(..., sum)); lat,seed-after = the same chain with the sum added "
                     "after the call (csum_add(fn(p, 40, 0), sum)): the difference is what the "
                     "seed's position costs; throughput = independent calls (separate headers)");
+    if (cols & (1u << COL_FENCED))
+        lab_note("h40", "fenced = independent calls, each between two fences (%s) that keep "
+                        "earlier and later instructions from overlapping it: van de Ven 2021's "
+                        "\"OOO fenced off\" worst case",
+#if defined(__aarch64__)
+                 "isb"
+#elif defined(__x86_64__)
+                 "lfence"
+#else
+                 "none on this architecture"
+#endif
+        );
     lab_buffer_free(base, 4096);
 }

@@ -94,10 +94,11 @@ static void lenalign_row(const struct lab_env *env, enum lab_mode mode,
         if (s->refused)
             continue;
         struct lab_stats st;
+        const int width = lab_col_width(s->name, 13);
         const int j = s == new_s ? 0 : s == old_s ? 1 : -1;
         if (paired && j >= 0) {
             if (!pair_ok[j]) {
-                lab_out(" %13s", "refused");
+                lab_out(" %*s", width, "refused");
                 continue;
             }
             st = pair[j];
@@ -105,7 +106,7 @@ static void lenalign_row(const struct lab_env *env, enum lab_mode mode,
             struct lab_result *res = lab_time_csum(env, s, "lenalign", variant, mode, p,
                                                    row->len, 0x5a5a, &expect);
             if (!res) {
-                lab_out(" %13s", "refused");
+                lab_out(" %*s", width, "refused");
                 continue;
             }
             st = res->st;
@@ -113,7 +114,7 @@ static void lenalign_row(const struct lab_env *env, enum lab_mode mode,
         char cell[32];
         snprintf(cell, sizeof cell, "%.1f/%.0f%s", st.ns_median, st.ticks_median,
                  st.noisy ? "*" : "");
-        lab_out(" %13s", cell);
+        lab_out(" %*s", width, cell);
         if (s == new_s)
             new_ns = st.ns_median;
         if (s == old_s)
@@ -175,7 +176,7 @@ void table_lenalign(const struct lab_env *env)
         lab_out("%-9s", "Len/Aln");
         for (size_t i = 0; i < env->n_subjects; i++)
             if (!env->subjects[i].refused)
-                lab_out(" %13.13s", env->subjects[i].name);
+                lab_out(" %*s", lab_col_width(env->subjects[i].name, 13), env->subjects[i].name);
         lab_out(" %8s  %s\n", "% Improv", "case");
 
         for (size_t r = 0; r < N_ROWS; r++) {

@@ -72,12 +72,20 @@ void table_short(const struct lab_env *env)
         char versus[96] = "";
         if (n > 1)
             snprintf(versus, sizeof versus, ", and %s / %s", subj[0]->name, subj[n - 1]->name);
-        snprintf(what, sizeof what, "%s mode, every length %zu..%zu B: median ticks per call "
-                 "(* = noisy)%s", lab_mode_name(mode), from, to, versus);
+        char lengths[64]; /* "every length 40..40 B" read oddly under -l 40 */
+        if (from == to)
+            snprintf(lengths, sizeof lengths, "at %zu B (-l)", from);
+        else
+            snprintf(lengths, sizeof lengths, "every length %zu..%zu B", from, to);
+        snprintf(what, sizeof what, "%s mode, %s: median ticks per call (* = noisy)%s",
+                 lab_mode_name(mode), lengths, versus);
         lab_table_title(env, "short", what);
         lab_out("%-5s", "len");
-        for (size_t i = 0; i < n; i++)
-            lab_out(" %12.12s", subj[i]->name);
+        int width[LAB_GROUP_MAX];
+        for (size_t i = 0; i < n; i++) {
+            width[i] = lab_col_width(subj[i]->name, 12);
+            lab_out(" %*s", width[i], subj[i]->name);
+        }
         lab_out(n > 1 ? " %7s\n" : "%s\n", n > 1 ? "ratio" : "");
         double worst = 0;
         size_t worst_at = 0;
@@ -92,11 +100,11 @@ void table_short(const struct lab_env *env)
             for (size_t i = 0; i < n; i++) {
                 const struct lab_result *r = res[i];
                 if (!r) {
-                    lab_out(" %12s", "refused");
+                    lab_out(" %*s", width[i], "refused");
                     continue;
                 }
                 t[i] = r->st.ticks_median;
-                lab_out(" %11.1f%s", t[i], r->st.noisy ? "*" : " ");
+                lab_out(" %*.1f%s", width[i] - 1, t[i], r->st.noisy ? "*" : " ");
             }
             if (n < 2) {
                 lab_out("\n");

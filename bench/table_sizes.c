@@ -120,11 +120,12 @@ static void size_row(const struct lab_env *env, enum lab_mode mode, const struct
             continue;
         struct lab_result *r = lab_time_csum(env, s, "sizes", c->level, mode, p, len, 0x5a5a,
                                              &expect);
+        const int width = lab_col_width(s->name, 12);
         if (!r) {
-            lab_out(" %12s", "refused");
+            lab_out(" %*s", width, "refused");
             continue;
         }
-        lab_out(" %11.1f%s", r->st.ticks_median, r->st.noisy ? "*" : " ");
+        lab_out(" %*.1f%s", width - 1, r->st.ticks_median, r->st.noisy ? "*" : " ");
     }
     size_t last = lab_result_count();
     if (!with_roof) {
@@ -189,7 +190,7 @@ void table_sizes(const struct lab_env *env)
         lab_out("%-11s", "len");
         for (size_t i = 0; i < env->n_subjects; i++)
             if (!env->subjects[i].refused)
-                lab_out(" %12.12s", env->subjects[i].name);
+                lab_out(" %*s", lab_col_width(env->subjects[i].name, 12), env->subjects[i].name);
         lab_out(" %12s %8s %6s\n", "roofline", "B/tick", "%roof");
 
         unsigned char *buf = NULL;

@@ -68,7 +68,9 @@ void table_thrash(const struct lab_env *env)
              len_a, align_a, len_b, align_b, env->clk->counters ? ", branch misses per call" : "",
              whole.count / SCHEDULE, whole.count / SCHEDULE > 1 ? "es" : "", SCHEDULE);
     lab_table_title(env, "thrash (Herbert 2016)", what);
-    lab_out("%-14s %11s %11s %11s %9s\n", "impl", "grouped", "interleaved", "random", "rnd/grp");
+    const int name_width = lab_name_width(env, 14);
+    lab_out("%-*s %11s %11s %11s %9s\n", name_width, "impl", "grouped", "interleaved", "random",
+            "rnd/grp");
 
     for (size_t i = 0; i < env->n_subjects; i++) {
         const struct lab_subject *s = &env->subjects[i];
@@ -115,8 +117,12 @@ void table_thrash(const struct lab_env *env)
         char ratio[16] = "-";
         if (t[GROUPED] > 0 && t[RANDOM] > 0)
             snprintf(ratio, sizeof ratio, "%.2fx", t[RANDOM] / t[GROUPED]);
-        lab_out("%-14s %11s %11s %11s %9s\n", s->name, cells[0], cells[1], cells[2], ratio);
+        lab_out("%-*s %11s %11s %11s %9s\n", name_width, s->name, cells[0], cells[1], cells[2], ratio);
     }
+    lab_note("thrash", "len in the results (JSON, CSV) = %zu, the two lengths' mean (half the calls "
+                       "take %zu bytes, half %zu); align = the first's, %zu; variant = the "
+                       "order (grouped, interleaved, random)",
+             (len_a + len_b) / 2, len_a, len_b, align_a);
     if (!env->clk->counters)
         lab_note("thrash", "branch misses: n/a (no hardware counters on this machine); the "
                            "random/grouped ratio shows what mispredictions cost");

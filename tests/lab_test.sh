@@ -44,6 +44,15 @@ refused "--busy without copy" "--busy is the copy table's" -- sizes --busy
 refused "--zero-sum with --latency alone (h40 would time nothing)" "--zero-sum times no latency column" -- h40 --zero-sum --latency
 check "lab: h40 --zero-sum says why its latency columns are empty" -- \
     sh -c '"$1" bench --quick h40 --zero-sum -M generic -c 1000 2>&1 | grep -q "note: --zero-sum: the latency columns are not timed"' _ "$csum"
+check "lab: short -l names its one length, not a range of one" -- \
+    sh -c '"$1" bench --quick short -l 40 --latency 2>&1 | grep -q "^== short: latency mode, at 40 B (-l): median ticks per call"' _ "$csum"
+# The text a reviewer pastes names the build, as the report's machine line does.
+check "lab: the text's first lines name the build" -- \
+    sh -c '"$1" bench --quick h40 -M generic -c 1000 2>&1 | grep -qE "^build: csum [0-9]+\.[0-9]+\.[0-9]+, [^,]+, [^,]+, flags "' _ "$csum"
+check "lab: h40 says what its fenced column times" -- \
+    sh -c '"$1" bench --quick h40 -M generic -c 1000 2>&1 | grep -q "note: fenced = independent calls, each between two fences"' _ "$csum"
+check "lab: thrash says what len its results carry" -- \
+    sh -c '"$1" bench --quick thrash -M generic 2>&1 | grep -q "note: len in the results (JSON, CSV) = 62, the two lengths. mean (half the calls take 100 bytes, half 24); align = the first.s, 0"' _ "$csum"
 # A -M name that none of the tables named times is refused, not dropped: h40's 40-byte
 # subjects elsewhere (sizes timed nothing, exit 0), csum_partial subjects in copy (which times
 # copy rows), copy rows in h40; and short, whose subjects are timed together, takes at most 8.
@@ -86,12 +95,16 @@ check "lab: -- ends the options, tables after it" -- sh -c '"$1" bench --list --
 refused "--dst-align above 63" "option --dst-align takes an alignment" -- copy --dst-align 64
 refused "a thrash count that is not whole passes over its schedule" \
     "thrash times whole passes over its 1048576-call schedule: -c takes a multiple of 1048576" -- thrash -c 1000
-refused "--cpu beyond the online CPUs" "option --cpu takes a CPU number from 0 to" -- --cpu 4096 h40
 # CPUs are numbered from 0: the count of online CPUs is one past the last (it was refused only
-# by the pinning, with no range and no hint).
+# by the pinning, with no range and no hint). Every refused value gets that range, as in csum
+# tune (-1, a word and 4096 were told "from 0 to 4095").
 online=$(getconf _NPROCESSORS_ONLN)
 refused "--cpu equal to the number of online CPUs" \
-    "option --cpu takes a CPU number from 0 to $((online - 1)) \(online CPUs\), not $online" -- --cpu "$online" h40
+    "option --cpu takes a CPU number from 0 to $((online - 1)) \(online CPUs\), not '$online'" -- --cpu "$online" h40
+for cpu in 4096 -1 x; do
+    refused "--cpu $cpu with the online range" \
+        "option --cpu takes a CPU number from 0 to $((online - 1)) \(online CPUs\), not '$cpu'\$" -- --cpu "$cpu" h40
+done
 refused "--noise 0" "option --noise takes a percentage from 1 to 100" -- --noise 0 h40
 refused "--repeats 9" "option --repeats takes a number of repeats from 0 to 5" -- --repeats 9 h40
 # A CSUM_IMPL, CSUM_DISPATCH, CSUM_COPY_IMPL or CSUM_BATCH_IMPL the library ignored (a row

@@ -1092,3 +1092,151 @@ void test_lab_core_kind(struct test_ctx *t)
     if (system(cmd) != 0)
         fprintf(stderr, "lab-core-kind: could not remove %s, %s, %s, %s\n", hybrid, arm, plain, even);
 }
+
+/* Runs `table` with stdout sent to a temporary file; its text goes to `text`. */
+static void table_text(void (*table)(const struct lab_env *), const struct lab_env *env,
+                       char *text, size_t size)
+{
+    text[0] = '\0';
+    FILE *f = tmpfile();
+    fflush(stdout);
+    int saved = dup(1);
+    if (!f || saved < 0) {
+        if (f)
+            fclose(f);
+        if (saved >= 0)
+            close(saved);
+        return;
+    }
+    dup2(fileno(f), 1);
+    table(env);
+    lab_flush_notes();
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    rewind(f);
+    text[fread(text, 1, size - 1, f)] = '\0';
+    fclose(f);
+}
+
+/* The line of `text` that starts with `start`, copied to `line` ("" if none). */
+static void line_starting(const char *text, const char *start, char *line, size_t size)
+{
+    line[0] = '\0';
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        if (strncmp(p, start, strlen(start)) == 0) {
+            const char *end = strchr(p, '\n');
+            size_t n = end ? (size_t)(end - p) : strlen(p);
+            n = n < size - 1 ? n : size - 1;
+            memcpy(line, p, n);
+            line[n] = '\0';
+            return;
+        }
+    }
+}
+
+/* A row evaluated under a name longer than the tables' columns (Evaluating a change:
+ * linux-6.8-mine and the like) is named in full, and every column stays under its header: the
+ * names were cut to 12 or 13 characters (two rows sharing a prefix could not be told apart) and
+ * thrash's and mixed's rows slid right of their headers. */
+void test_lab_long_names(struct test_ctx *t)
+{
+    static const char long_name[] = "generic-under-a-long-name";
+    struct lab_subject subjects[2];
+    lab_subject_init(&subjects[0], long_name, "test", csum_impl_find("generic")->partial);
+    lab_subject_init(&subjects[1], "generic", "test", csum_impl_find("generic")->partial);
+    struct lab_options o;
+    quick_table_options(&o);
+    o.only_impls = "generic-under-a-long-name,generic";
+    o.baseline = "generic";
+    struct lab_clock clk;
+    lab_clock_init(&clk, 1);
+    struct lab_env env = { .o = &o, .clk = &clk, .subjects = subjects, .n_subjects = 2 };
+    lab_machine_describe(&env.machine, &o);
+
+    static const struct {
+        const char *table;
+        void (*fn)(const struct lab_env *);
+        long len;
+        const char *header, *row; /* how the header line and a row of the table start */
+        const char *last;         /* the header's last column: a row must end under it */
+    } tables[] = {
+        { "short", table_short, 40, "len ", "40 ", "ratio" },
+        { "sizes", table_sizes, 400, "len ", "400 ", "%roof" },
+        { "lenalign", table_lenalign, 40, "Len/Aln", "40/0 ", "% Improv" },
+        { "thrash", table_thrash, -1, "impl ", "generic-under-a-long-name ", "rnd/grp" },
+    };
+    static char text[1 << 16];
+    for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++) {
+        o.len = tables[k].len;
+        table_text(tables[k].fn, &env, text, sizeof text);
+        char header[512], row[512];
+        line_starting(text, tables[k].header, header, sizeof header);
+        line_starting(text, tables[k].row, row, sizeof row);
+        const char *last = strstr(header, tables[k].last);
+        CHECK(t, strstr(header, long_name) || !strcmp(tables[k].table, "thrash"),
+              "%s: the header cuts the name %s: '%s'", tables[k].table, long_name, header);
+        /* The row's cell under the last header ends where the header does (thrash's and
+         * short's last cell is right-aligned; lenalign's is followed by the case). */
+        const size_t end = last ? (size_t)(last - header) + strlen(tables[k].last) : 0;
+        CHECK(t, last && row[0] && strlen(row) >= end && row[end - 1] != ' ' &&
+                 (row[end] == '\0' || row[end] == ' '),
+              "%s: a row's last column is not under '%s':\n%s\n%s", tables[k].table,
+              tables[k].last, header, row);
+    }
+}
+
+/* A peer refused for a wrong sum says why where it is refused: its limit (DPDK's 32-bit sum of
+ * 16-bit words) follows the table's refusal note, and the summary's "refused (wrong sum)" cells
+ * are explained under the summary. Both said only "disagrees with the oracle" before, which
+ * reads as a bug of either project. */
+void test_lab_peer_limit(struct test_ctx *t)
+{
+    struct lab_subject subjects[2];
+    sabotage = 0;
+    lab_subject_init(&subjects[0], "wrong-on-case", "test", wrong_on_case);
+    lab_subject_init(&subjects[1], "generic", "test", csum_impl_find("generic")->partial);
+    subjects[0].peer = 1;
+    subjects[0].limit = "a limit of the peer under test";
+    struct lab_options o;
+    quick_table_options(&o);
+    o.only_impls = "wrong-on-case,generic";
+    o.len = 1503; /* a length of its own: notes are said once a run */
+    struct lab_clock clk;
+    lab_clock_init(&clk, 1);
+    struct lab_env env = { .o = &o, .clk = &clk, .subjects = subjects, .n_subjects = 2 };
+    lab_machine_describe(&env.machine, &o);
+    sabotage = 1;
+    sabotage_len = 1503;
+    sabotage_odd_address = 0;
+    static char text[1 << 16];
+    table_text(table_sizes, &env, text, sizeof text);
+    sabotage = 0;
+    CHECK(t, strstr(text, "wrong-on-case refused at len 1503") &&
+                 strstr(text, "why the peer is refused: a limit of the peer under test"),
+          "sizes: a peer's refusal does not say its limit:\n%s", text);
+
+    if (!lab_peers[0] || !lab_peers[0]->limit)
+        return; /* no peer built in (no DPDK): no summary column to explain */
+    struct lab_stats st;
+    memset(&st, 0, sizeof st);
+    st.ticks_median = 1000;
+    st.batches = 5;
+    lab_result_add("sizes", "csum_partial", "", MODE_THROUGHPUT, 40, 0, &st); /* a summary */
+    lab_result_add("sizes", "csum_partial", "", MODE_THROUGHPUT, 1048576, 0, &st);
+    lab_refusal_add("sizes", lab_peers[0]->name, MODE_THROUGHPUT, 1048576);
+    text[0] = '\0';
+    FILE *f = tmpfile();
+    if (f) {
+        lab_write_summary_md(f, "TSC ticks");
+        rewind(f);
+        text[fread(text, 1, sizeof text - 1, f)] = '\0';
+        fclose(f);
+    }
+    char want[512];
+    snprintf(want, sizeof want, "%s refused (wrong sum): it disagreed with the oracle on that "
+             "buffer, and the lab times nothing that does; %s.", lab_peers[0]->name,
+             lab_peers[0]->limit);
+    CHECK(t, strstr(text, "| refused (wrong sum) |") && strstr(text, want),
+          "summary: the refused cell is not explained (want '%s'):\n%s", want, text);
+}

@@ -55,6 +55,8 @@ static const struct test_def tests[] = {
     { "lab-memops-checked", 0, test_lab_memops_checked, "memops and copy check each operation before timing it" },
     { "lab-summary", 0, test_lab_summary, "the summary's ratios, noise marks and % of roofline" },
     { "lab-ratio-words", 0, test_lab_ratio_words, "a ratio printed 1.00 is not called slower; no -0 % Improv" },
+    { "lab-long-names", 0, test_lab_long_names, "a subject's long name is printed whole, its columns under their headers" },
+    { "lab-peer-limit", 0, test_lab_peer_limit, "a peer refused for a wrong sum says its limit, in the notes and the summary" },
     { "lab-output-finite", 0, test_lab_output_finite, "a median of 0 ticks gives null in the JSON, never nan or inf" },
     { "lab-tune-choice", 0, test_lab_tune_choice, "csum tune keeps a range only for a win beyond noise, worse mode" },
     { "lab-tune-slower", 0, test_lab_tune_slower, "csum tune --write refuses a plan slower beyond noise and one cycle, only then" },

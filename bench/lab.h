@@ -400,10 +400,11 @@ struct lab_result *lab_result_get(size_t i);
 const char *lab_mode_name(enum lab_mode mode);
 
 /* How the tables print a ratio and a % Improv, so that a word never contradicts the digits:
- * " slower" after a ratio (first subject's time over the last's) only when it prints above
- * 1.00 with two decimals, never after a "1.00"; and (old - new) / old as a whole percent,
- * never "-0". */
-const char *lab_ratio_word(double ratio);
+ * after a ratio (a's median over b's) that prints above 1.00 with two decimals, never after a
+ * "1.00", " slower" when a's batches were all but slower than b's (a's p10 above b's p90),
+ * else " (within spread)": a ratio the batches' spread can explain is no verdict; and
+ * (old - new) / old as a whole percent, never "-0". */
+const char *lab_ratio_word(double ratio, const struct lab_stats *a, const struct lab_stats *b);
 long lab_improv_pct(double old_ns, double new_ns);
 
 /* Notes attached to a table (refusals, "not available yet", findings): kept for the JSON and

@@ -460,11 +460,13 @@ void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clo
 }
 
 /* The word follows the two decimals the tables print, not the unrounded ratio. */
-const char *lab_ratio_word(double ratio)
+const char *lab_ratio_word(double ratio, const struct lab_stats *a, const struct lab_stats *b)
 {
     char printed[32];
     snprintf(printed, sizeof printed, "%.2f", ratio);
-    return strtod(printed, NULL) > 1.0 ? " slower" : "";
+    if (strtod(printed, NULL) <= 1.0)
+        return "";
+    return a->ticks_p10 > b->ticks_p90 ? " slower" : " (within spread)";
 }
 
 int lab_col_width(const char *name, int min)

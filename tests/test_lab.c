@@ -737,20 +737,28 @@ void test_lab_tune_plan_dir(struct test_ctx *t)
 }
 
 /* The words and percentages beside the tables' ratios agree with their digits: a ratio that
- * prints as 1.00 is not "slower" (the short table said "1.00 slower" for 1.004), and a
- * % Improv that rounds to zero is 0, not -0 (lenalign printed "-0%"). */
+ * prints as 1.00 is not "slower" (the short table said "1.00 slower" for 1.004), a ratio the
+ * batches' spread can explain is no verdict (it said "1.01 slower" with the two subjects'
+ * batches overlapping), and a % Improv that rounds to zero is 0, not -0 (lenalign printed
+ * "-0%"). */
 void test_lab_ratio_words(struct test_ctx *t)
 {
-    static const struct { double ratio; const char *word; } words[] = {
-        { 0.5, "" }, { 0.999, "" }, { 1.0, "" }, { 1.004, "" }, { 1.0049, "" },
-        { 1.0051, " slower" }, { 1.01, " slower" }, { 1.45, " slower" },
+    /* b: 10 ticks, batches 9.9..10.1; a: the ratio's median, batches a_p10..+0.2 */
+    static const struct { double ratio, a_p10; const char *word; } words[] = {
+        { 0.5, 4.9, "" }, { 0.999, 9.9, "" }, { 1.0, 9.9, "" }, { 1.004, 10.2, "" },
+        { 1.0049, 10.2, "" }, { 1.0051, 10.2, " slower" }, { 1.01, 10.2, " slower" },
+        { 1.45, 14.4, " slower" }, { 1.01, 10.1, " (within spread)" },
+        { 1.45, 10.0, " (within spread)" },
     };
+    const struct lab_stats b = { .ticks_median = 10, .ticks_p10 = 9.9, .ticks_p90 = 10.1 };
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
-        char printed[32];
-        snprintf(printed, sizeof printed, "%.2f%s", words[i].ratio, lab_ratio_word(words[i].ratio));
-        CHECK(t, !strcmp(lab_ratio_word(words[i].ratio), words[i].word),
-              "ratio %.4f printed '%s', want the word '%s'", words[i].ratio, printed,
-              words[i].word);
+        const struct lab_stats a = { .ticks_median = 10 * words[i].ratio,
+                                     .ticks_p10 = words[i].a_p10,
+                                     .ticks_p90 = words[i].a_p10 + 0.2 };
+        const char *word = lab_ratio_word(words[i].ratio, &a, &b);
+        CHECK(t, !strcmp(word, words[i].word),
+              "ratio %.4f (a's p10 %.1f, b's p90 10.1) printed '%.2f%s', want the word '%s'",
+              words[i].ratio, words[i].a_p10, words[i].ratio, word, words[i].word);
     }
     static const struct { double old_ns, new_ns; long pct; } pcts[] = {
         { 27.0, 27.1, 0 }, { 100.0, 100.4, 0 }, { 100.0, 99.6, 0 }, { 100.0, 100.6, -1 },

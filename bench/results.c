@@ -440,10 +440,11 @@ void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clo
     fprintf(f, "- **Counters:** %s\n", clk->counters ? "perf_event (instructions, branch-misses)"
                                                       : "n/a on this machine");
     fprintf(f, "- **Run:** %s, %d batches of ≥ %g ms per measurement; a result whose p10..p90 "
-               "spread exceeds %.0f %% of its median is measured again (up to %d times) and "
+               "spread exceeds %.0f %% of its median is measured again (up to %d time%s) and "
                "marked * if it stays that wide\n\n",
             o->quick ? "--quick" : "full", o->batches, o->batch_ms,
-            100 * (o->noise_limit > 0 ? o->noise_limit : LAB_NOISE_LIMIT), o->repeats);
+            100 * (o->noise_limit > 0 ? o->noise_limit : LAB_NOISE_LIMIT), o->repeats,
+            o->repeats == 1 ? "" : "s");
     fprintf(f, "## Subjects\n\nAll compiled by %s.\n\n| subject | flags | what |\n|---|---|---|\n",
             m.compiler);
     for (size_t i = 0; i < n_run_subjects; i++) {

@@ -209,7 +209,8 @@ void lab_write_summary_md(FILE *f, const char *tick)
         if (!any++)
             fprintf(f, "Targets at a glance:\n\n");
         fprintf(f, "- 1..256 B, %s: worst csum_partial ÷ linux-6.8 = **%.2f** (at %zu B; %zu "
-                   "lengths measured)\n", lab_mode_name(modes[m]), w, at, count);
+                   "length%s measured)\n", lab_mode_name(modes[m]), w, at, count,
+                count == 1 ? "" : "s");
     }
     static const size_t copy_lens[] = { 1500, 65536 };
     for (size_t i = 0; i < 2; i++) {

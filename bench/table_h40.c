@@ -213,10 +213,23 @@ void table_h40(const struct lab_env *env)
     if (o->zero_sum && (cols & ((1u << COL_LATENCY) | (1u << COL_SEED_AFTER))))
         lab_note("h40", "--zero-sum: the latency columns are not timed (-): each call's result is "
                         "the next call's initial sum, never a constant 0");
-    lab_note("h40", "latency = each result is the next call's initial sum (a chained "
-                    "csum_partial(..., sum)); lat,seed-after = the same chain with the sum added "
-                    "after the call (csum_add(fn(p, 40, 0), sum)): the difference is what the "
-                    "seed's position costs; throughput = independent calls (separate headers)");
+    /* what each column timed means, for the columns this run has (--latency, --throughput) */
+    static const char *const column_note[N_COLUMNS] = {
+        [COL_LATENCY] = "latency = each result is the next call's initial sum (a chained "
+                        "csum_partial(..., sum))",
+        [COL_SEED_AFTER] = "lat,seed-after = the same chain with the sum added after the call "
+                           "(csum_add(fn(p, 40, 0), sum)): the difference is what the seed's "
+                           "position costs",
+        [COL_THROUGHPUT] = "throughput = independent calls (separate headers)",
+    };
+    static const enum h40_column note_order[] = { COL_LATENCY, COL_SEED_AFTER, COL_THROUGHPUT };
+    char notes[512] = "";
+    for (size_t i = 0, used = 0; i < sizeof note_order / sizeof note_order[0]; i++)
+        if (cols & (1u << note_order[i]))
+            used += (size_t)snprintf(notes + used, sizeof notes - used, "%s%s", used ? "; " : "",
+                                     column_note[note_order[i]]);
+    if (notes[0])
+        lab_note("h40", "%s", notes);
     if (cols & (1u << COL_FENCED))
         lab_note("h40", "fenced = independent calls, each between two fences (%s) that keep "
                         "earlier and later instructions from overlapping it: van de Ven 2021's "

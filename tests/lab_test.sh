@@ -51,6 +51,14 @@ check "lab: the text's first lines name the build" -- \
     sh -c '"$1" bench --quick h40 -M generic -c 1000 2>&1 | grep -qE "^build: csum [0-9]+\.[0-9]+\.[0-9]+, [^,]+, [^,]+, flags "' _ "$csum"
 check "lab: h40 says what its fenced column times" -- \
     sh -c '"$1" bench --quick h40 -M generic -c 1000 2>&1 | grep -q "note: fenced = independent calls, each between two fences"' _ "$csum"
+# ... and explains only the columns it has: no latency note under --throughput, and the
+# other way round.
+check "lab: h40 --throughput explains the throughput column, not the latency ones" -- \
+    sh -c '"$1" bench --quick h40 --throughput -M generic -c 1000 >"$2" 2>&1 &&
+           grep -q "note: throughput = independent calls" "$2" && ! grep -q "latency = " "$2"' _ "$csum" "$tmp/h40-throughput"
+check "lab: h40 --latency explains the latency columns, not the throughput one" -- \
+    sh -c '"$1" bench --quick h40 --latency -M generic -c 1000 >"$2" 2>&1 &&
+           grep -q "note: latency = each result" "$2" && ! grep -q "throughput = " "$2"' _ "$csum" "$tmp/h40-latency"
 check "lab: thrash says what len its results carry" -- \
     sh -c '"$1" bench --quick thrash -M generic 2>&1 | grep -q "note: len in the results (JSON, CSV) = 62, the two lengths. mean (half the calls take 100 bytes, half 24); align = the first.s, 0"' _ "$csum"
 # A -M name that none of the tables named times is refused, not dropped: h40's 40-byte
@@ -469,6 +477,9 @@ if [ -n "$first" ] && [ -n "$machine" ] && [ -n "$tables" ] && [ "$machine" -lt 
 else
     fail "lab: report.md does not open with the machine line and the summary table"
 fi
+# --quick repeats a noisy result once: "up to 1 time", not "1 times".
+check "lab: report.md's method line counts one repeat as one time" -- \
+    grep -q "is measured again (up to 1 time) and marked" "$out/report.md"
 # The pcap table's settings are checked before anything runs, as options are: a value that
 # is not one (CSUM_BENCH_PCAP_RUNS=abc ran 3 times, CSUM_BENCH_PCAP_LIMIT=10s stopped at 10 s,
 # a size list that does not parse ran 100 MB), out of range or too long a list is refused.

@@ -303,6 +303,12 @@ void test_lab_summary(struct test_ctx *t)
         lab_result_add(short_rows[i].table, "linux-6.8", "", MODE_LATENCY, short_rows[i].len, 0,
                        &lst);
     }
+    /* ... and in throughput mode over one length (-l): "1 length", not "1 lengths" */
+    struct lab_stats one_me = k, one_them = k;
+    one_me.ticks_median = 10;
+    one_them.ticks_median = 20;
+    lab_result_add("short", "csum_partial", "", MODE_THROUGHPUT, 40, 0, &one_me);
+    lab_result_add("short", "linux-6.8", "", MODE_THROUGHPUT, 40, 0, &one_them);
     char text[8192] = "";
     FILE *f = tmpfile();
     if (f) {
@@ -335,6 +341,10 @@ void test_lab_summary(struct test_ctx *t)
                           "3 lengths measured)\n") != NULL,
           "summary short target: want 1.20 at 256 B over 3 lengths: %s",
           strstr(text, "- 1..256") ? strstr(text, "- 1..256") : text);
+    CHECK(t, strstr(text, "- 1..256 B, throughput: worst csum_partial ÷ linux-6.8 = **0.50** (at "
+                          "40 B; 1 length measured)\n") != NULL,
+          "summary short target over one length: %s",
+          strstr(text, "- 1..256 B, throughput") ? strstr(text, "- 1..256 B, throughput") : text);
 }
 
 /* Whether `text` has a number that is not one: nan or inf after a ':' (JSON) or a ',' (CSV). */

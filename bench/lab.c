@@ -958,7 +958,7 @@ static void print_run_header(const struct lab_env *env, int fixed_layout)
             fixed_layout ? "fixed (ASLR off for the lab)" : "randomized (could not turn ASLR off)");
     /* How the code under test was built: the report's machine line and the JSON said it, the
      * text that is pasted into a review did not. Peers' own flags: the report's subjects. */
-    lab_out("build: csum %s, %s, %s, flags %s\n", CSUM_VERSION_STRING,
+    lab_out("build: csum %s (%s), %s, %s, flags %s\n", CSUM_VERSION_STRING, lab_build_source(),
             env->machine.compiler, lab_build_type(), lab_build_lib_flags());
     if (!fixed_layout)
         lab_note("all", "ASLR could not be turned off: run-to-run differences may be larger");

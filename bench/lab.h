@@ -237,6 +237,7 @@ int lab_check_case(csum_partial_fn fn, const unsigned char *p, size_t len,
 
 /* Compiler, build type and flags of the library (rows, csum_partial) and of the lab. */
 const char *lab_build_compiler(void);
+const char *lab_build_source(void); /* "git <describe --dirty>", or why there is none */
 const char *lab_build_type(void);
 const char *lab_build_lib_flags(void);
 const char *lab_build_isa_flags(void);

@@ -225,6 +225,7 @@ void lab_write_json(FILE *f, const struct lab_options *o, const struct lab_clock
     json_field(f, "batch_dispatch", m.batch_dispatch);
     json_field(f, "batch_dispatch_source", m.batch_source);
     json_field(f, "build_type", lab_build_type());
+    json_field(f, "source_revision", lab_build_source());
     json_field(f, "lib_flags", lab_build_lib_flags());
     json_field(f, "isa_flags", lab_build_isa_flags());
     json_field(f, "core_kind", m.core_kind);
@@ -413,9 +414,9 @@ void lab_write_report(FILE *f, const struct lab_options *o, const struct lab_clo
     /* The machine line: what a reader needs to compare this run with another. */
     fprintf(f, "**Machine:** %s · **ISA used:** csum_partial's dispatch `%s` (%s) on a CPU with "
                "%s · **compiler:** %s · **flags:** `%s` (per-file ISA flags: %s) · "
-               "**build type:** %s\n\n",
+               "**build type:** %s · **source:** %s\n\n",
             m.cpu, m.dispatch, m.dispatch_source, m.features, m.compiler, lab_build_lib_flags(),
-            lab_build_isa_flags(), lab_build_type());
+            lab_build_isa_flags(), lab_build_type(), lab_build_source());
     fprintf(f, "**Command:** `%s` · **csum_partial_copy's dispatch:** `%s` (%s) · "
                "**csum_ipv4_header_batch's:** `%s` (%s)\n\n",
             run_command, m.copy_dispatch, m.copy_source, m.batch_dispatch, m.batch_source);

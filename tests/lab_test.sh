@@ -48,7 +48,7 @@ check "lab: short -l names its one length, not a range of one" -- \
     sh -c '"$1" bench --quick short -l 40 --latency 2>&1 | grep -q "^== short: latency mode, at 40 B (-l): median ticks per call"' _ "$csum"
 # The text a reviewer pastes names the build, as the report's machine line does.
 check "lab: the text's first lines name the build" -- \
-    sh -c '"$1" bench --quick h40 -M generic -c 1000 2>&1 | grep -qE "^build: csum [0-9]+\.[0-9]+\.[0-9]+, [^,]+, [^,]+, flags "' _ "$csum"
+    sh -c '"$1" bench --quick h40 -M generic -c 1000 2>&1 | grep -qE "^build: csum [0-9]+\.[0-9]+\.[0-9]+ \([^)]+\), [^,]+, [^,]+, flags "' _ "$csum"
 check "lab: h40 says what its fenced column times" -- \
     sh -c '"$1" bench --quick h40 -M generic -c 1000 2>&1 | grep -q "note: fenced = independent calls, each between two fences"' _ "$csum"
 # ... and explains only the columns it has: no latency note under --throughput, and the
@@ -476,6 +476,34 @@ if [ -n "$first" ] && [ -n "$machine" ] && [ -n "$tables" ] && [ "$machine" -lt 
     ok "lab: report.md opens with the machine line, then the summary table (both modes)"
 else
     fail "lab: report.md does not open with the machine line and the summary table"
+fi
+# Which source the lab was built from: `git describe --always --dirty` of this tree when it is
+# a git checkout of its own (as at build time: make test builds first), else that it is none;
+# in the text's build line, the report's machine line and the JSON.
+if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ]; then
+    source="git $(git describe --always --dirty --abbrev=12)"
+else
+    source="unknown (not a git checkout)"
+fi
+check "lab: the text's build line names the source ($source)" -- \
+    sh -c '"$1" bench --quick short -l 8 -M generic 2>&1 | grep -qF "build: $("$1" --version) ($2), "' _ "$csum" "$source"
+check "lab: report.md's machine line names the source" -- grep -qF "**source:** $source" "$out/report.md"
+check "lab: results.json's machine.source_revision" -- \
+    grep -qF "\"source_revision\": \"$source\"" "$out/results.json"
+# ... and of a tree that is not the top of its own checkout (a release tarball unpacked inside
+# another project's repository), not that repository's revision.
+source_of() { # source_of DIR: the header cmake/source_revision.cmake writes for DIR
+    cmake -DSOURCE_DIR="$1" -DOUT="$tmp/revision.h" -P cmake/source_revision.cmake &&
+        sed -n 's/^#define CSUM_LAB_SOURCE_REVISION "\(.*\)"$/\1/p' "$tmp/revision.h"
+}
+if command -v git >/dev/null; then
+    mkdir -p "$tmp/repo/unpacked" && git -C "$tmp/repo" init -q &&
+        git -C "$tmp/repo" -c user.name=t -c user.email=t@t commit -q --allow-empty -m t
+    head=$(git -C "$tmp/repo" rev-parse --short=12 HEAD)
+    check "lab: the source of a checkout's top is its revision ($(source_of "$tmp/repo"))" -- \
+        test "$(source_of "$tmp/repo")" = "git $head"
+    check "lab: the source of a tree inside another checkout is unknown ($(source_of "$tmp/repo/unpacked"))" -- \
+        test "$(source_of "$tmp/repo/unpacked")" = "unknown (not a git checkout)"
 fi
 # --quick repeats a noisy result once: "up to 1 time", not "1 times".
 check "lab: report.md's method line counts one repeat as one time" -- \

@@ -80,50 +80,34 @@ for readme in "$tmp"/README.*.md; do
     fi
 done
 
-# The load column says what made a run busy: a run whose batches were preempted but that
-# hardly waited for its CPU is not "waited 0 %".
-check "results: a run made busy by preempted batches says so in the README" -- \
-    env PYTHONDONTWRITEBYTECODE=1 python3 - <<'PY'
-import sys
+# The load column says what made a run busy. busy_reason DESCRIPTION LOAD WANT [ABSENT...]: a
+# run with the JSON load LOAD has WANT in its README row, and none of ABSENT.
+busy_reason() {
+    local what=$1; shift
+    check "$what" -- env PYTHONDONTWRITEBYTECODE=1 python3 - "$@" <<'PY'
+import json, sys
 sys.path.insert(0, "scripts")
 import results
-doc = {"machine": {"cpu": "Test CPU", "date": "2026-11-26 00:00 UTC"}, "method": {},
-       "load": {"busy": True, "wait_ms": 16.8, "elapsed_s": 5.0, "batches": 765, "preempted": 45},
-       "summary": {"against": [], "rows": []}, "results": []}
-line = [l for l in results.section([dict(doc=doc, dir="docs/results/test", note="")]).splitlines()
-        if l.startswith("| **Test CPU**")][0]
-assert "busy: 45 of 765 timed batches (6 %) preempted" in line and "waited" not in line, line
-PY
-# A run on a VM whose hypervisor took its CPU: the guest's own counters stay 0, the steal says it.
-check "results: a run made busy by steal time says so in the README" -- \
-    env PYTHONDONTWRITEBYTECODE=1 python3 - <<'PY'
-import sys
-sys.path.insert(0, "scripts")
-import results
+load, want, absent = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3:]
 doc = {"machine": {"cpu": "Test CPU", "date": "2026-11-27 00:00 UTC"}, "method": {},
-       "load": {"busy": True, "wait_ms": 0.0, "steal_ms": 2400.0, "elapsed_s": 60.0,
-                "batches": 765, "preempted": 0},
-       "summary": {"against": [], "rows": []}, "results": []}
+       "load": load, "summary": {"against": [], "rows": []}, "results": []}
 line = [l for l in results.section([dict(doc=doc, dir="docs/results/test", note="")]).splitlines()
         if l.startswith("| **Test CPU**")][0]
-assert "busy: the hypervisor took 4 % of its CPU (steal)" in line and "waited" not in line, line
+assert want in line and not any(a in line for a in absent), line
 PY
-# A run that waited for its CPU over 1 % of the time (2 % here) says so; one under 1 % is idle
-# by that rule, and the column names nothing it did not see.
-check "results: a run made busy by waiting for its CPU says so in the README" -- \
-    env PYTHONDONTWRITEBYTECODE=1 python3 - <<'PY'
-import sys
-sys.path.insert(0, "scripts")
-import results
-doc = {"machine": {"cpu": "Test CPU", "date": "2026-11-27 00:00 UTC"}, "method": {},
-       "load": {"busy": True, "wait_ms": 1200.0, "steal_ms": 0.0, "elapsed_s": 60.0,
-                "batches": 765, "preempted": 0},
-       "summary": {"against": [], "rows": []}, "results": []}
-line = [l for l in results.section([dict(doc=doc, dir="docs/results/test", note="")]).splitlines()
-        if l.startswith("| **Test CPU**")][0]
-assert "busy: waited 2 % of the time for its CPU" in line, line
-assert "steal" not in line and "preempted" not in line, line
-PY
+}
+# Batches preempted, though it hardly waited for its CPU: not "waited 0 %".
+busy_reason "results: a run made busy by preempted batches says so in the README" \
+    '{"busy": true, "wait_ms": 16.8, "elapsed_s": 5.0, "batches": 765, "preempted": 45}' \
+    "busy: 45 of 765 timed batches (6 %) preempted" "waited"
+# On a VM whose hypervisor took its CPU: the guest's own counters stay 0, the steal says it.
+busy_reason "results: a run made busy by steal time says so in the README" \
+    '{"busy": true, "wait_ms": 0.0, "steal_ms": 2400.0, "elapsed_s": 60.0, "batches": 765, "preempted": 0}' \
+    "busy: the hypervisor took 4 % of its CPU (steal)" "waited"
+# Waiting for its CPU over 1 % of the time (2 % here), and the column names nothing it did not see.
+busy_reason "results: a run made busy by waiting for its CPU says so in the README" \
+    '{"busy": true, "wait_ms": 1200.0, "steal_ms": 0.0, "elapsed_s": 60.0, "batches": 765, "preempted": 0}' \
+    "busy: waited 2 % of the time for its CPU" "steal" "preempted"
 # scripts/tune_results.py (make tune-results) against a stand-in csum with known outputs: it
 # keeps every output, reads tune's machine line and proposed plan, computes csum_partial /
 # linux-6.8 per mode from the short table's CSV, picks the plan that loses at fewest lengths,

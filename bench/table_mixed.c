@@ -91,8 +91,8 @@ void table_mixed(const struct lab_env *env)
                     "lengths drawn at random from a range, a new one every call (2^20, fixed "
                     "seed), vs the mean length alone: median ticks per call (* = noisy)");
     const int name_width = lab_name_width(env, 14);
-    lab_out("%-9s %-*s %11s %11s %11s %11s %9s\n", "range", name_width, "impl", "lat random", "lat fixed",
-            "tp random", "tp fixed", "rnd/fixed");
+    lab_out("%-9s %-*s %11s %11s %11s %11s %9s\n", "range", name_width, "impl", "lat random",
+            "lat fixed", "tp random", "tp fixed", "rnd/fixed");
     for (size_t g = 0; g < N_RANGES; g++) {
         const size_t lo = ranges[g].lo, hi = ranges[g].hi;
         uint64_t rng = 0x6d69786564ull + g, total = 0;
@@ -133,8 +133,8 @@ void table_mixed(const struct lab_env *env)
             }
             if (t[2] > 0 && t[3] > 0)
                 snprintf(ratio, sizeof ratio, "%.2fx", t[2] / t[3]);
-            lab_out("%-9s %-*s %11s %11s %11s %11s %9s\n", range, name_width, s->name, cell[0], cell[1],
-                    cell[2], cell[3], ratio);
+            lab_out("%-9s %-*s %11s %11s %11s %11s %9s\n", range, name_width, s->name, cell[0],
+                    cell[1], cell[2], cell[3], ratio);
         }
     }
     lab_out("   note: fixed = the range's mean length on every call; len column in the results = "

@@ -115,8 +115,9 @@ void table_short(const struct lab_env *env)
                 worst = ratio;
                 worst_at = len;
             }
-            lab_out(" %7.2f%s\n", ratio,
-                    res[0] && res[n - 1] ? lab_ratio_word(ratio, &res[0]->st, &res[n - 1]->st) : "");
+            const char *word = res[0] && res[n - 1]
+                                   ? lab_ratio_word(ratio, &res[0]->st, &res[n - 1]->st) : "";
+            lab_out(" %7.2f%s\n", ratio, word);
         }
         if (n > 1)
             lab_out("worst %s / %s: %.2f at %zu B\n", subj[0]->name, subj[n - 1]->name, worst,

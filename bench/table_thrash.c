@@ -117,7 +117,8 @@ void table_thrash(const struct lab_env *env)
         char ratio[16] = "-";
         if (t[GROUPED] > 0 && t[RANDOM] > 0)
             snprintf(ratio, sizeof ratio, "%.2fx", t[RANDOM] / t[GROUPED]);
-        lab_out("%-*s %11s %11s %11s %9s\n", name_width, s->name, cells[0], cells[1], cells[2], ratio);
+        lab_out("%-*s %11s %11s %11s %9s\n", name_width, s->name, cells[0], cells[1], cells[2],
+                ratio);
     }
     lab_note("thrash", "len in the results (JSON, CSV) = %zu, the two lengths' mean (half the calls "
                        "take %zu bytes, half %zu); align = the first's, %zu; variant = the "

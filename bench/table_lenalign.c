@@ -38,6 +38,10 @@ static const struct lenalign_row {
 };
 #define N_ROWS (sizeof rows / sizeof rows[0])
 
+/* Width of the % Improv's range column: "-100..100" and its header fit; wider ranges push
+ * the case text, never the numbers. */
+#define RANGE_WIDTH 9
+
 static int row_selected(const struct lenalign_row *r, long len, long align)
 {
     return (len < 0 || (size_t)len == r->len) && (align < 0 || (size_t)align == r->align);
@@ -88,7 +92,8 @@ static void lenalign_row(const struct lab_env *env, enum lab_mode mode,
             if ((pair_ok[j] = res[j] != NULL))
                 pair[j] = res[j]->st;
     }
-    double new_ns = -1, old_ns = -1;
+    struct lab_stats new_st, old_st;
+    int have_new = 0, have_old = 0;
     for (size_t i = 0; i < env->n_subjects; i++) {
         const struct lab_subject *s = &env->subjects[i];
         if (s->refused)
@@ -116,14 +121,20 @@ static void lenalign_row(const struct lab_env *env, enum lab_mode mode,
                  st.noisy ? "*" : "");
         lab_out(" %*s", width, cell);
         if (s == new_s)
-            new_ns = st.ns_median;
+            new_st = st, have_new = st.ns_median > 0;
         if (s == old_s)
-            old_ns = st.ns_median;
+            old_st = st, have_old = st.ns_median > 0;
     }
-    if (new_ns > 0 && old_ns > 0)
-        lab_out(" %7ld%%  %s\n", lab_improv_pct(old_ns, new_ns), row->what);
-    else
-        lab_out(" %8s  %s\n", "-", row->what);
+    if (have_new && have_old) {
+        long lo, hi;
+        char range[48];
+        lab_improv_range(&old_st, &new_st, &lo, &hi);
+        snprintf(range, sizeof range, "%ld..%ld", lo, hi);
+        lab_out(" %7ld%% %*s  %s\n", lab_improv_pct(old_st.ns_median, new_st.ns_median),
+                RANGE_WIDTH, range, row->what);
+    } else {
+        lab_out(" %8s %*s  %s\n", "-", RANGE_WIDTH, "", row->what);
+    }
 }
 
 void table_lenalign(const struct lab_env *env)
@@ -177,7 +188,7 @@ void table_lenalign(const struct lab_env *env)
         for (size_t i = 0; i < env->n_subjects; i++)
             if (!env->subjects[i].refused)
                 lab_out(" %*s", lab_col_width(env->subjects[i].name, 13), env->subjects[i].name);
-        lab_out(" %8s  %s\n", "% Improv", "case");
+        lab_out(" %8s %*s  %s\n", "% Improv", RANGE_WIDTH, "p10..p90", "case");
 
         for (size_t r = 0; r < N_ROWS; r++) {
             if (!row_selected(&rows[r], o->len, o->align))

@@ -781,6 +781,26 @@ void test_lab_ratio_words(struct test_ctx *t)
         CHECK(t, got == pcts[i].pct, "old %.1f new %.1f: %s, want %ld%%", pcts[i].old_ns,
               pcts[i].new_ns, printed, pcts[i].pct);
     }
+    /* The range pairs new's slowest batches with old's fastest for its low end, and the
+     * reverse for its high end: the % Improv the spread cannot rule out. */
+    static const struct { double old_p10, old_p90, new_p10, new_p90; long lo, hi; } ranges[] = {
+        { 100, 100, 50, 50, 50, 50 },    /* no spread: the % Improv itself */
+        { 90, 110, 45, 55, 39, 59 },     /* (90 - 55) / 90, (110 - 45) / 110 */
+        { 10, 12, 9, 13, -30, 25 },      /* a sign the spread cannot decide */
+        { 20, 20, 30, 40, -100, -50 },   /* slower throughout */
+    };
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+        const struct lab_stats old_st = { .ticks_p10 = ranges[i].old_p10,
+                                          .ticks_p90 = ranges[i].old_p90 };
+        const struct lab_stats new_st = { .ticks_p10 = ranges[i].new_p10,
+                                          .ticks_p90 = ranges[i].new_p90 };
+        long lo, hi;
+        lab_improv_range(&old_st, &new_st, &lo, &hi);
+        CHECK(t, lo == ranges[i].lo && hi == ranges[i].hi,
+              "old %g..%g, new %g..%g: %% Improv range %ld..%ld, want %ld..%ld",
+              ranges[i].old_p10, ranges[i].old_p90, ranges[i].new_p10, ranges[i].new_p90, lo, hi,
+              ranges[i].lo, ranges[i].hi);
+    }
 }
 
 /* The batch table's results are per header: the spread's p10 and p90 as well as the median and
@@ -1181,7 +1201,7 @@ void test_lab_long_names(struct test_ctx *t)
     } tables[] = {
         { "short", table_short, 40, "len ", "40 ", "ratio" },
         { "sizes", table_sizes, 400, "len ", "400 ", "%roof" },
-        { "lenalign", table_lenalign, 40, "Len/Aln", "40/0 ", "% Improv" },
+        { "lenalign", table_lenalign, 40, "Len/Aln", "40/0 ", "p10..p90" },
         { "thrash", table_thrash, -1, "impl ", "generic-under-a-long-name ", "rnd/grp" },
     };
     static char text[1 << 16];

@@ -54,7 +54,7 @@ static const struct test_def tests[] = {
     { "lab-refuses-each-table", 0, test_lab_refuses_each_table, "sizes, mixed, thrash, h40 check the buffers they time" },
     { "lab-memops-checked", 0, test_lab_memops_checked, "memops and copy check each operation before timing it" },
     { "lab-summary", 0, test_lab_summary, "the summary's ratios, noise marks and % of roofline" },
-    { "lab-ratio-words", 0, test_lab_ratio_words, "a ratio printed 1.00 is not called slower; no -0 % Improv" },
+    { "lab-ratio-words", 0, test_lab_ratio_words, "a ratio printed 1.00 is not called slower; no -0 % Improv; its p10..p90 range" },
     { "lab-long-names", 0, test_lab_long_names, "a subject's long name is printed whole, its columns under their headers" },
     { "lab-peer-limit", 0, test_lab_peer_limit, "a peer refused for a wrong sum says its limit, in the notes and the summary" },
     { "lab-output-finite", 0, test_lab_output_finite, "a median of 0 ticks gives null in the JSON, never nan or inf" },

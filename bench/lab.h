@@ -260,7 +260,8 @@ struct lab_copy_subject { /* fused copy + checksum, csum_partial_copy's signatur
     const char *name, *origin;
     csum_wsum (*fn)(void *dst, const void *src, size_t len, csum_wsum sum);
 };
-extern const struct lab_copy_subject *lab_copy_subjects[];
+enum { LAB_COPY_SUBJECTS_MAX = 32 };
+extern const struct lab_copy_subject *lab_copy_subjects[]; /* at most LAB_COPY_SUBJECTS_MAX */
 
 enum lab_memop_kind { MEMOP_ZERO, MEMOP_COPY, MEMOP_CSUM_COPY };
 struct lab_memop { /* zeroing (src ignored), copying, or copying with the checksum (fused) */
@@ -310,6 +311,8 @@ struct lab_stats {
     int preempted;                  /* of those, batches during which the thread was switched
                                        out (involuntary context switches: a busy CPU) */
     int attempts;                   /* 1, or more when a noisy measurement was repeated */
+    unsigned group;                 /* the measurement's number: subjects timed together,
+                                       interleaved (lab_measure_group), share it */
     int noisy;                      /* spread still above the limit after the repeats */
     double ns_min, ns_median;
     double cycles_est_median;       /* core cycles: ticks_median x the clock's cycles per tick
@@ -523,6 +526,28 @@ int lab_time_csum_group(const struct lab_env *env, const struct lab_subject *con
                         const char *table, const char *variant, enum lab_mode mode,
                         const unsigned char *p, size_t len, csum_wsum sum,
                         const struct lab_expect *e, struct lab_result *out[]);
+
+/* Two subjects a table compares (a ratio, a % Improv) on one case: timed together, their
+ * batches interleaved, while every other subject of the table is timed alone. */
+struct lab_pair {
+    const struct lab_subject *s[2]; /* NULL, refused or the same twice: none timed together */
+    const char *table, *variant;
+    enum lab_mode mode;
+    const unsigned char *p;
+    size_t len;
+    csum_wsum sum;
+    const struct lab_expect *e;
+    int timed, ok[2];          /* set by lab_pair_time: ok[j] 0 when s[j] was refused */
+    struct lab_stats st[2];
+};
+
+/* Time the pair on its case (lab_time_csum_group) and keep both subjects' stats. */
+void lab_pair_time(const struct lab_env *env, struct lab_pair *pair);
+
+/* Subject s on the pair's case into *st: the pair's stats when s is one of it, else timed alone
+ * now (lab_time_csum). -1 when refused. */
+int lab_pair_stats(const struct lab_env *env, const struct lab_pair *pair,
+                   const struct lab_subject *s, struct lab_stats *st);
 
 /* The modes a table runs: what the user asked for, else the table's default. */
 unsigned lab_modes(const struct lab_env *env, unsigned table_default);

@@ -198,8 +198,12 @@ static void measure_runs(const struct lab_options *o, const struct lab_clock *cl
         if (best_widest <= limit || attempt > o->repeats)
             break;
     }
-    for (int j = 0; j < m; j++)
+    static unsigned measurements; /* the lab is one thread */
+    ++measurements;
+    for (int j = 0; j < m; j++) {
         finish_stats(clk, n, &run[j], limit);
+        run[j].st.group = measurements;
+    }
 }
 
 void lab_measure(const struct lab_options *o, const struct lab_clock *clk, lab_body_fn body,
@@ -412,4 +416,38 @@ struct lab_result *lab_time_csum(const struct lab_env *env, const struct lab_sub
     struct lab_result *r;
     lab_time_csum_group(env, one, 1, table, variant, mode, p, len, sum, e, &r);
     return r;
+}
+
+void lab_pair_time(const struct lab_env *env, struct lab_pair *pair)
+{
+    pair->ok[0] = pair->ok[1] = 0;
+    if (!pair->s[0] || !pair->s[1] || pair->s[0] == pair->s[1] || pair->s[0]->refused ||
+        pair->s[1]->refused)
+        return;
+    struct lab_result *res[2];
+    lab_time_csum_group(env, pair->s, 2, pair->table, pair->variant, pair->mode, pair->p,
+                        pair->len, pair->sum, pair->e, res);
+    /* copied out at once: a later result may move the ones recorded */
+    for (int j = 0; j < 2; j++)
+        if ((pair->ok[j] = res[j] != NULL))
+            pair->st[j] = res[j]->st;
+    pair->timed = 1;
+}
+
+int lab_pair_stats(const struct lab_env *env, const struct lab_pair *pair,
+                   const struct lab_subject *s, struct lab_stats *st)
+{
+    for (int j = 0; j < 2 && pair->timed; j++)
+        if (s == pair->s[j]) {
+            if (!pair->ok[j])
+                return -1;
+            *st = pair->st[j];
+            return 0;
+        }
+    const struct lab_result *r = lab_time_csum(env, s, pair->table, pair->variant, pair->mode,
+                                               pair->p, pair->len, pair->sum, pair->e);
+    if (!r)
+        return -1;
+    *st = r->st;
+    return 0;
 }

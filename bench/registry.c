@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <sys/uio.h>
 
-enum { MAX_COPY = 32, MAX_MEMOPS = 96, MAX_IOV = 8 };
+enum { MAX_COPY = LAB_COPY_SUBJECTS_MAX, MAX_MEMOPS = 96, MAX_IOV = 8 };
 
 const struct lab_copy_subject *lab_copy_subjects[MAX_COPY + 1];
 const struct lab_memop *lab_memops[MAX_MEMOPS + 1];

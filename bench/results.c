@@ -318,7 +318,8 @@ void lab_write_json(FILE *f, const struct lab_options *o, const struct lab_clock
         json_number(f, r->st.batches ? 100.0 * r->st.spread : -1);
         fprintf(f, ", \"noisy\": %s, \"batches\": %d, \"preempted\": %d, \"attempts\": %d",
                 r->st.noisy ? "true" : "false", r->st.batches, r->st.preempted, r->st.attempts);
-        fprintf(f, ", \"iters\": %llu", (unsigned long long)r->st.iters);
+        fprintf(f, ", \"iters\": %llu, \"group\": %u", (unsigned long long)r->st.iters,
+                r->st.group);
         if (r->has_dist)
             fprintf(f, ", \"dist_ns\": {\"min\": %.1f, \"avg\": %.1f, \"max\": %.1f, \"p50\": %.1f, "
                        "\"p99\": %.1f, \"p999\": %.1f}",

@@ -67,12 +67,18 @@ static int variant_width(const char *variant)
     return strlen(variant) > 5 ? (int)strlen(variant) : 5;
 }
 
-static void measure_row(const struct lab_env *env, struct copy_ctx *c, const char *name,
-                        const char *variant, uint64_t calls, double memcpy_ns, double *ns_out)
+/* One row: its batch median (`timed` when it was timed in the group, else measured here), its
+ * single calls' distribution, its result and its line. */
+static void measure_row(const struct lab_env *env, const struct copy_ctx *c, const char *name,
+                        const char *variant, uint64_t calls, const struct lab_stats *timed,
+                        double memcpy_ns)
 {
     struct lab_stats st;
     struct lab_distribution d = { 0 };
-    lab_measure(env->o, env->clk, body_copy, c, &st);
+    if (timed)
+        st = *timed;
+    else
+        lab_measure(env->o, env->clk, body_copy, c, &st);
     const int have_dist = lab_distribution(env->clk, single_copy, c, calls, &d) == 0;
     if (!have_dist)
         lab_fail("copy", "cannot allocate the times of %llu single calls: no distribution for %s",
@@ -96,8 +102,6 @@ static void measure_row(const struct lab_env *env, struct copy_ctx *c, const cha
     lab_out("%-7zu %-22s %-*s %9.1f%1s %7s %9s %9s %9s %9s %9s %9s\n", c->len, name,
             variant_width(variant), variant, st.ns_median, st.noisy ? "*" : "", ratio, cells[0],
             cells[1], cells[2], cells[3], cells[4], cells[5]);
-    if (ns_out)
-        *ns_out = st.ns_median;
 }
 
 static int fused_is_correct(const struct lab_copy_subject *s, unsigned char *dst,
@@ -123,6 +127,47 @@ static int copy_wanted(const struct lab_options *o, const char *name)
            (!strcmp(name, "csum_partial_copy") && lab_wanted(o, "csum_partial"));
 }
 
+/* The rows at one length, in the order printed: memcpy, memcpy+csum_partial, the fused rows
+ * (those -M wants and that are right), the timer alone. */
+struct copy_row {
+    const char *name;
+    struct copy_ctx c;
+    int grouped; /* timed in the group of the ratios */
+};
+
+static size_t copy_rows(const struct lab_options *o, unsigned char *dst, const unsigned char *src,
+                        size_t len, struct copy_row *rows)
+{
+    const struct copy_ctx base = { .dst = dst, .src = src, .len = len };
+    const uint16_t want = oracle_checksum(src, len, 0);
+    size_t n = 0;
+    rows[n++] = (struct copy_row){ "memcpy", base, 1 };
+    rows[n - 1].c.kind = COPY_MEMCPY;
+    if (split_is_correct(dst, src, len, want)) {
+        rows[n++] = (struct copy_row){ "memcpy+csum_partial", base, 1 };
+        rows[n - 1].c.kind = COPY_SPLIT;
+    } else {
+        lab_wrong_sum("copy", 0, "memcpy+csum_partial refused at len %zu (src +%zu, dst +%zu): "
+                      "wrong sum", len, (size_t)((uintptr_t)src & 63), (size_t)((uintptr_t)dst & 63));
+    }
+    for (size_t i = 0; lab_copy_subjects[i]; i++) {
+        const struct lab_copy_subject *s = lab_copy_subjects[i];
+        if (!copy_wanted(o, s->name))
+            continue;
+        if (!fused_is_correct(s, dst, src, len, want)) {
+            lab_wrong_sum("copy", 0, "%s refused at len %zu (src +%zu, dst +%zu): wrong sum or wrong copy",
+                          s->name, len, (size_t)((uintptr_t)src & 63), (size_t)((uintptr_t)dst & 63));
+            continue;
+        }
+        rows[n++] = (struct copy_row){ s->name, base, !strcmp(s->name, "csum_partial_copy") };
+        rows[n - 1].c.kind = COPY_FUSED;
+        rows[n - 1].c.fused = s->fn;
+    }
+    rows[n++] = (struct copy_row){ "(timer only)", base, 0 };
+    rows[n - 1].c.kind = COPY_TIMER;
+    return n;
+}
+
 static void run_pass(const struct lab_env *env, const char *variant, unsigned char *dst,
                      const unsigned char *src, uint64_t calls)
 {
@@ -131,33 +176,26 @@ static void run_pass(const struct lab_env *env, const char *variant, unsigned ch
         size_t len = o->len >= 0 ? (size_t)o->len : sizes[k];
         if (o->len >= 0 && k > 0)
             break;
-        struct copy_ctx c = { .dst = dst, .src = src, .len = len };
-        const uint16_t want = oracle_checksum(src, len, 0);
-        double memcpy_ns = 0;
-        c.kind = COPY_MEMCPY;
-        measure_row(env, &c, "memcpy", variant, calls, 0, &memcpy_ns);
-        if (split_is_correct(dst, src, len, want)) {
-            c.kind = COPY_SPLIT;
-            measure_row(env, &c, "memcpy+csum_partial", variant, calls, memcpy_ns, NULL);
-        } else {
-            lab_wrong_sum("copy", 0, "memcpy+csum_partial refused at len %zu (src +%zu, dst +%zu): "
-                          "wrong sum", len, (size_t)((uintptr_t)src & 63), (size_t)((uintptr_t)dst & 63));
-        }
-        for (size_t i = 0; lab_copy_subjects[i]; i++) {
-            const struct lab_copy_subject *s = lab_copy_subjects[i];
-            if (!copy_wanted(o, s->name))
-                continue;
-            if (!fused_is_correct(s, dst, src, len, want)) {
-                lab_wrong_sum("copy", 0, "%s refused at len %zu (src +%zu, dst +%zu): wrong sum or wrong copy",
-                              s->name, len, (size_t)((uintptr_t)src & 63), (size_t)((uintptr_t)dst & 63));
-                continue;
+        struct copy_row rows[LAB_COPY_SUBJECTS_MAX + 3];
+        const size_t n = copy_rows(o, dst, src, len, rows);
+        /* The rows the ratios are about, memcpy, memcpy+csum_partial and csum_partial_copy
+         * (the public function, the summary's copy/memcpy), timed together, their batches
+         * interleaved as the short table's subjects are: until 2026-11-27 each was timed
+         * alone, one after the other. Every other row alone. */
+        lab_body_fn bodies[3];
+        const void *ctxs[3];
+        struct lab_stats st[3];
+        int m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (rows[i].grouped) {
+                bodies[m] = body_copy;
+                ctxs[m++] = &rows[i].c;
             }
-            c.kind = COPY_FUSED;
-            c.fused = s->fn;
-            measure_row(env, &c, s->name, variant, calls, memcpy_ns, NULL);
-        }
-        c.kind = COPY_TIMER;
-        measure_row(env, &c, "(timer only)", variant, calls, 0, NULL);
+        lab_measure_group(o, env->clk, m, bodies, ctxs, st);
+        const double memcpy_ns = st[0].ns_median;
+        for (size_t i = 0, j = 0; i < n; i++)
+            measure_row(env, &rows[i].c, rows[i].name, variant, calls,
+                        rows[i].grouped ? &st[j++] : NULL, i ? memcpy_ns : 0);
     }
 }
 

@@ -75,23 +75,13 @@ static void lenalign_row(const struct lab_env *env, enum lab_mode mode,
     lab_out("%-9s", label);
     struct lab_expect expect;
     lab_expect_case(p, row->len, &expect);
-    const char *variant = row->straddle ? "page-straddle" : "";
     /* The two the % column compares are timed together, their batches interleaved
      * (lab_measure_group), so that it is not a comparison of two moments of a shared machine;
-     * every other subject alone. Their stats are copied out at once: later results may move
-     * the ones recorded. */
-    const int paired = new_s && old_s && !new_s->refused && !old_s->refused;
-    struct lab_stats pair[2];
-    int pair_ok[2] = { 0, 0 };
-    if (paired) {
-        const struct lab_subject *const both[2] = { new_s, old_s };
-        struct lab_result *res[2];
-        lab_time_csum_group(env, both, 2, "lenalign", variant, mode, p, row->len, 0x5a5a,
-                            &expect, res);
-        for (int j = 0; j < 2; j++)
-            if ((pair_ok[j] = res[j] != NULL))
-                pair[j] = res[j]->st;
-    }
+     * every other subject alone. */
+    struct lab_pair pair = { .s = { new_s, old_s }, .table = "lenalign",
+                             .variant = row->straddle ? "page-straddle" : "", .mode = mode,
+                             .p = p, .len = row->len, .sum = 0x5a5a, .e = &expect };
+    lab_pair_time(env, &pair);
     struct lab_stats new_st, old_st;
     int have_new = 0, have_old = 0;
     for (size_t i = 0; i < env->n_subjects; i++) {
@@ -100,21 +90,9 @@ static void lenalign_row(const struct lab_env *env, enum lab_mode mode,
             continue;
         struct lab_stats st;
         const int width = lab_col_width(s->name, 13);
-        const int j = s == new_s ? 0 : s == old_s ? 1 : -1;
-        if (paired && j >= 0) {
-            if (!pair_ok[j]) {
-                lab_out(" %*s", width, "refused");
-                continue;
-            }
-            st = pair[j];
-        } else {
-            struct lab_result *res = lab_time_csum(env, s, "lenalign", variant, mode, p,
-                                                   row->len, 0x5a5a, &expect);
-            if (!res) {
-                lab_out(" %*s", width, "refused");
-                continue;
-            }
-            st = res->st;
+        if (lab_pair_stats(env, &pair, s, &st) != 0) {
+            lab_out(" %*s", width, "refused");
+            continue;
         }
         char cell[32];
         snprintf(cell, sizeof cell, "%.1f/%.0f%s", st.ns_median, st.ticks_median,

@@ -94,7 +94,8 @@ static void explain_above_roofline(const struct lab_env *env, const struct lab_r
  * (measured before and after the subjects, best batch kept) and csum_partial's share of it;
  * one line of the table. */
 static void size_row(const struct lab_env *env, enum lab_mode mode, const struct size_case *c,
-                     const unsigned char *p, size_t align, csum_partial_fn roof_fn)
+                     const unsigned char *p, size_t align, csum_partial_fn roof_fn,
+                     const struct lab_subject *const pair_s[2])
 {
     const size_t len = c->len;
     struct lab_expect expect;
@@ -114,18 +115,23 @@ static void size_row(const struct lab_env *env, enum lab_mode mode, const struct
         measure_roofline(env, mode, &rc, &rst);
     size_t first = lab_result_count();
 
+    /* The summary's pair (csum_partial over linux-6.8) timed together, their batches
+     * interleaved, as the short table's subjects (until 2026-11-27 each alone); every other
+     * subject alone. */
+    struct lab_pair pair = { .s = { pair_s[0], pair_s[1] }, .table = "sizes", .variant = c->level,
+                             .mode = mode, .p = p, .len = len, .sum = 0x5a5a, .e = &expect };
+    lab_pair_time(env, &pair);
     for (size_t i = 0; i < env->n_subjects; i++) {
         const struct lab_subject *s = &env->subjects[i];
         if (s->refused)
             continue;
-        struct lab_result *r = lab_time_csum(env, s, "sizes", c->level, mode, p, len, 0x5a5a,
-                                             &expect);
+        struct lab_stats st;
         const int width = lab_col_width(s->name, 12);
-        if (!r) {
+        if (lab_pair_stats(env, &pair, s, &st) != 0) {
             lab_out(" %*s", width, "refused");
             continue;
         }
-        lab_out(" %*.1f%s", width - 1, r->st.ticks_median, r->st.noisy ? "*" : " ");
+        lab_out(" %*.1f%s", width - 1, st.ticks_median, st.noisy ? "*" : " ");
     }
     size_t last = lab_result_count();
     if (!with_roof) {
@@ -174,6 +180,10 @@ void table_sizes(const struct lab_env *env)
     const csum_partial_fn roof_fn = lab_roofline(&roof_name);
     if (o->quick)
         lab_note("sizes", "--quick: fewer lengths, no DRAM-sized case");
+    const struct lab_subject *const pair[2] = {
+        lab_subject_find(env->subjects, env->n_subjects, "csum_partial"),
+        lab_subject_find(env->subjects, env->n_subjects, "linux-6.8"),
+    };
 
     const unsigned modes = lab_modes(env, MODE_LATENCY | MODE_THROUGHPUT);
     for (unsigned mode = MODE_LATENCY; mode <= MODE_THROUGHPUT; mode <<= 1) {
@@ -206,7 +216,7 @@ void table_sizes(const struct lab_env *env)
                     return;
                 }
             }
-            size_row(env, (enum lab_mode)mode, &cases[k], buf + align, align, roof_fn);
+            size_row(env, (enum lab_mode)mode, &cases[k], buf + align, align, roof_fn, pair);
             if (len > ((size_t)64 << 20)) { /* do not keep DRAM-sized memory around */
                 lab_buffer_free(buf, buf_len);
                 buf = NULL;

@@ -42,6 +42,20 @@ static size_t rows_of(const char *table, const char *impl, size_t len)
     return n;
 }
 
+/* The group (the measurement's number) of the last result of table/impl/variant at len; 0
+ * when there is none. */
+static unsigned group_of(const char *table, const char *impl, const char *variant, size_t len)
+{
+    unsigned group = 0;
+    for (size_t i = 0; i < lab_result_count(); i++) {
+        const struct lab_result *r = lab_result_get(i);
+        if (!strcmp(r->table, table) && !strcmp(r->impl, impl) && !strcmp(r->variant, variant) &&
+            r->len == len)
+            group = r->st.group;
+    }
+    return group;
+}
+
 static size_t results_for(const char *impl, size_t len)
 {
     return rows_of(NULL, impl, len);
@@ -1277,4 +1291,93 @@ void test_lab_peer_limit(struct test_ctx *t)
              lab_peers[0]->limit);
     CHECK(t, strstr(text, "| refused (wrong sum) |") && strstr(text, want),
           "summary: the refused cell is not explained (want '%s'):\n%s", want, text);
+}
+
+/* Which of the pair ran last (0 or 1; -1: none yet) and how often that changed: the two a
+ * ratio compares, timed together, alternate batch by batch; timed one after the other they
+ * change once per case. A third subject is timed alone and counts for nothing. */
+static int pair_last = -1;
+static unsigned pair_switches;
+
+static csum_wsum pair_log(int who, const void *buf, size_t len, csum_wsum sum)
+{
+    if (who >= 0 && who != pair_last) {
+        pair_switches += pair_last >= 0;
+        pair_last = who;
+    }
+    return csum_impl_find("generic")->partial(buf, len, sum);
+}
+
+static csum_wsum pair_first(const void *buf, size_t len, csum_wsum sum)
+{
+    return pair_log(0, buf, len, sum);
+}
+
+static csum_wsum pair_second(const void *buf, size_t len, csum_wsum sum)
+{
+    return pair_log(1, buf, len, sum);
+}
+
+static csum_wsum pair_neither(const void *buf, size_t len, csum_wsum sum)
+{
+    return pair_log(-1, buf, len, sum);
+}
+
+/* The pairs behind the summary's ratios are timed together, their batches interleaved:
+ * csum_partial and linux-6.8 (sizes, and lenalign's % Improv), copy's memcpy rows and
+ * csum_partial_copy, batch's loop and batch. Until 2026-11-27 sizes, copy and batch timed them
+ * one after the other, so their ratios compared two moments of a shared machine. */
+void test_lab_pairs_interleaved(struct test_ctx *t)
+{
+    struct lab_subject subjects[3];
+    lab_subject_init(&subjects[0], "csum_partial", "test", pair_first);
+    lab_subject_init(&subjects[1], "other", "test", pair_neither);
+    lab_subject_init(&subjects[2], "linux-6.8", "test", pair_second);
+    struct lab_options o;
+    quick_table_options(&o);
+    o.batches = 4;
+    o.len = 40;
+    o.baseline = "linux-6.8";
+    struct lab_clock clk;
+    lab_clock_init(&clk, 1);
+    struct lab_env env = { .o = &o, .clk = &clk, .subjects = subjects, .n_subjects = 3 };
+    lab_machine_describe(&env.machine, &o);
+    static const struct {
+        const char *table;
+        void (*fn)(const struct lab_env *);
+        unsigned cases; /* at -l 40, in latency mode */
+    } tables[] = { { "sizes", table_sizes, 1 }, { "lenalign", table_lenalign, 2 } };
+    static char text[1 << 16];
+    for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++) {
+        pair_last = -1;
+        pair_switches = 0;
+        table_text(tables[k].fn, &env, text, sizeof text);
+        /* one after the other: 2 x cases - 1 switches; interleaved: at least one a round */
+        CHECK(t, pair_switches >= (unsigned)o.batches * tables[k].cases,
+              "%s: csum_partial and linux-6.8 alternated %u times over %u case(s) of %d batches: "
+              "not timed together", tables[k].table, pair_switches, tables[k].cases, o.batches);
+    }
+    CHECK(t, group_of("sizes", "csum_partial", "", 40) == group_of("sizes", "linux-6.8", "", 40) &&
+             group_of("sizes", "other", "", 40) != group_of("sizes", "csum_partial", "", 40),
+          "sizes: the JSON's group does not tell the pair timed together from the subject alone");
+
+    /* copy's and batch's ratios come from library code the test cannot log: their results'
+     * group (the JSON's) says they were one measurement, interleaved. */
+    o.len = 1500;
+    o.count = 1000;
+    lab_registry_init();
+    table_text(table_copy, &env, text, sizeof text);
+    const unsigned memcpy_group = group_of("copy", "memcpy", "idle", 1500);
+    CHECK(t, memcpy_group && group_of("copy", "memcpy+csum_partial", "idle", 1500) == memcpy_group &&
+             group_of("copy", "csum_partial_copy", "idle", 1500) == memcpy_group &&
+             group_of("copy", "generic", "idle", 1500) != memcpy_group,
+          "copy: memcpy, memcpy+csum_partial and csum_partial_copy not timed together (groups "
+          "%u, %u, %u; generic's %u)", memcpy_group,
+          group_of("copy", "memcpy+csum_partial", "idle", 1500),
+          group_of("copy", "csum_partial_copy", "idle", 1500), group_of("copy", "generic", "idle", 1500));
+    table_text(table_batch, &env, text, sizeof text);
+    const unsigned loop_group = group_of("batch", "csum_ipv4_header loop", "mbuf, ihl 5", 64);
+    CHECK(t, loop_group && group_of("batch", "csum_ipv4_header_batch", "mbuf, ihl 5", 64) == loop_group,
+          "batch: the loop and csum_ipv4_header_batch not timed together (groups %u, %u)",
+          loop_group, group_of("batch", "csum_ipv4_header_batch", "mbuf, ihl 5", 64));
 }

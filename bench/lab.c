@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "lab.h"
+#include "stdout_error.h" /* cli/: the reason csum gives for output it could not write */
 #include "text_wrap.h" /* cli/: csum impls' word wrapping */
 
 #include "csum_version.h"
@@ -109,6 +110,8 @@ void lab_out(const char *fmt, ...)
         va_end(ap);
     }
     fflush(visible);
+    if (visible == stdout)
+        stdout_error_errno(); /* why, for main(): with --out the run measures on */
     stop_if_unwritten();
 }
 

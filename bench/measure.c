@@ -14,6 +14,8 @@
 
 static volatile uint64_t lab_sink;
 
+double (*lab_test_batch_ticks)(const void *ctx);
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -60,6 +62,8 @@ static double time_one_batch(const struct lab_clock *clk, lab_body_fn body, cons
     int out = lab_involuntary_switches() != switches;
     *preempted += out;
     lab_load_count_batch(out);
+    if (lab_test_batch_ticks)
+        return lab_test_batch_ticks(ctx);
     return (double)t / (double)iters;
 }
 

@@ -29,6 +29,7 @@
 #include "lab.h"
 #include "cpu_features.h"
 #include "plan.h"
+#include "stdout_error.h" /* cli/ */
 
 #include <errno.h>
 #include <math.h>
@@ -265,6 +266,7 @@ static int slower_somewhere(const struct lab_options *o, const struct lab_clock 
         }
         printf("\n");
         fflush(stdout);
+        stdout_error_errno(); /* why, for main(): measuring goes on */
     }
     csum_impl_select("auto"); /* the plan in force was the automatic one */
     return worse;

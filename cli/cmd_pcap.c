@@ -80,9 +80,13 @@ static int capture_error(const char *cmd, const char *name, const struct csum_pc
 
 static int finish_output(const char *cmd)
 {
-    /* errno names the cause only when this flush failed: after an earlier failed write that
-     * the flush got past, it is whatever a later call left there. */
-    const int e = fflush(stdout) != 0 ? errno : 0;
+    /* errno names the cause when this flush failed. When it had nothing left to fail on, the
+     * last write failed (stdio drops what a failed write held: cli/stdout_error.h) and errno
+     * is still that write's: verify's summary is its last output, and between it and here
+     * come only a flush of stdout and messages on stderr. (Read here, not through
+     * stdout_error_errno(): the Python extension compiles this file on a stream of its own.) */
+    const int last = errno;
+    const int e = fflush(stdout) != 0 ? errno : ferror(stdout) ? last : 0;
     if (!e && !ferror(stdout))
         return EXIT_OK;
     fprintf(stderr, "csum: pcap %s: cannot write output%s%s\n", cmd, e ? ": " : "",

@@ -3,6 +3,7 @@
  */
 #include "cli.h"
 #include "csum.h"
+#include "stdout_error.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -49,6 +50,7 @@ static void print_result(const unsigned char stored[2], unsigned long long len, 
             putchar(*c);
     }
     putchar('\n');
+    stdout_error_errno(); /* the next file's open may fail and set errno */
 }
 
 int cmd_sum(int argc, char **argv)

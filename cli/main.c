@@ -3,6 +3,7 @@
  */
 #include "cli.h"
 #include "csum.h"
+#include "stdout_error.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -99,10 +100,12 @@ static int cmd_help(int argc, char **argv)
 
 /* The status once standard output is flushed: output lost to a full disk or a closed
  * descriptor is a failure, said on stderr, never an exit 0. A command that reported it
- * already (csum pcap, also run by the Python extension) cleared the error. */
+ * already (csum pcap, also run by the Python extension) cleared the error. The reason is this
+ * flush's, or when it had nothing left to fail on, the failed write's (stdout_error.h). */
 static int output_written(const char *cmd, int status)
 {
-    const int e = fflush(stdout) != 0 ? errno : 0;
+    const int seen = stdout_error_errno(); /* before anything else can change errno */
+    const int e = fflush(stdout) != 0 ? errno : ferror(stdout) ? seen : 0;
     if (!e && !ferror(stdout))
         return status;
     fprintf(stderr, "csum: %s%scannot write output%s%s\n", cmd ? cmd : "", cmd ? ": " : "",
@@ -117,7 +120,7 @@ int main(int argc, char **argv)
      * its first write, then buffers 1 KiB, and a failed write (a full disk) drops what it held:
      * after a first line, or a text longer than the buffer (csum --help), the final fflush had
      * nothing left to fail on, and output_written() could say that the output was lost but not
-     * why. (On musl, one write of more than 8 KiB still loses the reason.) */
+     * why. (A command's last write failing does that with any buffer: see stdout_error.h.) */
     static char out_buffer[8192];
     if (!isatty(STDOUT_FILENO))
         setvbuf(stdout, out_buffer, _IOFBF, sizeof out_buffer);

@@ -106,6 +106,27 @@ for args in "--help" "--version" "impls" "verify --quick generic" "sum $TMP/x" "
     expect_status 1 "$args with standard output closed" -- sh -c "exec '$CSUM' $args >&-"
     expect_grep "$TMP/err" "cannot write output" "$args with standard output closed: said"
 done
+# A failed write leaves stdio nothing to write again (glibc and musl drop what it held), so
+# when it is the last one the final flush succeeds and only errno, right after the write, has
+# the cause. csum sum's lines end one byte past a buffer of 8168 to 8200 bytes (glibc's 8192,
+# musl's 8184), the last '\n' then the failing write; then again with a file that cannot be
+# opened after it, whose ENOENT must not be given as the cause.
+if [ -w /dev/full ]; then
+    mkdir "$TMP/lines" && printf 'x' >"$TMP/lines/f"
+    csum_path=$(cd "$(dirname "$CSUM")" && pwd)/$(basename "$CSUM") # run from $TMP/lines
+    many_f=$(for i in $(seq 620); do printf 'f '; done) # 620 lines of 13 bytes
+    lost='' wrong=''
+    for len in $(seq 96 128); do
+        name=$(printf "%${len}s" | tr ' ' n) # a last line of 12 + len bytes
+        printf 'x' >"$TMP/lines/$name"
+        (cd "$TMP/lines" && exec "$csum_path" sum $many_f "$name" >/dev/full 2>"$TMP/err")
+        grep -q "^csum: sum: cannot write output: No space left on device\$" "$TMP/err" || lost="$lost $len"
+        (cd "$TMP/lines" && exec "$csum_path" sum $many_f "$name" missing >/dev/full 2>"$TMP/err")
+        grep -q "^csum: sum: cannot write output: No space left on device\$" "$TMP/err" || wrong="$wrong $len"
+    done
+    expect_same "$lost" "" "sum into /dev/full, its last write failing: the cause named"
+    expect_same "$wrong" "" "sum into /dev/full, its last write failing, a missing file after: the cause named"
+fi
 
 # ---- impls and verify -------------------------------------------------------------------
 expect_status 0 "impls" -- "$CSUM" impls

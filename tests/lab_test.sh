@@ -271,6 +271,19 @@ if [ -s "$tmp/json-gone/results.json" ] && [ -s "$tmp/json-gone/results.csv" ] &
 else
     fail "lab: --json --out, reader gone: $(ls -a "$tmp/json-gone" 2>&1 | paste -sd' ' -)"
 fi
+# Text that cannot be written while --out keeps the run going: each line is flushed, so the
+# failed write is the last and main()'s final flush has nothing to fail on; the cause is kept
+# when the write fails (it said "cannot write output" alone, with glibc and musl).
+if [ -w /dev/full ]; then
+    "$csum" bench --quick sizes -l 40 -M generic -c 1000 --out "$tmp/full" >/dev/full 2>"$tmp/err"
+    status=$?
+    if [ "$status" -eq 1 ] && grep -q "^csum: bench: cannot write output: No space left on device\$" "$tmp/err" &&
+       [ -s "$tmp/full/results.json" ]; then
+        ok "lab: text into /dev/full with --out: the files written, the cause named"
+    else
+        fail "lab: text into /dev/full with --out: exit $status, stderr: $(head -c 300 "$tmp/err")"
+    fi
+fi
 if command -v python3 >/dev/null; then
     check "lab: results.json has spread, load, subjects' flags and the summary" -- python3 - "$out/results.json" <<'PY'
 import json, sys

@@ -136,6 +136,7 @@ void test_lab_tune_choice(struct test_ctx *t);
 void test_lab_tune_slower(struct test_ctx *t);
 void test_lab_tune_plan_dir(struct test_ctx *t);
 void test_lab_noise_flag(struct test_ctx *t);
+void test_lab_best_attempt(struct test_ctx *t);
 void test_lab_ratio_words(struct test_ctx *t);
 void test_lab_pairs_interleaved(struct test_ctx *t);
 void test_lab_long_names(struct test_ctx *t);

@@ -490,6 +490,60 @@ void test_lab_noise_flag(struct test_ctx *t)
           st.noisy, st.attempts);
 }
 
+/* A subject of test_lab_best_attempt: attempt k's three batches (through the test seam
+ * lab_test_batch_ticks) are 1000 k x (1 - w[k], 1, 1 + w[k]) ticks: a median of 1000 k names
+ * the attempt, and the spread, (p90 - p10) / median, is 1.6 w[k]. */
+enum { FAKE_BATCHES = 3, FAKE_ATTEMPTS = 3 };
+static struct fake_subject {
+    double w[FAKE_ATTEMPTS];
+    int calls;
+} fake[2];
+static double fake_batch_ticks(const void *ctx)
+{
+    struct fake_subject *f = &fake[(const struct fake_subject *)ctx - fake]; /* not const */
+    const int attempt = f->calls / FAKE_BATCHES, batch = f->calls % FAKE_BATCHES;
+    f->calls++;
+    const double median = 1000.0 * (attempt + 1), w = f->w[attempt < FAKE_ATTEMPTS ? attempt : 0];
+    return median * (1 + (batch - 1) * w);
+}
+static uint64_t body_cheap(const void *ctx, uint64_t iters)
+{
+    (void)ctx;
+    return count_to(iters);
+}
+
+/* A group repeated for noise keeps the attempt whose widest spread is the smallest (not the
+ * first, nor the last, nor the widest), and every subject's numbers come from that attempt,
+ * even a subject whose own spread was smaller in another one. */
+void test_lab_best_attempt(struct test_ctx *t)
+{
+    struct lab_options o;
+    measure_options(&o, FAKE_BATCHES, 0.01, FAKE_ATTEMPTS - 1);
+    o.noise_limit = 0.05; /* below every spread here: all three attempts are made */
+    struct lab_clock clk;
+    lab_clock_init(&clk, 1);
+    /* Widest spread per attempt: 0.8, 0.48, 1.6; subject 1 alone would pick attempt 3. */
+    fake[0] = (struct fake_subject){ { 0.5, 0.3, 1.0 }, 0 };
+    fake[1] = (struct fake_subject){ { 0.2, 0.25, 0.1 }, 0 };
+    const lab_body_fn body[2] = { body_cheap, body_cheap };
+    const void *const ctx[2] = { &fake[0], &fake[1] };
+    struct lab_stats st[2];
+    lab_test_batch_ticks = fake_batch_ticks;
+    lab_measure_group(&o, &clk, 2, body, ctx, st);
+    lab_test_batch_ticks = NULL;
+    CHECK(t, fake[0].calls == FAKE_BATCHES * FAKE_ATTEMPTS && fake[1].calls == fake[0].calls,
+          "%d and %d batches timed, want %d each (3 attempts)", fake[0].calls, fake[1].calls,
+          FAKE_BATCHES * FAKE_ATTEMPTS);
+    for (int j = 0; j < 2; j++)
+        CHECK(t, st[j].ticks_median == 2000 && st[j].attempts == 3 && st[j].noisy,
+              "subject %d: median %g (attempt %g kept, want 2: its widest spread is the "
+              "smallest), %d attempts, noisy %d", j, st[j].ticks_median,
+              st[j].ticks_median / 1000, st[j].attempts, st[j].noisy);
+    CHECK(t, st[0].spread > 0.479 && st[0].spread < 0.481 && st[1].spread > 0.399 &&
+                 st[1].spread < 0.401,
+          "spreads %g and %g, want 0.48 and 0.4 (attempt 2's)", st[0].spread, st[1].spread);
+}
+
 /* The spread statistics every result carries: p10, median, p90 over the batches. */
 void test_lab_spread(struct test_ctx *t)
 {

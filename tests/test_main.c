@@ -64,6 +64,7 @@ static const struct test_def tests[] = {
     { "lab-tune-plan-dir", 0, test_lab_tune_plan_dir, "csum tune --write's check before timing makes no directory" },
     { "lab-bodies", 0, test_lab_bodies, "latency chains each result into the next call; throughput does not" },
     { "lab-noise-flag", 0, test_lab_noise_flag, "a spread above --noise is repeated, then flagged" },
+    { "lab-best-attempt", 0, test_lab_best_attempt, "a repeated group keeps the attempt whose widest spread is smallest" },
     { "lab-spread", 0, test_lab_spread, "p10/median/p90 and the noise flag of every lab result" },
     { "lab-h40-seed-after", 0, test_lab_h40_seed_after_checked, "h40 checks each subject with the seed its column calls it with" },
     { "lab-batch-sizing", 0, test_lab_batch_sizing, "a sizing run stretched by a preemption does not end the sizing" },

@@ -312,8 +312,11 @@ CSUM_API csum_sum16 csum_udp_fixup(csum_sum16 check);
  * computing the checksum again: when the change leaves the covered data all zeros, it gives
  * 0x0000 where the sum of zeros complemented is 0xffff (the same ones'-complement number;
  * Linux's csum_replace2 does the same), which no real header meets: an IPv4 header's version
- * and a pseudo-header's protocol are never 0. The field must start at an
- * even offset of the checksummed data, as every IPv4/IPv6/TCP/UDP header field does.
+ * and a pseudo-header's protocol are never 0. The result is never 0xffff, whatever the
+ * stored value: a stored 0xffff (UDP's form of a computed 0, or a correct 0x0000 that another
+ * box's eqn. 2 update left as 0xffff) is updated to what recomputing gives, even when the
+ * field goes from all ones to all zeros. The field must start at an even offset of the
+ * checksummed data, as every IPv4/IPv6/TCP/UDP header field does.
  * UDP is the caller's to handle, as in Linux: a stored 0 over IPv4 means "no checksum" and must
  * stay 0, and a result of 0 must be stored as csum_udp_fixup() gives it.
  */

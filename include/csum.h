@@ -259,7 +259,9 @@ CSUM_API csum_wsum csum_tcpudp_nofold(uint32_t saddr, uint32_t daddr, uint32_t l
 /**
  * csum_fold(csum_tcpudp_nofold(...)): over a segment with its checksum field as received, 0
  * when intact; over a segment whose checksum field was zeroed, the value to store (for UDP
- * pass that through csum_udp_fixup()).
+ * pass that through csum_udp_fixup()). A UDP datagram received over IPv4 with a stored 0 was
+ * sent without a checksum (RFC 768): look at the field before summing, the sum says nothing
+ * about such a datagram (over IPv6 a stored 0 is invalid).
  *
  * Checksum offload: a NIC that computes the checksum (Linux's CHECKSUM_PARTIAL, DPDK's TX
  * L4 checksum flags) sums the segment from the TCP/UDP header on and stores the complement,

@@ -259,7 +259,9 @@ CSUM_API csum_wsum csum_tcpudp_nofold(uint32_t saddr, uint32_t daddr, uint32_t l
 /**
  * csum_fold(csum_tcpudp_nofold(...)): over a segment with its checksum field as received, 0
  * when intact; over a segment whose checksum field was zeroed, the value to store (for UDP
- * pass that through csum_udp_fixup()).
+ * pass that through csum_udp_fixup()). A UDP datagram received over IPv4 with a stored 0 was
+ * sent without a checksum (RFC 768): look at the field before summing, the sum says nothing
+ * about such a datagram (over IPv6 a stored 0 is invalid).
  *
  * Checksum offload: a NIC that computes the checksum (Linux's CHECKSUM_PARTIAL, DPDK's TX
  * L4 checksum flags) sums the segment from the TCP/UDP header on and stores the complement,
@@ -312,8 +314,11 @@ CSUM_API csum_sum16 csum_udp_fixup(csum_sum16 check);
  * computing the checksum again: when the change leaves the covered data all zeros, it gives
  * 0x0000 where the sum of zeros complemented is 0xffff (the same ones'-complement number;
  * Linux's csum_replace2 does the same), which no real header meets: an IPv4 header's version
- * and a pseudo-header's protocol are never 0. The field must start at an
- * even offset of the checksummed data, as every IPv4/IPv6/TCP/UDP header field does.
+ * and a pseudo-header's protocol are never 0. The result is never 0xffff, whatever the
+ * stored value: a stored 0xffff (UDP's form of a computed 0, or a correct 0x0000 that another
+ * box's eqn. 2 update left as 0xffff) is updated to what recomputing gives, even when the
+ * field goes from all ones to all zeros. The field must start at an even offset of the
+ * checksummed data, as every IPv4/IPv6/TCP/UDP header field does.
  * UDP is the caller's to handle, as in Linux: a stored 0 over IPv4 means "no checksum" and must
  * stay 0, and a result of 0 must be stored as csum_udp_fixup() gives it.
  */

@@ -3,7 +3,8 @@
 # `csum --help`, `csum COMMAND --help` and `csum COMMAND SUBCOMMAND --help` print, every table
 # of the lab and which of them take each option that has a list of tables (-l, -a, -M,
 # --latency, --throughput), and every environment variable the library, the tool or the lab
-# reads is in the manual; the manual carries the tool's version and formats without a groff warning.
+# reads is in the manual, and its NOTES name every checksum function of csum.h; the manual
+# carries the tool's version and formats without a groff warning.
 # Usage: tests/man_test.sh BUILD_DIR
 set -u
 build=${1:?usage: man_test.sh BUILD_DIR}
@@ -73,6 +74,20 @@ if [ ${#missing[@]} -eq 0 ]; then
     ok "man: csum.1 documents $(echo $commands | wc -w) commands, their options, the lab's tables, the environment"
 else
     fail "man: csum.1 lacks: $(printf '%s; ' "${missing[@]}")"
+fi
+
+# NOTES names every checksum function of the header (the table and dispatch ones as groups):
+# a reader of the manual learns that csum_iov or csum_ipv4_header_batch exists.
+notes=$(sed -n '/^\.SH NOTES/,/^\.SH /p' <<<"$text" | tr -s ' \n' '  ')
+unnamed=()
+for fn in $(sed -nE 's/^CSUM_API .*[ *](csum_[a-z0-9_]+)\(.*/\1/p' "$root/include/csum.h" |
+            grep -vE '^csum_(impl|dispatch|copy_impl|copy_nontemporal|version)'); do
+    grep -qE "(^|[^a-z0-9_])$fn([^a-z0-9_]|$)" <<<"$notes" || unnamed+=("$fn")
+done
+if [ ${#unnamed[@]} -eq 0 ]; then
+    ok "man: NOTES names every checksum function of csum.h"
+else
+    fail "man: NOTES does not name: ${unnamed[*]}"
 fi
 
 want=$("$csum" --version | awk '{ print $2 }')

@@ -3,7 +3,8 @@
 # built and run with each `cc` line of the block after it that needs no install, and of the
 # "Without installing" block (in a directory where include/ and build/ are the tree's, so the
 # lines run verbatim), and must print what the README says it prints; it also builds warning-free as strict C11. The fragments of the next
-# block must compile as a function body given their variables. "The `csum` tool" block must
+# block must compile as a function body given their variables, and the packet stack's program
+# (stack.c) must build and print what the README shows. "The `csum` tool" block must
 # name every command and the lab's tables as the tool's --help does. (The Python blocks are run
 # by python/tests/test_package.py.)
 # Usage: tests/readme_test.sh BUILD_DIR
@@ -84,6 +85,25 @@ done < <(awk '/^\*\*Without installing\.\*\*/ { on = 1 } on && /^```sh/ { inbloc
 } >"$tmp/fragments.c"
 check "readme: the copy and iovec fragments compile as a function body" -- \
     "$cc" -std=c11 -pedantic -Wall -Wextra -Werror -I "$root/include" -c "$tmp/fragments.c" -o "$tmp/fragments.o"
+
+# The packet stack's program (the block that starts "/* stack.c"): warning-free strict C11,
+# and built from the tree and run it prints the block after it (its checksums are Wireshark's).
+stack=$(grep -l '^/\* stack\.c' "$tmp"/*.c 2>/dev/null | head -n 1)
+if [ -z "$stack" ]; then
+    fail "readme: no stack.c program (a block starting '/* stack.c') after 'Using the library'"
+else
+    stack_out="$tmp/$(($(basename "$stack" .c) + 1)).txt"
+    cp "$stack" "$tmp/stack.c"
+    if [ ! -f "$stack_out" ]; then
+        fail "readme: no output block after stack.c"
+    elif out=$(cd "$tmp" && "$cc" -std=c11 -pedantic -Wall -Wextra -Werror -I include stack.c \
+                   build/libcsum.a -o stack 2>&1 && ./stack 2>&1) && [ "$out" = "$(cat "$stack_out")" ]; then
+        ok "readme: stack.c builds warning-free and prints what the README shows"
+    else
+        fail "readme: stack.c"
+        printf '%s\n' "$out" | head -n 20 | sed 's/^/        /'
+    fi
+fi
 
 # "The `csum` tool" block names every command of `csum --help` (help aside) and, on its
 # `csum bench` line, exactly the lab's tables in `csum bench --help`'s order.

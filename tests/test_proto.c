@@ -452,6 +452,64 @@ static void check_replace(struct test_ctx *t)
     }
 }
 
+/*
+ * A stored 0xffff: UDP's form of a computed 0, or a correct 0x0000 that another box's eqn. 2
+ * update left as 0xffff. Its 16-bit complement is 0, so a field going from all ones to all
+ * zeros left eqn. 3's sum 0 when ~HC was taken as 16 bits, and the update stored 0xffff where
+ * recomputing gives 0x0000 (csum.h: never 0xffff). Every helper must give the oracle's value,
+ * and the same as csum_replace_by_diff() by the same change.
+ */
+static void check_replace_stored_ffff(struct test_ctx *t)
+{
+    static const size_t widths[] = { 2, 4, 16 };
+    unsigned char h[64], from[16], to[16];
+    uint64_t rng = 0xffff;
+    for (int iter = 0; iter < 30000; iter++) {
+        const size_t flen = widths[iter % 3];
+        const size_t len = 20 + 2 * (testdata_next(&rng) % 22); /* 20..62 bytes */
+        const size_t fpos = 2 * (testdata_next(&rng) % ((len - flen) / 2 + 1));
+        size_t cpos = 2 * (testdata_next(&rng) % ((len - flen) / 2));
+        if (cpos >= fpos)
+            cpos += flen;
+        testdata_fill(h, len, testdata_next(&rng));
+        memset(h + fpos, 0xff, flen);
+        /* Give the data a computed checksum of 0x0000: a word outside the field and the
+         * checksum worth ~S of the rest (S = the rest's sum with that word zeroed). */
+        size_t w = 0;
+        while (w == cpos || (w >= fpos && w < fpos + flen))
+            w += 2;
+        h[w] = h[w + 1] = 0;
+        h[cpos] = h[cpos + 1] = 0;
+        put_be16(h + w, oracle_checksum(h, len, 0));
+        CHECK(t, oracle_checksum(h, len, 0) == 0x0000, "set-up: the data's checksum is 0x%04x",
+              oracle_checksum(h, len, 0));
+        put_be16(h + cpos, 0xffff); /* stored as 0xffff; it verifies as 0x0000 would */
+        CHECK(t, oracle_checksum(h, len, 0) == 0x0000, "set-up: stored 0xffff does not verify");
+
+        memcpy(from, h + fpos, flen);
+        if (iter & 4)
+            memset(to, 0, flen); /* all ones to all zeros: eqn. 3's sum of three zeros */
+        else
+            testdata_fill(to, flen, testdata_next(&rng));
+        csum_sum16 check = stored_of(0xffff), by_diff = check;
+        replace_field(&check, from, to, flen);
+        csum_replace_by_diff(&by_diff,
+                             csum_sub(csum_partial(to, flen, 0), csum_partial(from, flen, 0)));
+        memcpy(h + fpos, to, flen);
+        h[cpos] = h[cpos + 1] = 0;
+        /* The documented difference: data left all zeros (a 20-byte header whose field is
+         * 16 bytes, the set-up's word then 0) gives 0x0000 where recomputing gives 0xffff. */
+        size_t nonzero = 0;
+        for (size_t i = 0; i < len; i++)
+            nonzero += h[i] != 0;
+        const uint16_t want = nonzero ? oracle_checksum(h, len, 0) : 0x0000;
+        CHECK(t, net(check) == want && check == by_diff,
+              "replace%zu of a stored 0xffff, field all ones -> %s: got 0x%04x, recomputed "
+              "0x%04x, csum_replace_by_diff 0x%04x", flen, iter & 4 ? "zeros" : "random",
+              net(check), want, net(by_diff));
+    }
+}
+
 /* ---- csum_replace_by_diff -------------------------------------------------------------- */
 
 /*
@@ -600,6 +658,7 @@ void test_proto_helpers(struct test_ctx *t)
     check_udp_zero(t);
     check_offload_placeholder(t);
     check_replace(t);
+    check_replace_stored_ffff(t);
     check_replace_by_diff(t);
 }
 

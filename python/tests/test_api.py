@@ -354,6 +354,19 @@ def test_rfc1624_never_turns_a_correct_zero_into_ffff():
     assert csum.replace2(0xDD2F, 0x5555, 0x3285) == 0x0000
 
 
+def test_a_stored_ffff_is_updated_to_what_recomputing_gives():
+    """A stored 0xffff (UDP's computed 0, or eqn. 2's form of a correct 0x0000) with a field
+    going from all ones to all zeros: 0x0000 as recomputing gives, never 0xffff."""
+    data = bytearray(b"\x45\x00" + b"\xff" * 16 + b"\x00\x00")
+    data[18:20] = (~csum.partial(data) & 0xFFFF).to_bytes(2, "big")  # computed checksum 0
+    assert csum.checksum(data) == 0x0000
+    for width, replace in ((2, csum.replace2), (4, csum.replace4), (16, csum.replace16)):
+        changed = bytearray(data)
+        changed[2:2 + width] = bytes(width)
+        assert csum.checksum(changed) == 0x0000
+        assert replace(0xFFFF, (1 << 8 * width) - 1, 0) == 0x0000, width
+
+
 def test_replace_by_diff_equals_recomputing():
     """The update by a difference of sums equals the checksum of the changed data: pieces at
     odd and even offsets, the difference from block_sub/block_add (and from sub at an even

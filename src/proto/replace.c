@@ -11,10 +11,17 @@
  */
 #include "proto/proto_internal.h"
 
-/* ~HC as a running sum: the complement of the stored 16-bit value, zero-extended. */
+/*
+ * ~HC as a running sum: the 32-bit complement of the zero-extended field, as Linux's
+ * csum_replace4 and csum_replace_by_diff take it. Its high half is all ones, so it is never 0,
+ * nor is any end-around sum it starts, and the fold never stores 0xffff. The 16-bit complement
+ * is 0 for a stored 0xffff (UDP's form of a computed 0, or another box's eqn. 2 update of a
+ * correct 0x0000); with a field going from all ones to all zeros the sum stayed 0 and the
+ * update stored 0xffff where recomputing gives 0x0000.
+ */
 static inline csum_wsum unfolded_check(const csum_sum16 *check)
 {
-    return (csum_wsum)(uint16_t)~*check;
+    return ~csum_inline_unfold(*check);
 }
 
 void csum_replace2(csum_sum16 *check, uint16_t from, uint16_t to)

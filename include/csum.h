@@ -155,6 +155,12 @@ CSUM_API csum_sum16 csum_fold(csum_wsum sum);
  * 0xffff to ~s, so csum_fold(~csum_unfold(csum_fold(s))) == csum_fold(s), but for the fold
  * 0xffff (of a zero sum): ~csum_unfold(0xffff) is 0xffff0000, negative zero, which folds to
  * 0x0000. Inline as csum_inline_unfold() (see below).
+ *
+ * A sum computed elsewhere and handed over as a number, RFC 1071's 16-bit sum of the data read
+ * as big-endian words (a NIC's raw receive checksum in a descriptor, a value from a trace),
+ * joins these sums as (csum_wsum)htons(raw): a csum_wsum sums the same bytes as native-order
+ * words, which on a little-endian host is the byte-swapped number, and the same number on a
+ * big-endian one. It is a sum, not a checksum: not complemented, and not csum_unfold()'s input.
  */
 CSUM_API csum_wsum csum_unfold(csum_sum16 n);
 
@@ -318,7 +324,9 @@ CSUM_API csum_sum16 csum_udp_fixup(csum_sum16 check);
  * stored value: a stored 0xffff (UDP's form of a computed 0, or a correct 0x0000 that another
  * box's eqn. 2 update left as 0xffff) is updated to what recomputing gives, even when the
  * field goes from all ones to all zeros. The field must start at an even offset of the
- * checksummed data, as every IPv4/IPv6/TCP/UDP header field does.
+ * checksummed data, as every IPv4/IPv6/TCP/UDP header field does. `check` is read and written
+ * as a csum_sum16, so it must be 2-byte aligned, as C requires of any uint16_t: in a packet
+ * at an odd address, update a copy of the field and copy it back (memcpy).
  * UDP is the caller's to handle, as in Linux: a stored 0 over IPv4 means "no checksum" and must
  * stay 0, and a result of 0 must be stored as csum_udp_fixup() gives it.
  */

@@ -10,6 +10,7 @@
 
 #include "kernel.h"
 
+#include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -651,8 +652,35 @@ static void check_replace_by_diff(struct test_ctx *t)
     }
 }
 
+/* ---- a sum computed elsewhere ---------------------------------------------------------- */
+
+/* A 16-bit sum handed over as a number, RFC 1071's sum of big-endian words (a NIC's raw
+ * receive checksum), joins the library's sums as (csum_wsum)htons(raw), as csum.h says at
+ * csum_unfold(): the first part of a buffer summed "elsewhere" (by the oracle), the rest by
+ * csum_partial, and the two added must fold to the whole buffer's checksum. */
+static void check_raw_sum_from_elsewhere(struct test_ctx *t)
+{
+    unsigned char buf[1600];
+    uint64_t rng = 0x4e1c;
+    for (int i = 0; i < 2000; i++) {
+        const size_t len = (size_t)(testdata_next(&rng) % sizeof buf);
+        const size_t k = (size_t)(testdata_next(&rng) % (len + 1)) & ~(size_t)1; /* even */
+        testdata_fill(buf, len, testdata_next(&rng));
+        if (i % 7 == 0)
+            memset(buf, i % 2 ? 0xff : 0, k); /* a raw sum of 0 or 0xffff */
+        const uint16_t raw = (uint16_t)~oracle_checksum(buf, k, 0);
+        const csum_wsum sum = csum_add((csum_wsum)htons(raw), csum_partial(buf + k, len - k, 0));
+        const uint16_t want = oracle_checksum(buf, len, 0);
+        CHECK(t, net(csum_fold(sum)) == want,
+              "raw sum 0x%04x of %zu of %zu bytes as htons(raw), plus csum_partial of the rest: "
+              "0x%04x, the whole buffer's checksum is 0x%04x", raw, k, len, net(csum_fold(sum)),
+              want);
+    }
+}
+
 void test_proto_helpers(struct test_ctx *t)
 {
+    check_raw_sum_from_elsewhere(t);
     check_ipv4_header(t);
     check_pseudo_headers(t);
     check_udp_zero(t);

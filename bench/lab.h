@@ -555,6 +555,18 @@ void lab_pair_time(const struct lab_env *env, struct lab_pair *pair);
 int lab_pair_stats(const struct lab_env *env, const struct lab_pair *pair,
                    const struct lab_subject *s, struct lab_stats *st);
 
+/*
+ * How far (a multiple of 64 bytes) a timed loop that stores should move its stack down, from
+ * `frame`, so that the LAB_STACK_HOT bytes below it (return addresses, saved registers, the
+ * callees' frames) share no page offset with the first `len` bytes of a or b: a load with the
+ * low 12 bits of a store still in flight waits for it as if they overlapped (4K aliasing), so
+ * a copy's time otherwise depended on where the stack happened to lie. 0 when the buffers
+ * leave no room (from about 2.9 KiB), where the aliasing is part of the copy anyway.
+ */
+enum { LAB_PAGE = 4096, LAB_STACK_HOT = 768 };
+size_t lab_stack_shift(const void *frame, const unsigned char *a, const unsigned char *b,
+                       size_t len);
+
 /* The modes a table runs: what the user asked for, else the table's default. */
 unsigned lab_modes(const struct lab_env *env, unsigned table_default);
 

@@ -1435,3 +1435,43 @@ void test_lab_pairs_interleaved(struct test_ctx *t)
           "batch: the loop and csum_ipv4_header_batch not timed together (groups %u, %u)",
           loop_group, group_of("batch", "csum_ipv4_header_batch", "mbuf, ihl 5", 64));
 }
+
+/* Does any of the LAB_STACK_HOT + 1 bytes from `top` down, less `shift`, share a page offset
+ * with the first len bytes of p? Byte by byte, as plainly as it can be said. */
+static int stack_meets(size_t top, size_t shift, uintptr_t p, size_t len)
+{
+    for (size_t below = 0; below <= LAB_STACK_HOT; below++) {
+        const size_t x = (top + 2 * LAB_PAGE - shift - below) % LAB_PAGE;
+        for (size_t k = 0; k < len && k < LAB_PAGE; k++)
+            if ((p + k) % LAB_PAGE == x)
+                return 1;
+    }
+    return 0;
+}
+
+/* The copy table moves its timed loop's stack off the page offsets of its buffers (4K
+ * aliasing, lab.h): the shift it picks leaves the stack's hot bytes clear of both, is the
+ * smallest multiple of 64 that does, and is 0 only when none does. */
+void test_lab_stack_shift(struct test_ctx *t)
+{
+    uint64_t rng = 0x57ac;
+    for (int i = 0; i < 120; i++) {
+        const size_t top = (size_t)(testdata_next(&rng) % LAB_PAGE) & ~(size_t)15;
+        const uintptr_t a = 0x100000 + (uintptr_t)(testdata_next(&rng) % LAB_PAGE);
+        const uintptr_t b = i % 3 ? 0x200000 + (a & (LAB_PAGE - 1)) /* the table's layout */
+                                  : 0x200000 + (uintptr_t)(testdata_next(&rng) % LAB_PAGE);
+        static const size_t lens[] = { 0, 1, 32, 1024, 1500, 2000, 3000, 4096, 9000 };
+        const size_t len = lens[i % (sizeof lens / sizeof lens[0])];
+        const size_t got = lab_stack_shift((const void *)(uintptr_t)(0x7ff000000000 + top),
+                                           (const unsigned char *)a, (const unsigned char *)b, len);
+        size_t want = 0;
+        for (size_t s = 0; s < LAB_PAGE; s += 64)
+            if (!stack_meets(top, s, a, len) && !stack_meets(top, s, b, len)) {
+                want = s;
+                break;
+            }
+        CHECK(t, got == want, "stack at page offset %zu, buffers at %zu and %zu, %zu bytes: shift "
+              "%zu, want %zu (the smallest that clears both, 0 when none does)", top,
+              (size_t)(a & (LAB_PAGE - 1)), (size_t)(b & (LAB_PAGE - 1)), len, got, want);
+    }
+}

@@ -567,6 +567,11 @@ enum { LAB_PAGE = 4096, LAB_STACK_HOT = 768 };
 size_t lab_stack_shift(const void *frame, const unsigned char *a, const unsigned char *b,
                        size_t len);
 
+/* loop(ctx, iters) on a stack moved down by lab_stack_shift for buffers a and b: what every
+ * timed body of the csum_partial and copy tables runs in. */
+uint64_t lab_off_stack(const unsigned char *a, const unsigned char *b, size_t len,
+                       lab_body_fn loop, const void *ctx, uint64_t iters);
+
 /* The modes a table runs: what the user asked for, else the table's default. */
 unsigned lab_modes(const struct lab_env *env, unsigned table_default);
 

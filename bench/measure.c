@@ -265,6 +265,39 @@ void lab_distribution_from(double *v, size_t n, struct lab_distribution *d)
     d->p999 = lab_quantile(v, n, 0.999);
 }
 
+/* ---- a loop's stack, off its buffers' page offsets ------------------------------------------ */
+
+/* Do the arcs of the page's offsets [a, a + a_len) and [b, b + b_len), modulo the page, meet? */
+static int arcs_meet(size_t a, size_t a_len, size_t b, size_t b_len)
+{
+    return a_len && b_len && ((b - a) % LAB_PAGE < a_len || (a - b) % LAB_PAGE < b_len);
+}
+
+size_t lab_stack_shift(const void *frame, const unsigned char *a, const unsigned char *b,
+                       size_t len)
+{
+    const size_t top = (uintptr_t)frame & (LAB_PAGE - 1);
+    const size_t a_off = (uintptr_t)a & (LAB_PAGE - 1), b_off = (uintptr_t)b & (LAB_PAGE - 1);
+    if (len > LAB_PAGE)
+        len = LAB_PAGE;
+    for (size_t shift = 0; shift < LAB_PAGE; shift += 64) {
+        const size_t low = (top + 2 * LAB_PAGE - shift - LAB_STACK_HOT) % LAB_PAGE;
+        if (!arcs_meet(low, LAB_STACK_HOT + 1, a_off, len) &&
+            !arcs_meet(low, LAB_STACK_HOT + 1, b_off, len))
+            return shift;
+    }
+    return 0;
+}
+
+uint64_t lab_off_stack(const unsigned char *a, const unsigned char *b, size_t len,
+                       lab_body_fn loop, const void *ctx, uint64_t iters)
+{
+    const size_t shift = lab_stack_shift(__builtin_frame_address(0), a, b, len);
+    unsigned char *pad = __builtin_alloca(shift + 1);
+    __asm__ volatile("" ::"r"(pad) : "memory"); /* keep the allocation: it moves the stack */
+    return loop(ctx, iters);
+}
+
 /* ---- the csum_partial bodies -------------------------------------------------------------- */
 
 static inline void sink32(csum_wsum r)
@@ -272,7 +305,7 @@ static inline void sink32(csum_wsum r)
     __asm__ volatile("" ::"r"(r)); /* the result is "used": the call cannot be dropped */
 }
 
-static uint64_t body_latency(const void *ctx, uint64_t iters)
+static uint64_t loop_latency(const void *ctx, uint64_t iters)
 {
     const struct lab_csum_case *c = ctx;
     const csum_partial_fn fn = c->fn; /* locals: the callee could change *c, so the compiler */
@@ -284,7 +317,7 @@ static uint64_t body_latency(const void *ctx, uint64_t iters)
     return s;
 }
 
-static uint64_t body_throughput(const void *ctx, uint64_t iters)
+static uint64_t loop_throughput(const void *ctx, uint64_t iters)
 {
     const struct lab_csum_case *c = ctx;
     const csum_partial_fn fn = c->fn;
@@ -296,7 +329,7 @@ static uint64_t body_throughput(const void *ctx, uint64_t iters)
     return 0;
 }
 
-static uint64_t body_fenced(const void *ctx, uint64_t iters)
+static uint64_t loop_fenced(const void *ctx, uint64_t iters)
 {
     const struct lab_csum_case *c = ctx;
     const csum_partial_fn fn = c->fn;
@@ -310,6 +343,26 @@ static uint64_t body_fenced(const void *ctx, uint64_t iters)
         sink32(r);
     }
     return 0;
+}
+
+/* Each on a stack off the buffer's page offsets (lab_off_stack): the call's pushes and
+ * returns otherwise met the checksum's loads, at some lengths and stack depths. */
+static uint64_t body_latency(const void *ctx, uint64_t iters)
+{
+    const struct lab_csum_case *c = ctx;
+    return lab_off_stack(c->p, c->p, c->len, loop_latency, ctx, iters);
+}
+
+static uint64_t body_throughput(const void *ctx, uint64_t iters)
+{
+    const struct lab_csum_case *c = ctx;
+    return lab_off_stack(c->p, c->p, c->len, loop_throughput, ctx, iters);
+}
+
+static uint64_t body_fenced(const void *ctx, uint64_t iters)
+{
+    const struct lab_csum_case *c = ctx;
+    return lab_off_stack(c->p, c->p, c->len, loop_fenced, ctx, iters);
 }
 
 lab_body_fn lab_csum_body(enum lab_mode mode)

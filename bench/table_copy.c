@@ -55,8 +55,9 @@ static inline csum_wsum copy_once(enum copy_kind kind, fused_copy_fn fused, unsi
  * With the context at a page offset inside the destination's, memcpy took 8.2-8.4 ns at
  * 1500 B against 7.1-7.3 elsewhere (Zen 5 VM, 2026-11-27).
  */
-__attribute__((noinline)) static uint64_t copy_loop(const struct copy_ctx *c, uint64_t iters)
+static uint64_t copy_loop(const void *ctx, uint64_t iters)
 {
+    const struct copy_ctx *c = ctx;
     const enum copy_kind kind = c->kind;
     const fused_copy_fn fused = c->fused;
     unsigned char *const dst = c->dst;
@@ -79,42 +80,14 @@ __attribute__((noinline)) static uint64_t copy_loop(const struct copy_ctx *c, ui
     return acc;
 }
 
-/* Do the arcs of the page's offsets [a, a + a_len) and [b, b + b_len), modulo the page, meet? */
-static int arcs_meet(size_t a, size_t a_len, size_t b, size_t b_len)
-{
-    return a_len && b_len && ((b - a) % LAB_PAGE < a_len || (a - b) % LAB_PAGE < b_len);
-}
-
-/*
- * Why the copy rows move the stack (lab.h): the calls' pushes and returns are stores and loads
- * too, and where the stack lay was otherwise chance, moved by the size of the environment. At
- * 1500 B memcpy measured 6.9-7.1 ns or 8.0-8.3, and csum_partial_copy 8.7-8.9 or 9.4, as the
- * environment grew by 500-byte steps (Zen 5 VM, 2026-11-27); 6.7-7.2 and 8.4-9.1 throughout
- * with the stack moved.
- */
-size_t lab_stack_shift(const void *frame, const unsigned char *a, const unsigned char *b,
-                       size_t len)
-{
-    const size_t top = (uintptr_t)frame & (LAB_PAGE - 1);
-    const size_t a_off = (uintptr_t)a & (LAB_PAGE - 1), b_off = (uintptr_t)b & (LAB_PAGE - 1);
-    if (len > LAB_PAGE)
-        len = LAB_PAGE;
-    for (size_t shift = 0; shift < LAB_PAGE; shift += 64) {
-        const size_t low = (top + 2 * LAB_PAGE - shift - LAB_STACK_HOT) % LAB_PAGE;
-        if (!arcs_meet(low, LAB_STACK_HOT + 1, a_off, len) &&
-            !arcs_meet(low, LAB_STACK_HOT + 1, b_off, len))
-            return shift;
-    }
-    return 0;
-}
-
+/* On a stack off the buffers' page offsets (lab_off_stack): where the stack lay was chance,
+ * moved by the size of the environment, and at 1500 B memcpy measured 6.9-7.1 ns or 8.0-8.3,
+ * csum_partial_copy 8.7-8.9 or 9.4, as it grew by 500-byte steps (Zen 5 VM, 2026-11-27);
+ * 6.4-6.5 and 8.3-8.4 throughout with the stack moved. */
 static uint64_t body_copy(const void *ctx, uint64_t iters)
 {
     const struct copy_ctx *c = ctx;
-    const size_t shift = lab_stack_shift(__builtin_frame_address(0), c->dst, c->src, c->len);
-    unsigned char *pad = __builtin_alloca(shift + 1);
-    __asm__ volatile("" ::"r"(pad) : "memory"); /* keep the allocation: it moves the stack */
-    return copy_loop(c, iters);
+    return lab_off_stack(c->dst, c->src, c->len, copy_loop, ctx, iters);
 }
 
 static void single_copy(const void *ctx, uint64_t i)

@@ -57,7 +57,7 @@ static const struct test_def tests[] = {
     { "lab-ratio-words", 0, test_lab_ratio_words, "a ratio printed 1.00 is not called slower; no -0 % Improv; its p10..p90 range" },
     { "lab-improv-zero-ticks", 0, test_lab_improv_zero_ticks, "lenalign gives no p10..p90 range against a baseline's p10 of 0 ticks" },
     { "lab-long-names", 0, test_lab_long_names, "a subject's long name is printed whole, its columns under their headers" },
-    { "lab-pairs-interleaved", 0, test_lab_pairs_interleaved, "sizes and lenalign time csum_partial and linux-6.8 together, interleaved" },
+    { "lab-pairs-interleaved", 0, test_lab_pairs_interleaved, "the summary's pairs (sizes, lenalign, copy, batch) are timed together, interleaved" },
     { "lab-peer-limit", 0, test_lab_peer_limit, "a peer refused for a wrong sum says its limit, in the notes and the summary" },
     { "lab-output-finite", 0, test_lab_output_finite, "a median of 0 ticks gives null in the JSON, never nan or inf" },
     { "lab-tune-choice", 0, test_lab_tune_choice, "csum tune keeps a range only for a win beyond noise, worse mode" },

@@ -295,6 +295,11 @@ for r in rows:
     assert r["batches"] >= 1 and isinstance(r["noisy"], bool), r
     # cycles are ticks x a calibrated ratio: named an estimate (METHOD.md promises it)
     assert r["cycles_est_median"] > 0 and "cycles_median" not in r, r
+    assert isinstance(r["group"], int) and r["group"] >= 1, r
+# the summary's pair shares its group (timed together, interleaved); the roofline is timed alone
+for mode in ("latency", "throughput"):
+    group = {r["impl"]: r["group"] for r in rows if r["mode"] == mode}
+    assert group["csum_partial"] == group["linux-6.8"] != group["roofline"], (mode, group)
 assert {"busy", "wait_ms", "steal_ms", "preempted"} <= set(doc["load"]), doc["load"]
 assert doc["load"]["steal_ms"] is None or doc["load"]["steal_ms"] >= 0, doc["load"]
 flags = {s["name"]: s["flags"] for s in doc["subjects"]}

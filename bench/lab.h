@@ -415,11 +415,12 @@ const char *lab_mode_name(enum lab_mode mode);
  * else " (within spread)": a ratio the batches' spread can explain is no verdict; and
  * (old - new) / old as a whole percent, never "-0". lab_improv_range gives the % Improv the
  * batches' spread allows, from the worst pairing (new's p90 against old's p10) to the best
- * (new's p10 against old's p90), in the same whole percents. */
+ * (new's p10 against old's p90), in the same whole percents; -1 (no range) when old's p10 is
+ * 0 ticks, a percentage of nothing. */
 const char *lab_ratio_word(double ratio, const struct lab_stats *a, const struct lab_stats *b);
 long lab_improv_pct(double old_ns, double new_ns);
-void lab_improv_range(const struct lab_stats *old_st, const struct lab_stats *new_st, long *lo,
-                      long *hi);
+int lab_improv_range(const struct lab_stats *old_st, const struct lab_stats *new_st, long *lo,
+                     long *hi);
 
 /* Notes attached to a table (refusals, "not available yet", findings): kept for the JSON and
  * printed by lab_flush_notes() once the table is complete. */

@@ -36,10 +36,11 @@ const char *const lab_method_lines[] = {
     "Functions are called through their table entry (a function pointer), so nothing is "
     "inlined into the loop; a per-call time includes the call and the loop.",
     "Side by side: the subjects of the short table and the pairs behind the summary's ratios "
-    "(csum_partial and linux-6.8 in sizes and lenalign; memcpy, memcpy+csum_partial and "
-    "csum_partial_copy in copy; the loop and the batch in batch) are timed with their batches "
-    "interleaved round by round (the JSON's group); every other measurement is made alone. A "
-    "ratio is always the ratio of two medians.",
+    "(csum_partial and linux-6.8 in sizes, lenalign's NEW and OLD; memcpy, memcpy+csum_partial "
+    "and csum_partial_copy in copy; the loop and the batch in batch) are timed with their "
+    "batches interleaved round by round (the JSON's group); every other measurement is made "
+    "alone, the dpdk rows behind the summary's other ratios too. A ratio is always the ratio of "
+    "two medians.",
     "Ticks are the CPU's fixed-rate counter (TSC on x86-64), not core cycles; nanoseconds come "
     "from ticks calibrated against CLOCK_MONOTONIC_RAW. Core cycles per tick are measured with "
     "perf_event when available, otherwise estimated from a chain of dependent 1-cycle adds; a "

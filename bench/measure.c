@@ -477,7 +477,7 @@ struct lab_result *lab_time_csum(const struct lab_env *env, const struct lab_sub
 
 void lab_pair_time(const struct lab_env *env, struct lab_pair *pair)
 {
-    pair->ok[0] = pair->ok[1] = 0;
+    pair->timed = pair->ok[0] = pair->ok[1] = 0;
     if (!pair->s[0] || !pair->s[1] || pair->s[0] == pair->s[1] || pair->s[0]->refused ||
         pair->s[1]->refused)
         return;

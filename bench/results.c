@@ -494,10 +494,14 @@ long lab_improv_pct(double old_ns, double new_ns)
 }
 
 /* Ticks and ns are one clock apart (per call, the same factor), so the ticks' p10 and p90 give
- * the ns percentages too. */
-void lab_improv_range(const struct lab_stats *old_st, const struct lab_stats *new_st, long *lo,
-                      long *hi)
+ * the ns percentages too. Old's p10 is 0 when its fastest batches took no tick (-c 1 on a
+ * clock coarser than a call, as ARM's generic timer is): no percentage of it. */
+int lab_improv_range(const struct lab_stats *old_st, const struct lab_stats *new_st, long *lo,
+                     long *hi)
 {
+    if (!(old_st->ticks_p10 > 0))
+        return -1;
     *lo = lab_improv_pct(old_st->ticks_p10, new_st->ticks_p90);
     *hi = lab_improv_pct(old_st->ticks_p90, new_st->ticks_p10);
+    return 0;
 }

@@ -105,9 +105,9 @@ static void lenalign_row(const struct lab_env *env, enum lab_mode mode,
     }
     if (have_new && have_old) {
         long lo, hi;
-        char range[48];
-        lab_improv_range(&old_st, &new_st, &lo, &hi);
-        snprintf(range, sizeof range, "%ld..%ld", lo, hi);
+        char range[48] = "-";
+        if (lab_improv_range(&old_st, &new_st, &lo, &hi) == 0)
+            snprintf(range, sizeof range, "%ld..%ld", lo, hi);
         lab_out(" %7ld%% %*s  %s\n", lab_improv_pct(old_st.ns_median, new_st.ns_median),
                 RANGE_WIDTH, range, row->what);
     } else {

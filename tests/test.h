@@ -140,6 +140,7 @@ void test_lab_best_attempt(struct test_ctx *t);
 void test_lab_ratio_words(struct test_ctx *t);
 void test_lab_pairs_interleaved(struct test_ctx *t);
 void test_lab_stack_shift(struct test_ctx *t);
+void test_lab_improv_zero_ticks(struct test_ctx *t);
 void test_lab_long_names(struct test_ctx *t);
 void test_lab_peer_limit(struct test_ctx *t);
 void test_lab_spread(struct test_ctx *t);

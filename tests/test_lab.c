@@ -1449,7 +1449,7 @@ static int stack_meets(size_t top, size_t shift, uintptr_t p, size_t len)
     return 0;
 }
 
-/* The copy table moves its timed loop's stack off the page offsets of its buffers (4K
+/* The lab moves its timed loops' stack off the page offsets of their buffers (4K
  * aliasing, lab.h): the shift it picks leaves the stack's hot bytes clear of both, is the
  * smallest multiple of 64 that does, and is 0 only when none does. */
 void test_lab_stack_shift(struct test_ctx *t)
@@ -1474,4 +1474,51 @@ void test_lab_stack_shift(struct test_ctx *t)
               "%zu, want %zu (the smallest that clears both, 0 when none does)", top,
               (size_t)(a & (LAB_PAGE - 1)), (size_t)(b & (LAB_PAGE - 1)), len, got, want);
     }
+}
+
+/* lab-improv-zero-ticks: the baseline's batches through the test seam, half of them 0 ticks
+ * (-c 1 on a clock coarser than a call); the new subject's 5 ticks each. */
+static unsigned zero_old_batches;
+
+static double zero_ticks_batch(const void *ctx)
+{
+    const struct lab_csum_case *c = ctx;
+    if (c->fn == pair_second) /* linux-6.8, the baseline */
+        return zero_old_batches++ % 2 ? 10.0 : 0.0;
+    return 5.0;
+}
+
+/* lenalign's p10..p90 range divides by the baseline's p10: 0 ticks gives no range ("-"), where
+ * it gave an infinite percentage cast to a long (undefined; LONG_MIN printed on x86-64). */
+void test_lab_improv_zero_ticks(struct test_ctx *t)
+{
+    const struct lab_stats old_st = { .ticks_p10 = 0, .ticks_p90 = 10 };
+    const struct lab_stats new_st = { .ticks_p10 = 5, .ticks_p90 = 5 };
+    long lo = 1, hi = 1;
+    CHECK(t, lab_improv_range(&old_st, &new_st, &lo, &hi) == -1,
+          "old p10 0 ticks: range %ld..%ld given, want none", lo, hi);
+
+    struct lab_subject subjects[2];
+    lab_subject_init(&subjects[0], "csum_partial", "test", pair_first);
+    lab_subject_init(&subjects[1], "linux-6.8", "test", pair_second);
+    struct lab_options o;
+    quick_table_options(&o);
+    o.batches = 4;
+    o.len = 40;
+    o.align = 0;
+    o.baseline = "linux-6.8";
+    struct lab_clock clk;
+    lab_clock_init(&clk, 1);
+    struct lab_env env = { .o = &o, .clk = &clk, .subjects = subjects, .n_subjects = 2 };
+    lab_machine_describe(&env.machine, &o);
+    static char text[1 << 14];
+    zero_old_batches = 0;
+    lab_test_batch_ticks = zero_ticks_batch;
+    table_text(table_lenalign, &env, text, sizeof text);
+    lab_test_batch_ticks = NULL;
+    const char *row = strstr(text, "\n40/0 ");
+    const char *end = row ? strchr(row + 1, '\n') : NULL;
+    const char *dots = row ? strstr(row + 1, "..") : NULL;
+    CHECK(t, row && end && (!dots || dots > end) && memchr(row, '%', (size_t)(end - row)),
+          "lenalign's 40/0 row, old p10 0 ticks: want a %% Improv and no range:\n%s", text);
 }

@@ -569,7 +569,7 @@ size_t lab_stack_shift(const void *frame, const unsigned char *a, const unsigned
                        size_t len);
 
 /* loop(ctx, iters) on a stack moved down by lab_stack_shift for buffers a and b: what every
- * timed body of the csum_partial and copy tables runs in. */
+ * timed body of the csum_partial, copy and h40 tables runs in. */
 uint64_t lab_off_stack(const unsigned char *a, const unsigned char *b, size_t len,
                        lab_body_fn loop, const void *ctx, uint64_t iters);
 

@@ -271,7 +271,8 @@ void lab_write_summary_json(FILE *f)
             json_cell(f, o);
             fprintf(f, ", \"ratio_%s\": ", vs[k]);
             if (o && ticks_ratio(me, o) >= 0)
-                fprintf(f, "%.4f", ticks_ratio(me, o));
+                fprintf(f, "%.6g", ticks_ratio(me, o)); /* not %.4f: rounded twice, 0.245017
+                                                           * became 0.24 where the report says 0.25 */
             else
                 fputs("null", f);
         }

@@ -271,7 +271,7 @@ void lab_write_summary_json(FILE *f)
             json_cell(f, o);
             fprintf(f, ", \"ratio_%s\": ", vs[k]);
             if (o && ticks_ratio(me, o) >= 0)
-                fprintf(f, "%.6g", ticks_ratio(me, o)); /* not %.4f: rounded twice, 0.245017
+                fprintf(f, "%.6g", ticks_ratio(me, o)); /* not %.4f (nor below): rounded twice, 0.245017
                                                            * became 0.24 where the report says 0.25 */
             else
                 fputs("null", f);
@@ -286,7 +286,7 @@ void lab_write_summary_json(FILE *f)
         if (w < 0)
             fputs("null, ", f);
         else
-            fprintf(f, "{\"worst_ratio\": %.4f, \"at\": %zu, \"lengths\": %zu}, ", w, at, count);
+            fprintf(f, "{\"worst_ratio\": %.6g, \"at\": %zu, \"lengths\": %zu}, ", w, at, count);
     }
     double r1500 = copy_ratio(1500), r64k = copy_ratio(65536), br, bt;
     batch_worst(&br, &bt);
@@ -298,7 +298,7 @@ void lab_write_summary_json(FILE *f)
         if (vals[i] < 0)
             fputs("null", f);
         else
-            fprintf(f, "%.4f", vals[i]);
+            fprintf(f, "%.6g", vals[i]);
     }
     fprintf(f, "}}");
 }

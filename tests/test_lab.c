@@ -342,13 +342,13 @@ void test_lab_summary(struct test_ctx *t)
     CHECK(t, strstr(line, "| 62 % |") != NULL, "summary row: '%s', want 62 %% of roofline", line);
     CHECK(t, strstr(text, "Median CNTVCT ticks per call") && !strstr(text, "TSC"),
           "summary of a run timed in CNTVCT ticks: '%.80s'", text);
-    CHECK(t, strstr(text, "\"ratio_linux-6.8\": 0.2500") != NULL &&
+    CHECK(t, strstr(text, "\"ratio_linux-6.8\": 0.25,") != NULL &&
                  strstr(text, "\"ticks\": 30, \"p10\": 0, \"p90\": 0, \"noisy\": true") != NULL,
           "summary JSON: %s", strstr(text, "{\"ratio\"") ? strstr(text, "{\"ratio\"") : text);
     CHECK(t, strstr(text, "worst csum_ipv4_header_batch ÷ loop for n ≥ 64 = **1.50**, worst 20.00 "
                           "ticks per header") != NULL &&
-                 strstr(text, "\"batch_vs_loop_worst\": 1.5000, "
-                              "\"batch_ticks_per_header_worst\": 20.0000") != NULL,
+                 strstr(text, "\"batch_vs_loop_worst\": 1.5, "
+                              "\"batch_ticks_per_header_worst\": 20}") != NULL,
           "summary batch target: want 1.50 (n = 64) and 20 ticks (n = 128): %s",
           strstr(text, "- batch:") ? strstr(text, "- batch:") : text);
     CHECK(t, strstr(text, "- 1..256 B, latency: worst csum_partial ÷ linux-6.8 = **1.20** (at 256 B; "

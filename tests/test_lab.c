@@ -342,7 +342,9 @@ void test_lab_summary(struct test_ctx *t)
     CHECK(t, strstr(line, "| 62 % |") != NULL, "summary row: '%s', want 62 %% of roofline", line);
     CHECK(t, strstr(text, "Median CNTVCT ticks per call") && !strstr(text, "TSC"),
           "summary of a run timed in CNTVCT ticks: '%.80s'", text);
-    CHECK(t, strstr(text, "\"ratio_linux-6.8\": 0.25,") != NULL &&
+    const char *ratio = strstr(text, "\"ratio_linux-6.8\": 0.25");
+    const char after = ratio ? ratio[strlen("\"ratio_linux-6.8\": 0.25")] : '0';
+    CHECK(t, (after == ',' || after == '}') && /* 0.25 exactly, not 0.2500 */
                  strstr(text, "\"ticks\": 30, \"p10\": 0, \"p90\": 0, \"noisy\": true") != NULL,
           "summary JSON: %s", strstr(text, "{\"ratio\"") ? strstr(text, "{\"ratio\"") : text);
     CHECK(t, strstr(text, "worst csum_ipv4_header_batch ÷ loop for n ≥ 64 = **1.50**, worst 20.00 "

@@ -53,7 +53,7 @@ static inline csum_wsum copy_once(enum copy_kind kind, fused_copy_fn fused, unsi
  * at every call, they were loads right after the copy's stores, and a load whose address has
  * the low 12 bits of a store still in flight waits for it as if they overlapped (4K aliasing).
  * With the context at a page offset inside the destination's, memcpy took 8.2-8.4 ns at
- * 1500 B against 7.1-7.3 elsewhere (Zen 5 VM, 2026-11-27).
+ * 1500 B against 7.1-7.3 elsewhere (AMD EPYC family 26 model 2, Zen 5 VM, 2026-11-27).
  */
 static uint64_t copy_loop(const void *ctx, uint64_t iters)
 {
@@ -82,8 +82,8 @@ static uint64_t copy_loop(const void *ctx, uint64_t iters)
 
 /* On a stack off the buffers' page offsets (lab_off_stack): where the stack lay was chance,
  * moved by the size of the environment, and at 1500 B memcpy measured 6.9-7.1 ns or 8.0-8.3,
- * csum_partial_copy 8.7-8.9 or 9.4, as it grew by 500-byte steps (Zen 5 VM, 2026-11-27);
- * 6.4-6.5 and 8.3-8.4 throughout with the stack moved. */
+ * csum_partial_copy 8.7-8.9 or 9.4, as it grew by 500-byte steps (AMD EPYC family 26 model 2,
+ * Zen 5 VM, 2026-11-27); 6.4-6.5 and 8.3-8.4 throughout with the stack moved. */
 static uint64_t body_copy(const void *ctx, uint64_t iters)
 {
     const struct copy_ctx *c = ctx;
@@ -177,6 +177,7 @@ static size_t copy_rows(const struct lab_options *o, unsigned char *dst, const u
 {
     const struct copy_ctx base = { .dst = dst, .src = src, .len = len };
     const uint16_t want = oracle_checksum(src, len, 0);
+    const size_t src_off = (uintptr_t)src & 63, dst_off = (uintptr_t)dst & 63;
     size_t n = 0;
     rows[n++] = (struct copy_row){ "memcpy", base, 1 };
     rows[n - 1].c.kind = COPY_MEMCPY;
@@ -185,15 +186,15 @@ static size_t copy_rows(const struct lab_options *o, unsigned char *dst, const u
         rows[n - 1].c.kind = COPY_SPLIT;
     } else {
         lab_wrong_sum("copy", 0, "memcpy+csum_partial refused at len %zu (src +%zu, dst +%zu): "
-                      "wrong sum", len, (size_t)((uintptr_t)src & 63), (size_t)((uintptr_t)dst & 63));
+                      "wrong sum", len, src_off, dst_off);
     }
     for (size_t i = 0; lab_copy_subjects[i]; i++) {
         const struct lab_copy_subject *s = lab_copy_subjects[i];
         if (!copy_wanted(o, s->name))
             continue;
         if (!fused_is_correct(s, dst, src, len, want)) {
-            lab_wrong_sum("copy", 0, "%s refused at len %zu (src +%zu, dst +%zu): wrong sum or wrong copy",
-                          s->name, len, (size_t)((uintptr_t)src & 63), (size_t)((uintptr_t)dst & 63));
+            lab_wrong_sum("copy", 0, "%s refused at len %zu (src +%zu, dst +%zu): wrong sum or "
+                          "wrong copy", s->name, len, src_off, dst_off);
             continue;
         }
         rows[n++] = (struct copy_row){ s->name, base, !strcmp(s->name, "csum_partial_copy") };

@@ -1379,6 +1379,26 @@ static csum_wsum pair_neither(const void *buf, size_t len, csum_wsum sum)
     return pair_log(-1, buf, len, sum);
 }
 
+/* The lab of the pair tests: `n` subjects, quick tables of 4 batches at -l 40 against
+ * linux-6.8, the real clock. */
+struct pair_lab {
+    struct lab_options o;
+    struct lab_clock clk;
+    struct lab_env env;
+};
+
+static void pair_lab_init(struct pair_lab *lab, struct lab_subject *subjects, size_t n)
+{
+    quick_table_options(&lab->o);
+    lab->o.batches = 4;
+    lab->o.len = 40;
+    lab->o.baseline = "linux-6.8";
+    lab_clock_init(&lab->clk, 1);
+    lab->env = (struct lab_env){ .o = &lab->o, .clk = &lab->clk, .subjects = subjects,
+                                 .n_subjects = n };
+    lab_machine_describe(&lab->env.machine, &lab->o);
+}
+
 /* The pairs behind the summary's ratios are timed together, their batches interleaved:
  * csum_partial and linux-6.8 (sizes, and lenalign's % Improv), copy's memcpy rows and
  * csum_partial_copy, batch's loop and batch. Until 2026-11-27 sizes, copy and batch timed them
@@ -1389,15 +1409,10 @@ void test_lab_pairs_interleaved(struct test_ctx *t)
     lab_subject_init(&subjects[0], "csum_partial", "test", pair_first);
     lab_subject_init(&subjects[1], "other", "test", pair_neither);
     lab_subject_init(&subjects[2], "linux-6.8", "test", pair_second);
-    struct lab_options o;
-    quick_table_options(&o);
-    o.batches = 4;
-    o.len = 40;
-    o.baseline = "linux-6.8";
-    struct lab_clock clk;
-    lab_clock_init(&clk, 1);
-    struct lab_env env = { .o = &o, .clk = &clk, .subjects = subjects, .n_subjects = 3 };
-    lab_machine_describe(&env.machine, &o);
+    struct pair_lab lab;
+    pair_lab_init(&lab, subjects, 3);
+    struct lab_options *const o = &lab.o;
+    const struct lab_env env = lab.env;
     static const struct {
         const char *table;
         void (*fn)(const struct lab_env *);
@@ -1409,9 +1424,9 @@ void test_lab_pairs_interleaved(struct test_ctx *t)
         pair_switches = 0;
         table_text(tables[k].fn, &env, text, sizeof text);
         /* one after the other: 2 x cases - 1 switches; interleaved: at least one a round */
-        CHECK(t, pair_switches >= (unsigned)o.batches * tables[k].cases,
+        CHECK(t, pair_switches >= (unsigned)o->batches * tables[k].cases,
               "%s: csum_partial and linux-6.8 alternated %u times over %u case(s) of %d batches: "
-              "not timed together", tables[k].table, pair_switches, tables[k].cases, o.batches);
+              "not timed together", tables[k].table, pair_switches, tables[k].cases, o->batches);
     }
     CHECK(t, group_of("sizes", "csum_partial", "", 40) == group_of("sizes", "linux-6.8", "", 40) &&
              group_of("sizes", "other", "", 40) != group_of("sizes", "csum_partial", "", 40),
@@ -1419,8 +1434,8 @@ void test_lab_pairs_interleaved(struct test_ctx *t)
 
     /* copy's and batch's ratios come from library code the test cannot log: their results'
      * group (the JSON's) says they were one measurement, interleaved. */
-    o.len = 1500;
-    o.count = 1000;
+    o->len = 1500;
+    o->count = 1000;
     lab_registry_init();
     table_text(table_copy, &env, text, sizeof text);
     const unsigned memcpy_group = group_of("copy", "memcpy", "idle", 1500);
@@ -1503,16 +1518,10 @@ void test_lab_improv_zero_ticks(struct test_ctx *t)
     struct lab_subject subjects[2];
     lab_subject_init(&subjects[0], "csum_partial", "test", pair_first);
     lab_subject_init(&subjects[1], "linux-6.8", "test", pair_second);
-    struct lab_options o;
-    quick_table_options(&o);
-    o.batches = 4;
-    o.len = 40;
-    o.align = 0;
-    o.baseline = "linux-6.8";
-    struct lab_clock clk;
-    lab_clock_init(&clk, 1);
-    struct lab_env env = { .o = &o, .clk = &clk, .subjects = subjects, .n_subjects = 2 };
-    lab_machine_describe(&env.machine, &o);
+    struct pair_lab lab;
+    pair_lab_init(&lab, subjects, 2);
+    lab.o.align = 0;
+    const struct lab_env env = lab.env;
     static char text[1 << 14];
     zero_old_batches = 0;
     lab_test_batch_ticks = zero_ticks_batch;

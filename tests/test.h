@@ -120,6 +120,7 @@ void test_guard_pages(struct test_ctx *t);
 void test_crash_report(struct test_ctx *t);
 void test_large(struct test_ctx *t);
 void test_huge(struct test_ctx *t);
+void test_sparse_huge(struct test_ctx *t);
 void test_composition(struct test_ctx *t);
 void test_address_independence(struct test_ctx *t);
 void test_public_entry(struct test_ctx *t);

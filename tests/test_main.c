@@ -46,6 +46,7 @@ static const struct test_def tests[] = {
     { "crash-report", 0, test_crash_report, "a read past the end is reported with its length and case" },
     { "large", 1, test_large, "64 MiB of 0xff and of random bytes" },
     { "huge", 1, test_huge, "4 GiB + 13 bytes (32-bit overflow)" },
+    { "sparse-huge", 1, test_sparse_huge, "12 GiB + 8269 bytes, mostly zero pages (avx2's chunks)" },
     { "composition", 1, test_composition, "split at every point, csum_block_add and _sub, streaming" },
     { "address-independence", 1, test_address_independence, "same bytes at 64 addresses" },
     { "public-entry", 1, test_public_entry, "csum_partial through dispatch after select, guard pages" },

@@ -1,12 +1,14 @@
 /*
  * Memory-safety and size tests: buffers flush against inaccessible pages (a read of one byte
- * too many or too few crashes the test), 64 MiB buffers, and one buffer above 4 GiB.
+ * too many or too few crashes the test), 64 MiB buffers, one buffer above 4 GiB and a sparse
+ * one above 12 GiB.
  */
 #include "test.h"
 
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -191,4 +193,61 @@ void test_huge(struct test_ctx *t)
     }
     check_value(t, t->impl->partial(huge_map + HUGE_OFFSET, HUGE_LEN, 0x5555), huge_want, HUGE_LEN,
                 HUGE_OFFSET, 0x5555, "4 GiB + 13");
+}
+
+/* ---- above 12 GiB, sparse ------------------------------------------------------------------ */
+
+/*
+ * 12 GiB + 8 KiB + 77 bytes at an odd address, for the paths only buffers that long take (the
+ * avx2 row sums 8 GiB chunks above 12 GiB). Only three pieces are written (random bytes at the
+ * start, around the first 8 GiB chunk's end and at the end); every other page is never written
+ * and reads as zeros from the kernel's zero page, so the test needs a few MiB of memory. Zero
+ * bytes add nothing, and each piece starts at an even offset from the buffer's start, so the
+ * oracle over the pieces laid end to end (each then at an offset of the same parity) gives the
+ * whole buffer's answer.
+ */
+enum { SPARSE_OFFSET = 1, SPARSE_PIECE = 4096 };
+static const size_t SPARSE_LEN = ((size_t)12 << 30) + 8192 + 77;
+static unsigned char *sparse_map;
+static size_t sparse_map_len;
+static uint16_t sparse_want;
+
+static int sparse_map_make(void)
+{
+    const size_t map_len = SPARSE_LEN + SPARSE_OFFSET;
+    void *m = mmap(NULL, map_len, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED)
+        return -1;
+    unsigned char *p = (unsigned char *)m + SPARSE_OFFSET;
+    const size_t at[] = { 0, ((size_t)8 << 30) - SPARSE_PIECE / 2, SPARSE_LEN - SPARSE_PIECE - 77 };
+    const size_t len[] = { SPARSE_PIECE, SPARSE_PIECE, SPARSE_PIECE + 77 };
+    unsigned char *pieces = alloc_aligned(3 * SPARSE_PIECE + 77);
+    size_t n = 0;
+    for (size_t k = 0; k < 3; k++) {
+        testdata_fill(p + at[k], len[k], 0x5ba75e + k);
+        memcpy(pieces + n, p + at[k], len[k]);
+        n += len[k];
+    }
+    sparse_want = oracle_checksum(pieces, n, 0x7777);
+    free(pieces);
+    sparse_map = m;
+    sparse_map_len = map_len;
+    return 0;
+}
+
+void test_sparse_huge(struct test_ctx *t)
+{
+    if (t->quick || t->no_huge || sizeof(size_t) < 8) {
+        t->skip_reason = t->quick     ? "full suite only (make test)"
+                         : t->no_huge ? "--no-huge given"
+                                      : "32-bit size_t";
+        return;
+    }
+    if (!sparse_map && sparse_map_make() != 0) {
+        t->skip_reason = "cannot map 12 GiB of address space";
+        return;
+    }
+    check_value(t, t->impl->partial(sparse_map + SPARSE_OFFSET, SPARSE_LEN, 0x7777), sparse_want,
+                SPARSE_LEN, SPARSE_OFFSET, 0x7777, "12 GiB + 8269, sparse");
 }

@@ -36,14 +36,14 @@ __attribute__((noinline)) static csum_wsum csum_partial_copy_avx2_from_boundary(
 
 X86_ROW_ENTRY static csum_wsum csum_partial_avx2(const void *buf, size_t len, csum_wsum sum)
 {
-    if (len - AVX2_ALIGN_MIN <= ((size_t)1 << AVX2_CHUNK_SHIFT) - AVX2_ALIGN_MIN)
+    if (len - AVX2_ALIGN_MIN <= AVX2_CHUNK_BYTES - AVX2_ALIGN_MIN)
         return csum_partial_avx2_from_boundary(buf, len, sum);
     return avx2_sum(NULL, buf, len, sum, CSUM_STORE_NONE);
 }
 
 X86_ROW_ENTRY static csum_wsum csum_partial_copy_avx2(void *dst, const void *src, size_t len, csum_wsum sum)
 {
-    if (len - AVX2_ALIGN_MIN <= ((size_t)1 << AVX2_CHUNK_SHIFT) - AVX2_ALIGN_MIN)
+    if (len - AVX2_ALIGN_MIN <= AVX2_CHUNK_BYTES - AVX2_ALIGN_MIN)
         return csum_partial_copy_avx2_from_boundary(dst, src, len, sum);
     return avx2_sum(dst, src, len, sum, CSUM_STORE_TEMPORAL);
 }

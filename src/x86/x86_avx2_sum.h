@@ -251,39 +251,85 @@ CSUM_ALWAYS_INLINE uint64_t avx2_chunk(unsigned char *dst, const unsigned char *
 typedef uint64_t (*avx2_chunk_kernel)(unsigned char *dst, const unsigned char *p, size_t len,
                                       enum csum_store store);
 
-/* Any length through a chunk kernel (a constant here, so it is inlined): below 32 bytes the
- * 16/8/4/2/1-byte pieces; above `last_max` bytes whole chunks of `chunk` bytes until at most
- * `last_max` are left, which go in one last chunk. The streaming stores need dst + i 32-byte
- * aligned for every whole vector: x86_copy_stream passes a 64-byte aligned dst, and chunks are
- * multiples of 64 bytes. The tail is stored normally. */
-CSUM_ALWAYS_INLINE csum_wsum avx2_sum_chunked(avx2_chunk_kernel kernel, size_t chunk, size_t last_max,
-                                              unsigned char *dst, const unsigned char *p,
-                                              size_t len, csum_wsum sum, enum csum_store store)
+/* Whole chunks of `chunk` bytes through a chunk kernel (a constant here, so it is inlined) until
+ * at most `last_max` are left, which go in one last chunk. The streaming stores need dst + i
+ * 32-byte aligned for every whole vector: x86_copy_stream passes a 64-byte aligned dst, and
+ * chunks are multiples of 64 bytes. */
+CSUM_ALWAYS_INLINE csum_wsum avx2_sum_chunks(avx2_chunk_kernel kernel, size_t chunk,
+                                             size_t last_max, unsigned char *dst,
+                                             const unsigned char *p, size_t len, csum_wsum sum,
+                                             enum csum_store store)
+{
+    uint64_t s = sum;
+    do {
+        s = csum_add64(s, kernel(dst, p, chunk, store));
+        p += chunk, len -= chunk;
+        if (dst)
+            dst += chunk;
+    } while (len > last_max);
+    return csum_fold64(csum_add64(s, kernel(dst, p, len, store)));
+}
+
+/* avx2_sum_chunks for a `store` known only at run time: each mode's loop, chosen once; for the
+ * out-of-line paths of buffers longer than one chunk. The streaming stores are fenced here too
+ * (the caller fences again): every function that streams has its own sfence, which
+ * tests/isa_test.py checks. */
+CSUM_ALWAYS_INLINE csum_wsum avx2_sum_chunks_any(avx2_chunk_kernel kernel, size_t chunk,
+                                                 size_t last_max, unsigned char *dst,
+                                                 const unsigned char *p, size_t len,
+                                                 csum_wsum sum, enum csum_store store)
+{
+    if (store == CSUM_STORE_TEMPORAL)
+        return avx2_sum_chunks(kernel, chunk, last_max, dst, p, len, sum, CSUM_STORE_TEMPORAL);
+    if (store == CSUM_STORE_NONE)
+        return avx2_sum_chunks(kernel, chunk, last_max, NULL, p, len, sum, CSUM_STORE_NONE);
+    const csum_wsum r = avx2_sum_chunks(kernel, chunk, last_max, dst, p, len, sum,
+                                        CSUM_STORE_STREAM);
+    _mm_sfence();
+    return r;
+}
+
+/* A summing row's path for buffers longer than one chunk, out of line (see avx2_sum_chunked). */
+typedef csum_wsum (*avx2_long_path)(unsigned char *dst, const unsigned char *p, size_t len,
+                                    csum_wsum sum, enum csum_store store);
+
+/* Any length through a chunk kernel and, above `last_max` bytes, `long_path` (constants here,
+ * so the kernel is inlined): below 32 bytes the 16/8/4/2/1-byte pieces; up to `last_max`
+ * bytes one chunk. The chunk loop for longer buffers is a call, not inlined: inline, it made
+ * GCC 12 save two to four registers on the stack at every call of the avx2 and avx-vnni rows,
+ * stores that a copy's own loads can then wait on (4K aliasing, docs/METHOD.md). The tail is
+ * stored normally. */
+CSUM_ALWAYS_INLINE csum_wsum avx2_sum_chunked(avx2_chunk_kernel kernel, avx2_long_path long_path,
+                                              size_t last_max, unsigned char *dst,
+                                              const unsigned char *p, size_t len, csum_wsum sum,
+                                              enum csum_store store)
 {
     if (__builtin_expect(len < 32, 0))
         return csum_fold64(csum_add64(avx2_short(dst, p, len, store), sum));
-    if (__builtin_expect(len > last_max, 0)) {
-        uint64_t s = sum;
-        do {
-            s = csum_add64(s, kernel(dst, p, chunk, store));
-            p += chunk, len -= chunk;
-            if (dst)
-                dst += chunk;
-        } while (len > last_max);
-        return csum_fold64(csum_add64(s, kernel(dst, p, len, store)));
-    }
+    if (__builtin_expect(len > last_max, 0))
+        return long_path(dst, p, len, sum, store);
     /* A chunk's sum is below 3 * 2^62, so adding the seed cannot carry; the seed comes last,
      * so a caller's dependency chain through `sum` is one add and a fold. */
     return x86_fold64_rotate(kernel(dst, p, len, store) + sum);
 }
 
-enum { AVX2_CHUNK_SHIFT = 33 }; /* 8 GiB chunks; the last one up to 12 GiB (the bound) */
+/* 8 GiB chunks; the last one up to 12 GiB (the bound) */
+#define AVX2_CHUNK_BYTES ((size_t)1 << 33)
+
+__attribute__((noinline, cold)) static csum_wsum avx2_sum_long(unsigned char *dst,
+                                                               const unsigned char *p, size_t len,
+                                                               csum_wsum sum,
+                                                               enum csum_store store)
+{
+    return avx2_sum_chunks_any(avx2_chunk, AVX2_CHUNK_BYTES, AVX2_CHUNK_BYTES * 3 / 2, dst, p,
+                               len, sum, store);
+}
 
 CSUM_ALWAYS_INLINE csum_wsum avx2_sum(unsigned char *dst, const unsigned char *p, size_t len,
                                       csum_wsum sum, enum csum_store store)
 {
-    const size_t chunk = (size_t)1 << AVX2_CHUNK_SHIFT;
-    return avx2_sum_chunked(avx2_chunk, chunk, chunk + chunk / 2, dst, p, len, sum, store);
+    return avx2_sum_chunked(avx2_chunk, avx2_sum_long, AVX2_CHUNK_BYTES * 3 / 2, dst, p, len, sum,
+                            store);
 }
 
 /*

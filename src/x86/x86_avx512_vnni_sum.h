@@ -12,16 +12,15 @@
  * pixel code ("Sign-flipped dot product" in docs/SOURCES.md); the code here is ours.
  *
  * Lane overflow bound. One vpdpwssd moves a lane by at most 2 * 32768 = 2^16. All accumulators
- * are added together in 32-bit lanes at a flush, so fewer than 2^31 / 2^16 = 32768 vectors may
- * go in between two flushes. A buffer of more than 16376 vectors (about 1 MiB) is taken in
- * chunks of 16376 vectors, each flushed, until at most 16376 are left; those (tail included)
- * stay in the accumulators until the final flush. A flush widens the 32-bit lanes to 64 bits;
- * 64-bit lanes cannot overflow for any size_t length. Up to 1024 vectors (64 KiB) no flush
- * happens, and every partial sum of the 16 lanes stays within 1024 * 16 * 2^16 = 2^30: the
- * final reduction can then stay in 32-bit lanes. A buffer summed from its 64-byte boundary
- * (avx512_vnni_sum_from_boundary) has one vector more, its head: 16377 between flushes, and
- * 1025 up to 64 KiB, whose partial sums stay within 1025 * 16 * 2^16 = 2^30 + 2^20: a little
- * over 2^30, still far inside int32.
+ * are added together in 32-bit lanes before they are widened, so fewer than 2^31 / 2^16 =
+ * 32768 vectors may go into one loop. A buffer of more than 16376 vectors (about 1 MiB) is
+ * taken in pieces of 16376 vectors (avx512_vnni_sum_long), the last one up to that size, each
+ * reduced through 64-bit lanes to its exact sum; those sums are added as 64-bit integers,
+ * which cannot overflow for any size_t length. Up to 1024 vectors (64 KiB) every partial sum
+ * of the 16 lanes stays within 1024 * 16 * 2^16 = 2^30: the final reduction can then stay in
+ * 32-bit lanes. A buffer summed from its 64-byte boundary (avx512_vnni_sum_from_boundary) has
+ * one vector more, its head: 16377 in one loop, and 1025 up to 64 KiB, whose partial sums stay
+ * within 1025 * 16 * 2^16 = 2^30 + 2^20: a little over 2^30, still far inside int32.
  *
  * Unrolling. Summing alone is bound by two loads per cycle and needs eight dot products in
  * flight to cover their latency: eight accumulators, 512-byte steps. Copying is bound by one
@@ -74,17 +73,16 @@ static inline __m512i sum8_wide(__m512i a0, __m512i a1, __m512i a2, __m512i a3, 
     return avx512_widen_s32(_mm512_add_epi32(s03, s47));
 }
 
-/* The loop. With has_head, `head` is one more vector, summed with the buffer (the bounds above
- * allow for one more), and whole_len the length of both together: it chooses the reduction, so
- * that the same bytes give the same 32-bit result either way. */
-CSUM_ALWAYS_INLINE csum_wsum avx512_vnni_sum_with(unsigned char *dst, const unsigned char *p,
-                                                  size_t len, csum_wsum sum, enum csum_store store,
-                                                  int has_head, __m512i head, size_t whole_len)
+/* The loop, for at most AVX512_VNNI_FLUSH_BYTES (longer buffers: avx512_vnni_sum_long, which
+ * calls it on pieces of that size): the exact sum of the words, a non-negative integer. With
+ * has_head, `head` is one more vector, summed with the buffer (the bounds above allow for one
+ * more). With lanes32 (buffers of at most AVX512_VNNI_SHORT_REDUCE_BYTES, head included) the
+ * accumulators are reduced in 32-bit lanes, else widened to 64 bits first. */
+CSUM_ALWAYS_INLINE uint64_t avx512_vnni_exact(unsigned char *dst, const unsigned char *p,
+                                              size_t len, enum csum_store store, int has_head,
+                                              __m512i head, int lanes32)
 {
     const size_t unroll = store == CSUM_STORE_NONE ? 8 : 4, step = 64 * unroll;
-    /* every word that goes through the flip */
-    const uint64_t words = ((len + 63) / 64 + (has_head ? 1 : 0)) * 32;
-    __m512i wide = _mm512_setzero_si512();       /* 8 signed 64-bit lanes */
     /* The head first, so that its load and dot product are done while the loop runs. */
     __m512i head_dot = has_head ? dot_flipped_first(head) : _mm512_setzero_si512();
     __asm__("" : "+v"(head_dot));
@@ -109,21 +107,10 @@ CSUM_ALWAYS_INLINE csum_wsum avx512_vnni_sum_with(unsigned char *dst, const unsi
     } while (0)
 #define START(acc, v) dot_flipped_first(v)
 
-    /* Above AVX512_VNNI_FLUSH_BYTES: whole chunks of that size, each flushed into `wide`,
-     * until at most that much is left, so the lanes never take more than the bound allows.
-     * Shorter buffers of a step or more start the accumulators with their first step, not
-     * from zero: from 512 bytes on the sum takes 0.3-1.2 ticks less (Zen 5 VM, throughput mode;
-     * the copy is unchanged within noise). Below a step only the rest code runs. */
-    if (__builtin_expect(len > AVX512_VNNI_FLUSH_BYTES, 0)) {
-        do {
-            for (const size_t end = i + AVX512_VNNI_FLUSH_BYTES; i < end; i += step)
-                AVX512_VNNI_STEP(dot_flipped);
-            wide = _mm512_add_epi64(wide, sum8_wide(a0, a1, a2, a3, a4, a5, a6, a7));
-            a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = _mm512_setzero_si512();
-        } while (len - i > AVX512_VNNI_FLUSH_BYTES);
-        for (; len - i >= step; i += step)
-            AVX512_VNNI_STEP(dot_flipped);
-    } else if (len >= step) {
+    /* Buffers of a step or more start the accumulators with their first step, not from zero:
+     * from 512 bytes on the sum takes 0.3-1.2 ticks less (Zen 5 VM, throughput mode; the copy
+     * is unchanged within noise). Below a step only the rest code runs. */
+    if (len >= step) {
         AVX512_VNNI_STEP(START);
         for (i = step; len - i >= step; i += step)
             AVX512_VNNI_STEP(dot_flipped);
@@ -162,27 +149,98 @@ CSUM_ALWAYS_INLINE csum_wsum avx512_vnni_sum_with(unsigned char *dst, const unsi
     }
     if (has_head)
         a0 = _mm512_add_epi32(a0, head_dot);
+    /* Every word that went through the flip; counted here, not before the loop, where it
+     * would keep a register (and GCC then saves one on the stack). */
+    const uint64_t words = ((len + 63) / 64 + (has_head ? 1 : 0)) * 32;
     /* The exact sum of the unsigned words is non-negative and far below 2^63. */
-    if (__builtin_expect(whole_len <= AVX512_VNNI_SHORT_REDUCE_BYTES, 1)) {
-        /* No flush happened and no partial sum of the lanes leaves int32 (the bound above):
-         * add the accumulators and reduce in 32-bit lanes, then fold with the seed in one
-         * add/adc chain. About a dozen instructions fewer than widening to 64 bits first,
-         * which is most of what a copy of 1500 bytes costs over memcpy (Zen 5 VM, the lab's
-         * copy table: 1.18 -> 1.08 times memcpy). */
+    if (lanes32) {
+        /* No partial sum of the lanes leaves int32 (the bound above): add the accumulators
+         * and reduce in 32-bit lanes. About a dozen instructions fewer than widening to 64
+         * bits first, which is most of what a copy of 1500 bytes costs over memcpy (Zen 5 VM,
+         * the lab's copy table: 1.18 -> 1.08 times memcpy). */
         __m512i s = _mm512_add_epi32(_mm512_add_epi32(_mm512_add_epi32(a0, a1), _mm512_add_epi32(a2, a3)),
                                      _mm512_add_epi32(_mm512_add_epi32(a4, a5), _mm512_add_epi32(a6, a7)));
-        int64_t total = (int64_t)avx512_reduce_add_s32(s) + (int64_t)(words * 32768u);
-        return x86_fold64_add((uint64_t)total, sum);
+        return (uint64_t)((int64_t)avx512_reduce_add_s32(s) + (int64_t)(words * 32768u));
     }
-    wide = _mm512_add_epi64(wide, sum8_wide(a0, a1, a2, a3, a4, a5, a6, a7));
-    uint64_t total = (uint64_t)(_mm512_reduce_add_epi64(wide) + (int64_t)(words * 32768u));
+    return (uint64_t)(_mm512_reduce_add_epi64(sum8_wide(a0, a1, a2, a3, a4, a5, a6, a7)) +
+                      (int64_t)(words * 32768u));
+}
+
+/* The seed and the fold: with lanes32 (the whole buffer, head included, is at most
+ * AVX512_VNNI_SHORT_REDUCE_BYTES) the 32-bit fold with the seed in one add/adc chain, else the
+ * 64-bit one. Chosen by the whole length, so that the same bytes give the same 32-bit result
+ * however they were split. */
+CSUM_ALWAYS_INLINE csum_wsum avx512_vnni_finish(uint64_t total, csum_wsum sum, int lanes32)
+{
+    if (__builtin_expect(lanes32, 1))
+        return x86_fold64_add(total, sum);
     return csum_fold64(csum_add64(total, sum));
+}
+
+/* The exact sum of len bytes at p + i (stored at dst + i), for a `store` known only at run
+ * time: each mode's loop, chosen once. Streaming stores are fenced here too (the caller fences
+ * again): every function that streams has its own sfence, which tests/isa_test.py checks. */
+CSUM_ALWAYS_INLINE uint64_t avx512_vnni_exact_at(unsigned char *dst, const unsigned char *p,
+                                                 size_t i, size_t len, enum csum_store store)
+{
+    const __m512i none = _mm512_setzero_si512();
+    if (store == CSUM_STORE_TEMPORAL)
+        return avx512_vnni_exact(dst + i, p + i, len, CSUM_STORE_TEMPORAL, 0, none, 0);
+    if (store == CSUM_STORE_NONE)
+        return avx512_vnni_exact(NULL, p + i, len, CSUM_STORE_NONE, 0, none, 0);
+    const uint64_t total = avx512_vnni_exact(dst + i, p + i, len, CSUM_STORE_STREAM, 0, none, 0);
+    _mm_sfence();
+    return total;
+}
+
+/*
+ * Buffers longer than AVX512_VNNI_FLUSH_BYTES, out of line: pieces of that size, each reduced
+ * to its exact sum (the lanes' bound), added as 64-bit integers; a head (from_boundary) on its
+ * own. Out of line so that the common lengths' code keeps everything in call-clobbered
+ * registers: with this loop inline GCC 12 saved three registers on the stack at every call
+ * (stores that a copy's own loads can then wait on: 4K aliasing, docs/METHOD.md), and a copy
+ * of 1.5-9 KiB took 1-3 TSC ticks longer (Zen 5 VM).
+ */
+__attribute__((noinline, cold)) static csum_wsum avx512_vnni_sum_long(
+    unsigned char *dst, const unsigned char *p, size_t len, csum_wsum sum, enum csum_store store,
+    int from_boundary)
+{
+    uint64_t total = 0;
+    size_t i = 0;
+    if (from_boundary) {
+        const __m512i head = avx512_move_head(dst, p, store, &i);
+        total = avx512_vnni_exact(NULL, p, 0, CSUM_STORE_NONE, 1, head, 1);
+    }
+    for (; len - i > AVX512_VNNI_FLUSH_BYTES; i += AVX512_VNNI_FLUSH_BYTES)
+        total += avx512_vnni_exact_at(dst, p, i, AVX512_VNNI_FLUSH_BYTES, store);
+    total += avx512_vnni_exact_at(dst, p, i, len - i, store);
+    return avx512_vnni_finish(total, sum, 0);
+}
+
+/* The whole buffer; with from_boundary, the bytes up to dst's (a copy's) or p's 64-byte
+ * boundary as one head vector, then the rest from the boundary (avx512_vnni_sum_from_boundary). */
+CSUM_ALWAYS_INLINE csum_wsum avx512_vnni_sum_with(unsigned char *dst, const unsigned char *p,
+                                                  size_t len, csum_wsum sum, enum csum_store store,
+                                                  int from_boundary)
+{
+    if (__builtin_expect(len > AVX512_VNNI_FLUSH_BYTES, 0))
+        return avx512_vnni_sum_long(dst, p, len, sum, store, from_boundary);
+    const int lanes32 = len <= AVX512_VNNI_SHORT_REDUCE_BYTES;
+    if (!from_boundary)
+        return avx512_vnni_finish(
+            avx512_vnni_exact(dst, p, len, store, 0, _mm512_setzero_si512(), lanes32), sum,
+            lanes32);
+    size_t head_len;
+    const __m512i head = avx512_move_head(dst, p, store, &head_len);
+    return avx512_vnni_finish(avx512_vnni_exact(csum_dst_at(dst, head_len), p + head_len,
+                                                len - head_len, store, 1, head, lanes32),
+                              sum, lanes32);
 }
 
 CSUM_ALWAYS_INLINE csum_wsum avx512_vnni_sum(unsigned char *dst, const unsigned char *p,
                                              size_t len, csum_wsum sum, enum csum_store store)
 {
-    return avx512_vnni_sum_with(dst, p, len, sum, store, 0, _mm512_setzero_si512(), len);
+    return avx512_vnni_sum_with(dst, p, len, sum, store, 0);
 }
 
 /*
@@ -199,10 +257,7 @@ CSUM_ALWAYS_INLINE csum_wsum avx512_vnni_sum_from_boundary(unsigned char *dst,
                                                            const unsigned char *p, size_t len,
                                                            csum_wsum sum, enum csum_store store)
 {
-    size_t head_len;
-    const __m512i head = avx512_move_head(dst, p, store, &head_len);
-    return avx512_vnni_sum_with(csum_dst_at(dst, head_len), p + head_len, len - head_len, sum,
-                                store, 1, head, len);
+    return avx512_vnni_sum_with(dst, p, len, sum, store, 1);
 }
 
 #endif /* CSUM_X86_AVX512_VNNI_SUM_H */

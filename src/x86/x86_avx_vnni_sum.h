@@ -117,11 +117,20 @@ CSUM_ALWAYS_INLINE uint64_t avx_vnni_chunk(unsigned char *dst, const unsigned ch
     return (uint64_t)(total + (int64_t)(words * 32768u)) + avx2_move_odd_byte(dst, p, len, store);
 }
 
+__attribute__((noinline, cold)) static csum_wsum avx_vnni_sum_long(unsigned char *dst,
+                                                                   const unsigned char *p,
+                                                                   size_t len, csum_wsum sum,
+                                                                   enum csum_store store)
+{
+    return avx2_sum_chunks_any(avx_vnni_chunk, AVX_VNNI_CHUNK_BYTES, AVX_VNNI_CHUNK_BYTES + 64,
+                               dst, p, len, sum, store);
+}
+
 CSUM_ALWAYS_INLINE csum_wsum avx_vnni_sum(unsigned char *dst, const unsigned char *p, size_t len,
                                           csum_wsum sum, enum csum_store store)
 {
-    return avx2_sum_chunked(avx_vnni_chunk, AVX_VNNI_CHUNK_BYTES, AVX_VNNI_CHUNK_BYTES + 64, dst,
-                            p, len, sum, store);
+    return avx2_sum_chunked(avx_vnni_chunk, avx_vnni_sum_long, AVX_VNNI_CHUNK_BYTES + 64, dst, p,
+                            len, sum, store);
 }
 
 #endif /* CSUM_X86_AVX_VNNI_SUM_H */

@@ -19,7 +19,8 @@
  * which cannot overflow for any size_t length. Up to 1024 vectors (64 KiB) every partial sum
  * of the 16 lanes stays within 1024 * 16 * 2^16 = 2^30: the final reduction can then stay in
  * 32-bit lanes. A buffer summed from its 64-byte boundary (avx512_vnni_sum_from_boundary) has
- * one vector more, its head: 16377 in one loop, and 1025 up to 64 KiB, whose partial sums stay
+ * one vector more, its head (summed on its own above 1 MiB): at most 16377 in one loop, and
+ * 1025 up to 64 KiB, whose partial sums stay
  * within 1025 * 16 * 2^16 = 2^30 + 2^20: a little over 2^30, still far inside int32.
  *
  * Unrolling. Summing alone is bound by two loads per cycle and needs eight dot products in
@@ -43,9 +44,9 @@
 #include "x86_adc.h"
 #include "x86_avx512_common.h"
 
-/* 16376 vectors (+ 8 < 32768, see the overflow bound): a whole number of steps both when
- * summing (512 bytes) and when copying (256). */
-#define AVX512_VNNI_FLUSH_BYTES ((size_t)16376 * 64)
+/* 16376 vectors, a head vector more at most: far below the 32768 of the overflow bound, and a
+ * whole number of steps both when summing (512 bytes) and when copying (256). */
+#define AVX512_VNNI_PIECE_BYTES ((size_t)16376 * 64)
 #define AVX512_VNNI_SHORT_REDUCE_BYTES ((size_t)1024 * 64)
 
 static inline __m512i dot_flipped(__m512i acc, __m512i v)
@@ -73,7 +74,7 @@ static inline __m512i sum8_wide(__m512i a0, __m512i a1, __m512i a2, __m512i a3, 
     return avx512_widen_s32(_mm512_add_epi32(s03, s47));
 }
 
-/* The loop, for at most AVX512_VNNI_FLUSH_BYTES (longer buffers: avx512_vnni_sum_long, which
+/* The loop, for at most AVX512_VNNI_PIECE_BYTES (longer buffers: avx512_vnni_sum_long, which
  * calls it on pieces of that size): the exact sum of the words, a non-negative integer. With
  * has_head, `head` is one more vector, summed with the buffer (the bounds above allow for one
  * more). With lanes32 (buffers of at most AVX512_VNNI_SHORT_REDUCE_BYTES, head included) the
@@ -166,10 +167,10 @@ CSUM_ALWAYS_INLINE uint64_t avx512_vnni_exact(unsigned char *dst, const unsigned
                       (int64_t)(words * 32768u));
 }
 
-/* The seed and the fold: with lanes32 (the whole buffer, head included, is at most
- * AVX512_VNNI_SHORT_REDUCE_BYTES) the 32-bit fold with the seed in one add/adc chain, else the
- * 64-bit one. Chosen by the whole length, so that the same bytes give the same 32-bit result
- * however they were split. */
+/* The seed and the fold to 32 bits. Both folds give the same value (the end-around-carry sum of
+ * the total's halves and the seed), so the result does not depend on which one runs: the
+ * add/adc chain for the short buffers (lanes32), where it is the shorter code, else the
+ * portable one. */
 CSUM_ALWAYS_INLINE csum_wsum avx512_vnni_finish(uint64_t total, csum_wsum sum, int lanes32)
 {
     if (__builtin_expect(lanes32, 1))
@@ -177,29 +178,29 @@ CSUM_ALWAYS_INLINE csum_wsum avx512_vnni_finish(uint64_t total, csum_wsum sum, i
     return csum_fold64(csum_add64(total, sum));
 }
 
-/* The exact sum of len bytes at p + i (stored at dst + i), for a `store` known only at run
- * time: each mode's loop, chosen once. Streaming stores are fenced here too (the caller fences
- * again): every function that streams has its own sfence, which tests/isa_test.py checks. */
-CSUM_ALWAYS_INLINE uint64_t avx512_vnni_exact_at(unsigned char *dst, const unsigned char *p,
-                                                 size_t i, size_t len, enum csum_store store)
+/* The exact sum of the bytes from p + i to p + len (stored from dst + i), in whole pieces of
+ * AVX512_VNNI_PIECE_BYTES until at most that many are left, then the rest (the lanes' bound);
+ * `store` is a constant here, so each mode gets its own loop. */
+CSUM_ALWAYS_INLINE uint64_t avx512_vnni_pieces(unsigned char *dst, const unsigned char *p,
+                                               size_t i, size_t len, enum csum_store store)
 {
     const __m512i none = _mm512_setzero_si512();
-    if (store == CSUM_STORE_TEMPORAL)
-        return avx512_vnni_exact(dst + i, p + i, len, CSUM_STORE_TEMPORAL, 0, none, 0);
-    if (store == CSUM_STORE_NONE)
-        return avx512_vnni_exact(NULL, p + i, len, CSUM_STORE_NONE, 0, none, 0);
-    const uint64_t total = avx512_vnni_exact(dst + i, p + i, len, CSUM_STORE_STREAM, 0, none, 0);
-    _mm_sfence();
-    return total;
+    uint64_t total = 0;
+    for (; len - i > AVX512_VNNI_PIECE_BYTES; i += AVX512_VNNI_PIECE_BYTES)
+        total += avx512_vnni_exact(csum_dst_at(dst, i), p + i, AVX512_VNNI_PIECE_BYTES, store, 0,
+                                   none, 0);
+    return total + avx512_vnni_exact(csum_dst_at(dst, i), p + i, len - i, store, 0, none, 0);
 }
 
 /*
- * Buffers longer than AVX512_VNNI_FLUSH_BYTES, out of line: pieces of that size, each reduced
- * to its exact sum (the lanes' bound), added as 64-bit integers; a head (from_boundary) on its
- * own. Out of line so that the common lengths' code keeps everything in call-clobbered
- * registers: with this loop inline GCC 12 saved three registers on the stack at every call
- * (stores that a copy's own loads can then wait on: 4K aliasing, docs/METHOD.md), and a copy
- * of 1.5-9 KiB took 1-3 TSC ticks longer (Zen 5 VM).
+ * Buffers longer than AVX512_VNNI_PIECE_BYTES, out of line: a head (from_boundary) on its own,
+ * then pieces, each reduced to its exact sum, the sums added as 64-bit integers (far below
+ * 2^63 for any size_t length). Out of line so that the common lengths' code keeps everything
+ * in call-clobbered registers: with this loop inline GCC 12 saved two (sum) to four (copy)
+ * registers on the stack at every call (stores that a copy's own loads can then wait on: 4K
+ * aliasing, docs/METHOD.md), and a copy of 1.5-9 KiB took 1-3 TSC ticks longer (Zen 5 VM).
+ * The streaming stores are fenced here, once after the last piece (the caller fences again):
+ * every function that streams has its own sfence, which tests/isa_test.py checks.
  */
 __attribute__((noinline, cold)) static csum_wsum avx512_vnni_sum_long(
     unsigned char *dst, const unsigned char *p, size_t len, csum_wsum sum, enum csum_store store,
@@ -211,9 +212,14 @@ __attribute__((noinline, cold)) static csum_wsum avx512_vnni_sum_long(
         const __m512i head = avx512_move_head(dst, p, store, &i);
         total = avx512_vnni_exact(NULL, p, 0, CSUM_STORE_NONE, 1, head, 1);
     }
-    for (; len - i > AVX512_VNNI_FLUSH_BYTES; i += AVX512_VNNI_FLUSH_BYTES)
-        total += avx512_vnni_exact_at(dst, p, i, AVX512_VNNI_FLUSH_BYTES, store);
-    total += avx512_vnni_exact_at(dst, p, i, len - i, store);
+    if (store == CSUM_STORE_TEMPORAL) {
+        total += avx512_vnni_pieces(dst, p, i, len, CSUM_STORE_TEMPORAL);
+    } else if (store == CSUM_STORE_NONE) {
+        total += avx512_vnni_pieces(NULL, p, i, len, CSUM_STORE_NONE);
+    } else {
+        total += avx512_vnni_pieces(dst, p, i, len, CSUM_STORE_STREAM);
+        _mm_sfence();
+    }
     return avx512_vnni_finish(total, sum, 0);
 }
 
@@ -223,7 +229,7 @@ CSUM_ALWAYS_INLINE csum_wsum avx512_vnni_sum_with(unsigned char *dst, const unsi
                                                   size_t len, csum_wsum sum, enum csum_store store,
                                                   int from_boundary)
 {
-    if (__builtin_expect(len > AVX512_VNNI_FLUSH_BYTES, 0))
+    if (__builtin_expect(len > AVX512_VNNI_PIECE_BYTES, 0))
         return avx512_vnni_sum_long(dst, p, len, sum, store, from_boundary);
     const int lanes32 = len <= AVX512_VNNI_SHORT_REDUCE_BYTES;
     if (!from_boundary)

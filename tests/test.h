@@ -61,11 +61,12 @@ void unmap_large(unsigned char *p, size_t len);
 
 
 /* Lengths around the points where vector rows change how they keep their lanes from
- * overflowing (avx512-vnni and avx512: a 32-bit final reduction up to 64 KiB; avx512-vnni: a
- * flush every 16376 vectors; avx-vnni: chunks of 32752 vectors, the last up to 64 bytes longer;
- * the x86_lanes.h rows: a flush every 16384 steps of four vectors, 2 MiB for avx2 and 4 MiB for
- * avx512; neon: a flush every 16384 steps of eight vectors, 2 MiB), for the tests with the
- * words that move a lane furthest (all 0x0000, all 0xffff).
+ * overflowing (avx512-vnni and avx512: a 32-bit final reduction up to 64 KiB; avx512-vnni:
+ * longer buffers than 16376 vectors in pieces of that many, each summed exactly on its own;
+ * avx-vnni: chunks of 32752 vectors, the last up to 64 bytes longer; the x86_lanes.h rows: a
+ * flush every 16384 steps of four vectors, 2 MiB for avx2 and 4 MiB for avx512; neon: a flush
+ * every 16384 steps of eight vectors, 2 MiB), for the tests with the words that move a lane
+ * furthest (all 0x0000, all 0xffff).
  * 131073, 131076 and 262145: the first lengths whose 32-bit final reduction would overflow
  * (avx512-vnni: 2049 vectors of zero words; x86_lanes.h: 65538 words of 0xffff), and one well
  * past them, so the 64 KiB bound of that reduction cannot be raised unnoticed: below about

@@ -238,8 +238,8 @@ void test_copy_large(struct test_ctx *t)
     large_want_ready[q] = 1;
     /* The lane edges with dst on a boundary, and at an even offset off one with src as far
      * off its own boundary or not (the rows that store from dst's boundary then: a head vector
-     * more before each flush). The data is uniform, so one oracle answer serves all three, and
-     * the row must give the same 32-bit result at each. */
+     * more, on its own above 1 MiB). The data is uniform, so one oracle answer serves all
+     * three, and the row must give the same 32-bit result at each. */
     static const size_t edges[] = { TEST_LANE_EDGES };
     static const size_t at[][2] = { { 64, 1 }, { 78, 14 }, { 78, 1 } }; /* dst, src offsets */
     for (int byte = 0; byte <= 0xff; byte += 0xff) {

@@ -46,7 +46,8 @@ void test_guard_pages(struct test_ctx *t)
      * bytes, avx512-vnni from 2048, avx2 from 4096), in the quick suite too: from just below each
      * threshold, 66 lengths flush against the end guard (the start then takes every offset mod
      * 64) and against the start guard; the same around 64 KiB (where the 32-bit reductions end)
-     * and, in the full suite, around 1 MiB (avx512-vnni's flush). */
+     * and, in the full suite, around 1 MiB (above it avx512-vnni sums the head on its own, then
+     * pieces). */
     static const size_t edges[] = { 768, 2048, 4096, 65536, 16376 * 64 };
     const size_t n_edges = t->quick ? 4 : 5;
     if (guarded_buffer_map(&g, edges[n_edges - 1] + 64) != 0) {

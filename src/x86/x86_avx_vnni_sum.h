@@ -33,8 +33,9 @@
 
 #include "x86_avx2_sum.h"
 
-/* 32752 vectors (< 32768, see the bound): a whole number of 256-byte steps, a multiple of 64 bytes for the streaming stores, and the same
- * size as the avx512-vnni row's flush, so the tests' lane edges cover both. */
+/* 32752 vectors (< 32768, see the bound): a whole number of 256-byte steps, a multiple of 64
+ * bytes for the streaming stores, and the size of the avx512-vnni row's pieces, so the tests'
+ * lane edges cover both. */
 #define AVX_VNNI_CHUNK_BYTES ((size_t)32752 * 32)
 
 /* acc + the words of v, each less 32768, in pairs per 32-bit lane. */

@@ -212,10 +212,10 @@ void test_huge(struct test_ctx *t)
  * 12 GiB + 8 KiB + 77 bytes at an odd address, for the paths only buffers that long take (the
  * avx2 row sums 8 GiB chunks above 12 GiB). Only three pieces are written (random bytes at the
  * start, around the first 8 GiB chunk's end and at the end); every other page is never written
- * and reads as zeros from the kernel's zero page, so the test needs a few MiB of memory. Zero
- * bytes add nothing, and each piece starts at an even offset from the buffer's start, so the
- * oracle over the pieces laid end to end (each then at an offset of the same parity) gives the
- * whole buffer's answer.
+ * and reads as zeros from the kernel's zero page, so the test needs little memory besides the
+ * page tables that map that page (24 MiB without transparent huge pages). Zero bytes add
+ * nothing, and each piece starts at an even offset from the buffer's start, so the oracle over
+ * the pieces laid end to end (each then at an even offset too) gives the whole buffer's answer.
  */
 enum { SPARSE_OFFSET = 1, SPARSE_PIECE = 4096 };
 static const size_t SPARSE_LEN = ((size_t)12 << 30) + 8192 + 77;

@@ -15,13 +15,13 @@
  * are added together in 32-bit lanes before they are widened, so fewer than 2^31 / 2^16 =
  * 32768 vectors may go into one loop. A buffer of more than 16376 vectors (about 1 MiB) is
  * taken in pieces of 16376 vectors (avx512_vnni_sum_long), the last one up to that size, each
- * reduced through 64-bit lanes to its exact sum; those sums are added as 64-bit integers,
- * which cannot overflow for any size_t length. Up to 1024 vectors (64 KiB) every partial sum
- * of the 16 lanes stays within 1024 * 16 * 2^16 = 2^30: the final reduction can then stay in
- * 32-bit lanes. A buffer summed from its 64-byte boundary (avx512_vnni_sum_from_boundary) has
- * one vector more, its head (summed on its own above 1 MiB): at most 16377 in one loop, and
- * 1025 up to 64 KiB, whose partial sums stay
- * within 1025 * 16 * 2^16 = 2^30 + 2^20: a little over 2^30, still far inside int32.
+ * reduced through 64-bit lanes to its exact sum (below 2^36); those sums are added with
+ * end-around carry, which is right for any size_t length. Up to 1024 vectors (64 KiB) every
+ * partial sum of the 16 lanes stays within 1024 * 16 * 2^16 = 2^30: the final reduction can
+ * then stay in 32-bit lanes. A buffer summed from its 64-byte boundary
+ * (avx512_vnni_sum_from_boundary) has one vector more, its head (summed on its own above
+ * 1 MiB): at most 16377 in one loop, and 1025 up to 64 KiB, whose partial sums stay within
+ * 1025 * 16 * 2^16 = 2^30 + 2^20: a little over 2^30, still far inside int32.
  *
  * Unrolling. Summing alone is bound by two loads per cycle and needs eight dot products in
  * flight to cover their latency: eight accumulators, 512-byte steps. Copying is bound by one
@@ -178,7 +178,7 @@ CSUM_ALWAYS_INLINE csum_wsum avx512_vnni_finish(uint64_t total, csum_wsum sum, i
     return csum_fold64(csum_add64(total, sum));
 }
 
-/* The exact sum of the bytes from p + i to p + len (stored from dst + i), in whole pieces of
+/* The sum of the bytes from p + i to p + len (stored from dst + i), in whole pieces of
  * AVX512_VNNI_PIECE_BYTES until at most that many are left, then the rest (the lanes' bound);
  * `store` is a constant here, so each mode gets its own loop. */
 CSUM_ALWAYS_INLINE uint64_t avx512_vnni_pieces(unsigned char *dst, const unsigned char *p,
@@ -187,20 +187,22 @@ CSUM_ALWAYS_INLINE uint64_t avx512_vnni_pieces(unsigned char *dst, const unsigne
     const __m512i none = _mm512_setzero_si512();
     uint64_t total = 0;
     for (; len - i > AVX512_VNNI_PIECE_BYTES; i += AVX512_VNNI_PIECE_BYTES)
-        total += avx512_vnni_exact(csum_dst_at(dst, i), p + i, AVX512_VNNI_PIECE_BYTES, store, 0,
-                                   none, 0);
-    return total + avx512_vnni_exact(csum_dst_at(dst, i), p + i, len - i, store, 0, none, 0);
+        total = csum_add64(total, avx512_vnni_exact(csum_dst_at(dst, i), p + i,
+                                                    AVX512_VNNI_PIECE_BYTES, store, 0, none, 0));
+    return csum_add64(total, avx512_vnni_exact(csum_dst_at(dst, i), p + i, len - i, store, 0,
+                                               none, 0));
 }
 
 /*
  * Buffers longer than AVX512_VNNI_PIECE_BYTES, out of line: a head (from_boundary) on its own,
- * then pieces, each reduced to its exact sum, the sums added as 64-bit integers (far below
- * 2^63 for any size_t length). Out of line so that the common lengths' code keeps everything
- * in call-clobbered registers: with this loop inline GCC 12 saved two (sum) to four (copy)
- * registers on the stack at every call (stores that a copy's own loads can then wait on: 4K
- * aliasing, docs/METHOD.md), and a copy of 1.5-9 KiB took 1-3 TSC ticks longer (Zen 5 VM).
- * The streaming stores are fenced here, once after the last piece (the caller fences again):
- * every function that streams has its own sfence, which tests/isa_test.py checks.
+ * then pieces, each reduced to its exact sum, the sums added with end-around carry (plain
+ * 64-bit adds would wrap from 2^49 bytes of 0xff on, which a 57-bit address space can hold).
+ * Out of line so that the common lengths' code keeps everything in call-clobbered registers:
+ * with this loop inline GCC 12 saved two (sum) to four (copy) registers on the stack at every
+ * call (stores that a copy's own loads can then wait on: 4K aliasing, docs/METHOD.md), and a
+ * copy of 1.5-9 KiB took 1-3 TSC ticks longer (Zen 5 VM). The streaming stores are fenced
+ * here, once after the last piece (the caller fences again): every function that streams has
+ * its own sfence, which tests/isa_test.py checks.
  */
 __attribute__((noinline, cold)) static csum_wsum avx512_vnni_sum_long(
     unsigned char *dst, const unsigned char *p, size_t len, csum_wsum sum, enum csum_store store,
@@ -213,11 +215,11 @@ __attribute__((noinline, cold)) static csum_wsum avx512_vnni_sum_long(
         total = avx512_vnni_exact(NULL, p, 0, CSUM_STORE_NONE, 1, head, 1);
     }
     if (store == CSUM_STORE_TEMPORAL) {
-        total += avx512_vnni_pieces(dst, p, i, len, CSUM_STORE_TEMPORAL);
+        total = csum_add64(total, avx512_vnni_pieces(dst, p, i, len, CSUM_STORE_TEMPORAL));
     } else if (store == CSUM_STORE_NONE) {
-        total += avx512_vnni_pieces(NULL, p, i, len, CSUM_STORE_NONE);
+        total = csum_add64(total, avx512_vnni_pieces(NULL, p, i, len, CSUM_STORE_NONE));
     } else {
-        total += avx512_vnni_pieces(dst, p, i, len, CSUM_STORE_STREAM);
+        total = csum_add64(total, avx512_vnni_pieces(dst, p, i, len, CSUM_STORE_STREAM));
         _mm_sfence();
     }
     return avx512_vnni_finish(total, sum, 0);

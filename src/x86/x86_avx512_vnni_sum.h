@@ -157,8 +157,10 @@ CSUM_ALWAYS_INLINE uint64_t avx512_vnni_exact(unsigned char *dst, const unsigned
     if (lanes32) {
         /* No partial sum of the lanes leaves int32 (the bound above): add the accumulators
          * and reduce in 32-bit lanes. About a dozen instructions fewer than widening to 64
-         * bits first, which is most of what a copy of 1500 bytes costs over memcpy (Zen 5 VM,
-         * the lab's copy table: 1.18 -> 1.08 times memcpy). */
+         * bits first: a copy of 1500 bytes went from 1.18 to 1.08 times memcpy in the lab's
+         * copy table (Zen 5 VM, 2026-11-26, when that table's memcpy was slowed by 4K
+         * aliasing; what the copy still pays is its two vector instructions per 64 bytes:
+         * docs/METHOD.md, "Registers saved on the stack"). */
         __m512i s = _mm512_add_epi32(_mm512_add_epi32(_mm512_add_epi32(a0, a1), _mm512_add_epi32(a2, a3)),
                                      _mm512_add_epi32(_mm512_add_epi32(a4, a5), _mm512_add_epi32(a6, a7)));
         return (uint64_t)((int64_t)avx512_reduce_add_s32(s) + (int64_t)(words * 32768u));

@@ -1,7 +1,7 @@
 /*
- * Fuzz target (b): csum_partial_copy, csum_iov and csum_iov_copy. Every copy implementation
- * this CPU supports and the public entry points, against the byte-at-a-time oracle, on data,
- * alignments, an initial sum and a segmentation taken from the input.
+ * Fuzz target (b): csum_partial_copy, csum_iov, csum_iov_range and csum_iov_copy. Every copy
+ * implementation this CPU supports and the public entry points, against the byte-at-a-time
+ * oracle, on data, alignments, an initial sum and a segmentation taken from the input.
  *
  * Input: an 8-byte header, then a segment list, then the data (missing bytes read as zero).
  *   byte  0      source alignment (& 63) after a 64-byte boundary
@@ -25,7 +25,10 @@
  *    and gives the same 32-bit sum;
  *  - seeded with 0xffffffff, csum_partial_copy never returns 0 (Al Viro's property, Viro/Laight 2020);
  *  - csum_iov over the segments equals the oracle over their concatenation, and csum_iov_copy
- *    writes exactly that concatenation (canaries around it) and returns the same checksum.
+ *    writes exactly that concatenation (canaries around it) and returns the same checksum;
+ *  - csum_iov_range over a range of the concatenation taken from the initial sum's bits
+ *    (offset from its low 16, length from its high 16) equals the oracle over those bytes, and
+ *    one byte longer than what is left after the offset returns the initial sum.
  */
 #include "fuzz_common.h"
 
@@ -142,5 +145,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                csum16_network_value(csum_fold(got)), want_iov);
     FUZZ_CHECK(memcmp(flat, src, used) == 0, "csum_iov_copy: the gathered bytes differ");
     check_canaries(flat, used, "csum_iov_copy");
+
+    const size_t offset = (initial & 0xffff) % (used + 1);
+    const size_t range = (initial >> 16) % (used - offset + 1);
+    const uint16_t want_range = oracle_checksum(src + offset, range, initial);
+    got = csum_iov_range(iov, n_segments, offset, range, initial);
+    FUZZ_CHECK(csum16_network_value(csum_fold(got)) == want_range,
+               "csum_iov_range: %zu segments, bytes %zu..+%zu of %zu: 0x%04x, oracle 0x%04x",
+               n_segments, offset, range, used, csum16_network_value(csum_fold(got)), want_range);
+    FUZZ_CHECK(csum_iov_range(iov, n_segments, offset, used - offset + 1, initial) == initial,
+               "csum_iov_range past the end: %zu segments, bytes %zu..+%zu of %zu", n_segments,
+               offset, used - offset + 1, used);
     return 0;
 }

@@ -26,22 +26,22 @@
  * csum_dispatch_describe and csum_dispatch_file when `size` > 0).
  *
  * Threads and first use: every function may be called from any thread, concurrently, with no
- * set-up call. Each dispatched operation (csum_partial and csum_iov; csum_partial_copy and
- * csum_iov_copy; csum_ipv4_header_batch) chooses its plan on its first call, or on the first
- * query of it (csum_impl_active, csum_dispatch_describe, csum_dispatch_source,
- * csum_copy_impl_active): that call reads the environment (CSUM_IMPL, CSUM_DISPATCH and the
- * plan file; CSUM_COPY_IMPL; CSUM_BATCH_IMPL; and, once for the process, CSUM_CPU_DISABLE with
- * the CPU's features) and allocates the plan. Threads that race through a first call agree on
- * one plan, and a selection made meanwhile (csum_impl_select() and the like) is kept. After that
- * the library reads none of it again: setting a variable or rewriting the plan file changes
- * nothing in a running process, with one exception: when a usable CSUM_IMPL chose the first
- * plan, the automatic plan is built at the first csum_impl_select("auto") or
- * csum_dispatch_set("auto"), from CSUM_DISPATCH and the plan file as they are then.
- * (csum_dispatch_file() reads its variables on every call.) A thread that must not pay for
- * this on its first packet calls csum_impl_active(), csum_copy_impl_active(0) and
- * csum_ipv4_header_batch(NULL, 0, NULL) at startup. The variables are read with getenv (glibc's
- * secure_getenv), which must not run while another thread calls setenv() or putenv(): set
- * them before starting threads, or make those calls first.
+ * set-up call. Each dispatched operation (csum_partial, csum_iov and csum_iov_range;
+ * csum_partial_copy and csum_iov_copy; csum_ipv4_header_batch) chooses its plan on its first
+ * call, or on the first query of it (csum_impl_active, csum_dispatch_describe,
+ * csum_dispatch_source, csum_copy_impl_active): that call reads the environment (CSUM_IMPL,
+ * CSUM_DISPATCH and the plan file; CSUM_COPY_IMPL; CSUM_BATCH_IMPL; and, once for the process,
+ * CSUM_CPU_DISABLE with the CPU's features) and allocates the plan. Threads that race through a
+ * first call agree on one plan, and a selection made meanwhile (csum_impl_select() and the
+ * like) is kept. After that the library reads none of it again: setting a variable or rewriting
+ * the plan file changes nothing in a running process, with one exception: when a usable
+ * CSUM_IMPL chose the first plan, the automatic plan is built at the first
+ * csum_impl_select("auto") or csum_dispatch_set("auto"), from CSUM_DISPATCH and the plan file
+ * as they are then. (csum_dispatch_file() reads its variables on every call.) A thread that
+ * must not pay for this on its first packet calls csum_impl_active(), csum_copy_impl_active(0)
+ * and csum_ipv4_header_batch(NULL, 0, NULL) at startup. The variables are read with getenv
+ * (glibc's secure_getenv), which must not run while another thread calls setenv() or putenv():
+ * set them before starting threads, or make those calls first.
  *
  * Language: this header is C99 and C++11 (or later) clean, -pedantic and -Wshadow included
  * (tested by tests/header_test.sh); only the optional constant-length inline path uses GNU C
@@ -125,6 +125,24 @@ CSUM_API csum_wsum csum_partial_copy(void *dst, const void *src, size_t len, csu
  * A NULL `iov` (with any `n`) returns `sum`; a segment whose iov_base is NULL counts as empty.
  */
 CSUM_API csum_wsum csum_iov(const struct iovec *iov, size_t n, csum_wsum sum);
+
+/**
+ * The sum of bytes [offset, offset + len) of the concatenation of the `n` segments, added to
+ * `sum`: the same value modulo 0xffff as csum_partial() over those `len` bytes copied to one
+ * buffer (treated, as there, as if they started at an even offset of the whole message; see
+ * csum_block_add() otherwise). The range may start and end anywhere, inside a segment or at a
+ * boundary, across segments of any length, odd and empty ones included; csum_iov(iov, n, sum)
+ * is csum_iov_range(iov, n, 0, total length, sum), to the bit. For software segmentation
+ * (TSO/GSO) and retransmission from a send queue held as an iovec: each segment's payload sum
+ * without building an iovec for it (Linux's skb_checksum(skb, offset, len, sum)). Segments
+ * before the range are skipped by their iov_len, their bytes unread: only the range is read.
+ * A segment whose iov_base is NULL counts as empty, as in csum_iov(). A `len` of 0 returns
+ * `sum`, whatever `offset`. A range that does not lie within the segments (offset + len above
+ * their total length, or above SIZE_MAX) and a NULL `iov` (with any `n`) are caller bugs that
+ * return `sum` without reading any segment's bytes.
+ */
+CSUM_API csum_wsum csum_iov_range(const struct iovec *iov, size_t n, size_t offset, size_t len,
+                                  csum_wsum sum);
 
 /**
  * Copy the `n` segments back to back into `dst` and return the sum of the concatenation, as

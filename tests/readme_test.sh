@@ -80,7 +80,7 @@ done < <(awk '/^\*\*Without installing\.\*\*/ { on = 1 } on && /^```sh/ { inbloc
     echo '               void *flat, const struct iovec *iov, size_t iovcnt, size_t len)'
     echo '{'
     cat "$tmp/4.c"
-    echo '    (void)s; (void)r; (void)t; (void)u;'
+    echo '    (void)s; (void)r; (void)t; (void)u; (void)v;'
     echo '}'
 } >"$tmp/fragments.c"
 check "readme: the copy and iovec fragments compile as a function body" -- \

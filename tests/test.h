@@ -166,6 +166,7 @@ void test_copy_public_entry(struct test_ctx *t);
 void test_ones_seed(struct test_ctx *t);
 void test_iov(struct test_ctx *t);
 void test_iov_copy(struct test_ctx *t);
+void test_iov_range(struct test_ctx *t);
 void test_memops(struct test_ctx *t);
 int copy_selection_child(const char *mode); /* test_copy_api.c: child side, "copy" or "copy-race" */
 

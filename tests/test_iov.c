@@ -3,7 +3,9 @@
  * 1-byte, odd and long segments, each from its own place and alignment) against the oracle on
  * the concatenation; csum_iov_copy must write exactly the concatenation, under every copy row;
  * gathers whose segments, iovec array and dst lie flush against inaccessible pages; and one
- * gather large enough for the non-temporal row.
+ * gather large enough for the non-temporal row. csum_iov_range: every range of a short vector
+ * and past its end, random ranges of random segmentations, and ranges whose neighbouring
+ * bytes, inside their segments and in the segments around, are inaccessible.
  */
 #include "test.h"
 
@@ -222,4 +224,211 @@ void test_iov_copy(struct test_ctx *t)
     free(g);
     free(pool);
     free(dstbuf);
+}
+
+/*
+ * csum_iov_range. The oracle over the range's bytes of the concatenation; for a range that does
+ * not lie within the segments, exactly the initial sum.
+ */
+static void check_range(struct test_ctx *t, const struct iovec *iov, size_t n,
+                        const unsigned char *flat, size_t total, size_t offset, size_t len,
+                        csum_wsum init, const char *what)
+{
+    csum_wsum got = csum_iov_range(iov, n, offset, len, init);
+    if (len <= total && offset <= total - len) {
+        if (csum16_network_value(csum_fold(got)) != oracle_checksum(flat + offset, len, init))
+            CHECK(t, 0, "csum_iov_range %s: offset %zu len %zu of %zu bytes in %zu segments, "
+                  "initial 0x%08x: 0x%08x, oracle 0x%04x", what, offset, len, total, n,
+                  (unsigned)init, (unsigned)got, oracle_checksum(flat + offset, len, init));
+        CHECK(t, init != 0xffffffffu || got != 0, "csum_iov_range %s seeded with 0xffffffff gave "
+              "0 (offset %zu len %zu)", what, offset, len);
+    } else {
+        CHECK(t, got == init, "csum_iov_range %s: offset %zu len %zu is outside the %zu bytes, "
+              "got 0x%08x, want the initial 0x%08x", what, offset, len, total, (unsigned)got,
+              (unsigned)init);
+    }
+}
+
+/* A short vector (31 bytes in 14 segments: empty ones first, last and between, NULL ones with
+ * a length, odd and even lengths), every offset and length, and past the end: so every range
+ * inside one segment, from or to every boundary, and ending exactly at the end. */
+static void range_every_offset(struct test_ctx *t, const unsigned char *pool)
+{
+    static const size_t lens[] = { 0, 3, 1, 0, 4, 9, 2, 1, 0, 6, 5, 0 };
+    struct iovec iov[16];
+    unsigned char flat[64];
+    size_t n = 0, total = 0;
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+        if (i == 2 || i == 8) { /* a NULL segment with a length counts as empty */
+            iov[n].iov_base = NULL;
+            iov[n++].iov_len = 5;
+        }
+        iov[n].iov_base = (void *)(pool + 101 * i + (i & 1)); /* odd and even addresses */
+        iov[n].iov_len = lens[i];
+        memcpy(flat + total, iov[n].iov_base, lens[i]);
+        total += lens[i];
+        n++;
+    }
+    static const csum_wsum inits[] = { 0, 0xffffffffu, 0x1234abcdu };
+    for (size_t s = 0; s < 3; s++) {
+        for (size_t off = 0; off <= total + 2; off++)
+            for (size_t len = 0; off + len <= total + 2; len++)
+                check_range(t, iov, n, flat, total, off, len, inits[s], "every offset");
+        /* whole: csum_iov to the bit */
+        CHECK(t, csum_iov_range(iov, n, 0, total, inits[s]) == csum_iov(iov, n, inits[s]),
+              "csum_iov_range of the whole vector differs from csum_iov, initial 0x%08x",
+              (unsigned)inits[s]);
+        /* offset + len past SIZE_MAX: wrapped around, the end would be inside */
+        const size_t offs[] = { 0, 1, 7, total - 1, total, SIZE_MAX };
+        for (size_t i = 0; i < sizeof offs / sizeof offs[0]; i++) {
+            const size_t o = offs[i];
+            const size_t bad[] = { SIZE_MAX, SIZE_MAX - o + 1, SIZE_MAX - o + 5, SIZE_MAX - o + total,
+                                   total - o + 1 };
+            for (size_t j = 0; j < sizeof bad / sizeof bad[0]; j++)
+                if (bad[j])
+                    check_range(t, iov, n, flat, total, o, bad[j], inits[s], "past SIZE_MAX");
+        }
+        CHECK(t, csum_iov_range(NULL, 3, 0, 1, inits[s]) == inits[s], "csum_iov_range(NULL, 3)");
+        CHECK(t, csum_iov_range(NULL, 0, 0, 0, inits[s]) == inits[s], "csum_iov_range(NULL, 0)");
+        CHECK(t, csum_iov_range(iov, 0, 0, 1, inits[s]) == inits[s], "csum_iov_range, n = 0");
+        CHECK(t, csum_iov_range(iov, n, SIZE_MAX, 0, inits[s]) == inits[s],
+              "csum_iov_range, len 0 at offset SIZE_MAX");
+    }
+}
+
+/* Random segmentations of 0..70-byte segments, and csum_iov's random gathers: random ranges,
+ * ranges from and to a random segment boundary, the whole (csum_iov's value to the bit). */
+static void range_random(struct test_ctx *t, const unsigned char *pool, struct gather *g,
+                         uint64_t *rng, int short_segments)
+{
+    if (short_segments) {
+        g->n = g->total = 0;
+        const size_t want = below(rng, 40); /* 39 * 70 bytes fit in flat */
+        while (g->n < want) {
+            const size_t len = below(rng, 71);
+            const unsigned char *p = pool + below(rng, POOL - len);
+            g->iov[g->n].iov_base = (void *)p;
+            g->iov[g->n++].iov_len = len;
+            memcpy(g->flat + g->total, p, len);
+            g->total += len;
+        }
+        g->init = (csum_wsum)testdata_next(rng);
+    } else {
+        random_gather(g, pool, rng);
+    }
+    const size_t total = g->total;
+    CHECK(t, csum_iov_range(g->iov, g->n, 0, total, g->init) == csum_iov(g->iov, g->n, g->init),
+          "csum_iov_range of the whole vector differs from csum_iov (%zu bytes in %zu segments)",
+          total, g->n);
+    for (int i = 0; i < 6; i++) {
+        const size_t off = below(rng, total + 1);
+        check_range(t, g->iov, g->n, g->flat, total, off, below(rng, total - off + 1), g->init,
+                    "random");
+    }
+    /* A boundary: the end of segment k, counted as csum_iov counts it. */
+    size_t k = below(rng, g->n + 1), edge = 0;
+    for (size_t i = 0; i < k; i++)
+        edge += g->iov[i].iov_base ? g->iov[i].iov_len : 0;
+    check_range(t, g->iov, g->n, g->flat, total, edge, below(rng, total - edge + 1), g->init,
+                "from a boundary");
+    const size_t from = below(rng, edge + 1);
+    check_range(t, g->iov, g->n, g->flat, total, from, edge - from, g->init, "to a boundary");
+    check_range(t, g->iov, g->n, g->flat, total, from, total - from + 1 + below(rng, 3), g->init,
+                "past the end");
+}
+
+/*
+ * Guard pages, tighter than csum_iov's: [PROT_NONE][readable] pages, one pair per segment, and a
+ * last PROT_NONE page. The segments before and after the range point into PROT_NONE pages, so
+ * reading one of their bytes crashes the test. The first segment of the range starts in the
+ * PROT_NONE page before its readable page, its part in the range at the readable page's start;
+ * the last one's part in the range ends at the end of its readable page, the rest of it in the
+ * PROT_NONE page after; whole segments between sit flush against one or the other. A range
+ * inside one segment starts at the readable page's start or ends at its end, by round. The
+ * iovec array ends at a guard page.
+ */
+static void range_guarded(struct test_ctx *t)
+{
+    enum { SEGS = 12 };
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const size_t map_len = (2 * SEGS + 1) * page;
+    struct guarded_buffer iovs;
+    unsigned char *map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                              -1, 0);
+    unsigned char *flat = malloc(SEGS * page);
+    if (map == MAP_FAILED || !flat || guarded_buffer_map(&iovs, SEGS * sizeof(struct iovec)) != 0) {
+        CHECK(t, 0, "cannot map guard pages for the ranges");
+        if (map != MAP_FAILED)
+            munmap(map, map_len);
+        free(flat);
+        return;
+    }
+    testdata_fill(map, map_len, 0x7a9e);
+    for (size_t i = 0; i <= SEGS; i++)
+        mprotect(map + 2 * i * page, page, PROT_NONE);
+    const size_t lens[] = { 0, 1, 2, 3, 7, 8, 9, 39, 40, 63, 64, 65, 255, 256, 1500, page - 1, page };
+    const size_t n_lens = sizeof lens / sizeof lens[0];
+    uint64_t rng = 0x7a9f;
+    for (int round = 0; round < (t->quick ? 300 : 3000); round++) {
+        const size_t n = 1 + below(&rng, SEGS);
+        struct iovec *iov = (struct iovec *)(void *)(iovs.data + iovs.data_len - n * sizeof *iov);
+        size_t len_of[SEGS], total = 0;
+        for (size_t i = 0; i < n; i++) {
+            len_of[i] = below(&rng, 3) ? lens[below(&rng, n_lens)] : below(&rng, 71);
+            total += len_of[i];
+        }
+        const size_t offset = below(&rng, total + 1), len = below(&rng, total - offset + 1);
+        size_t at = 0, got = 0;
+        for (size_t i = 0; i < n; i++) {
+            unsigned char *guard = map + 2 * i * page, *readable = guard + page;
+            const size_t seg = len_of[i];
+            /* this segment's bytes in the range: [lo, hi) of it */
+            const size_t lo = offset > at ? offset - at : 0;
+            size_t hi = offset + len > at ? offset + len - at : 0;
+            if (hi > seg)
+                hi = seg;
+            if (len == 0 || lo >= hi) { /* outside the range: unreadable */
+                iov[i].iov_base = guard;
+            } else if (lo > 0 && hi < seg) { /* the range lies inside this segment */
+                iov[i].iov_base = (round & 1) ? readable - lo : readable + page - hi;
+            } else if (lo > 0) { /* the first segment: its head in the guard page */
+                iov[i].iov_base = readable - lo;
+            } else if (hi < seg) { /* the last: its tail in the next guard page */
+                iov[i].iov_base = readable + page - hi;
+            } else { /* all of it in the range */
+                iov[i].iov_base = (round & 2) ? readable : readable + page - seg;
+            }
+            iov[i].iov_len = seg;
+            if (lo < hi) {
+                memcpy(flat + got, (unsigned char *)iov[i].iov_base + lo, hi - lo);
+                got += hi - lo;
+            }
+            at += seg;
+        }
+        const csum_wsum init = (csum_wsum)testdata_next(&rng);
+        check_value(t, csum_iov_range(iov, n, offset, len, init), oracle_checksum(flat, len, init),
+                    len, offset, init, "csum_iov_range against guard pages (align = offset)");
+        CHECK(t, got == len, "range_guarded: %zu bytes placed for a range of %zu", got, len);
+        /* past the end by one byte: nothing read, the initial sum back */
+        CHECK(t, csum_iov_range(iov, n, offset, total - offset + 1, init) == init,
+              "csum_iov_range past the end against guard pages");
+    }
+    guarded_buffer_unmap(&iovs);
+    munmap(map, map_len);
+    free(flat);
+}
+
+void test_iov_range(struct test_ctx *t)
+{
+    unsigned char *pool = alloc_aligned(POOL);
+    struct gather *g = malloc(sizeof *g);
+    testdata_fill(pool, POOL, 0x30f);
+    range_every_offset(t, pool);
+    uint64_t rng = 4006;
+    const int rounds = t->quick ? 2000 : 20000;
+    for (int r = 0; r < rounds; r++)
+        range_random(t, pool, g, &rng, r & 1);
+    range_guarded(t);
+    free(g);
+    free(pool);
 }

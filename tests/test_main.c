@@ -90,6 +90,7 @@ static const struct test_def tests[] = {
     { "copy-address-independence", PER_COPY, test_copy_address_independence, "same bytes, any src/dst address" },
     { "copy-public-entry", PER_COPY, test_copy_public_entry, "csum_partial_copy through dispatch after select" },
     { "iov", ONCE, test_iov, "csum_iov over random segmentations (empty, 1-byte, odd), guard pages" },
+    { "iov-range", ONCE, test_iov_range, "csum_iov_range: every offset and length, random segmentations, past the end, guard pages" },
     { "iov-copy", ONCE, test_iov_copy, "csum_iov_copy: concatenation written, sum, neighbours, guard pages" },
     { "memops", ONCE, test_memops, "the lab's zero/copy variants: exact bytes, nothing outside" },
 };

@@ -178,6 +178,9 @@ int main(void)
     iov[1].iov_base = msg + 3;
     iov[1].iov_len = 5;
     check(stored_value(csum_fold(csum_iov(iov, 2, 0))) == 0x220d, "csum_iov");
+    /* Bytes 2..7, across the boundary at 3, after the sum of bytes 0..1: the whole again. */
+    check(stored_value(csum_fold(csum_iov_range(iov, 2, 2, 6, csum_partial(rfc, 2, 0)))) ==
+              0x220d && csum_iov_range(iov, 2, 4, 5, 0x1234) == 0x1234, "csum_iov_range");
     check(stored_value(csum_fold(csum_iov_copy(flat, iov, 2, 0))) == 0x220d &&
               memcmp(flat, rfc, sizeof rfc) == 0, "csum_iov_copy");
     size_t n_copy = csum_copy_impl_count();

@@ -92,7 +92,7 @@ csum_wsum csum_iov_range(const struct iovec *iov, size_t n, size_t offset, size_
     if (last == n)
         return sum; /* the range ends past the end */
     csum_wsum acc = csum_inline_add(sum, csum_partial(p + offset, in_first, 0));
-    acc = sum_segments(iov + first + 1, last - first - 1, acc, in_first);
+    acc = sum_segments(iov + first + 1, last - first - 1, acc, in_first & 1);
     return csum_inline_block_add(acc, csum_partial(iov[last].iov_base, len - before, 0), before);
 }
 

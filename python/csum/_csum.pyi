@@ -22,6 +22,13 @@ def partial(data: ReadableBuffer, initial: SupportsIndex = 0) -> int:
 def partial_copy(dst: WriteableBuffer, src: ReadableBuffer, initial: SupportsIndex = 0) -> int:
     """Copy `src` to the start of `dst` and return partial(src, initial), in one pass."""
 
+def iov(buffers: Iterable[ReadableBuffer], initial: SupportsIndex = 0) -> int:
+    """partial() of the concatenation of `buffers`, each read in place, never joined."""
+
+def iov_range(buffers: Iterable[ReadableBuffer], offset: SupportsIndex, length: SupportsIndex,
+              initial: SupportsIndex = 0) -> int:
+    """partial() of bytes offset .. offset + length of the concatenation of `buffers`."""
+
 def fold(sum: SupportsIndex) -> int:
     """Fold a 32-bit partial sum to 16 bits and complement it: the checksum to store."""
 

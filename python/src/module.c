@@ -197,6 +197,118 @@ static PyObject *py_partial_copy(PyObject *self, PyObject *const *args, Py_ssize
     return result;
 }
 
+/* ---- scatter-gather ---------------------------------------------------------------------- */
+
+PyDoc_STRVAR(iov_doc,
+"iov($module, buffers, initial=0)\n--\n\n"
+"partial() of the concatenation of `buffers` (an iterable of bytes-like objects), each read\n"
+"in place, never joined (the library's csum_iov over an iovec): a buffer that starts at an\n"
+"odd offset of the whole counts its bytes in the other halves of the words, as join() would.\n\n"
+">>> csum.iov([b'\\x00', b'\\x01\\xf2', b'\\x03\\xf4\\xf5\\xf6\\xf7']) == "
+"csum.partial(bytes.fromhex('0001f203f4f5f6f7'))\n"
+"True");
+
+PyDoc_STRVAR(iov_range_doc,
+"iov_range($module, buffers, offset, length, initial=0)\n--\n\n"
+"partial() of bytes offset .. offset + length of the concatenation of `buffers`, as if they\n"
+"started a message (csum_iov_range; Linux's skb_checksum): a segment's payload in a send\n"
+"queue held as several buffers, without joining them. Only those bytes are read. ValueError\n"
+"if the range reaches past the buffers' total length.\n\n"
+">>> csum.iov_range([b'\\xaa\\x00', b'\\x01\\xf2\\x03', b'\\xf4\\xf5\\xf6\\xf7\\xbb'], 1, 8) == "
+"csum.partial(bytes.fromhex('0001f203f4f5f6f7'))\n"
+"True");
+
+static csum_wsum iov_sum(const struct iovec *iov, Py_ssize_t n, int whole,
+                         unsigned long long offset, unsigned long long length, csum_wsum w)
+{
+    return whole ? csum_iov(iov, (size_t)n, w)
+                 : csum_iov_range(iov, (size_t)n, (size_t)offset, (size_t)length, w);
+}
+
+/* iov() and iov_range() (whole: the first). Every buffer is held (its view acquired) until the
+ * sum is done, with the GIL released from gil_threshold bytes in all: another thread may write
+ * them meanwhile and change the result, but none can be freed or resized under the sum. */
+static PyObject *iov_common(const char *fname, PyObject *buffers, int whole,
+                            unsigned long long offset, unsigned long long length,
+                            unsigned long long initial)
+{
+    PyObject *seq = args_tuple(buffers, whole ? "iov(): buffers must be an iterable of "
+                                                "bytes-like objects"
+                                              : "iov_range(): buffers must be an iterable of "
+                                                "bytes-like objects");
+    if (!seq)
+        return NULL;
+    const Py_ssize_t n = PyTuple_GET_SIZE(seq);
+    Py_buffer *views = PyMem_Calloc((size_t)(n ? n : 1), sizeof *views);
+    struct iovec *iov = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *iov);
+    PyObject *result = NULL;
+    Py_ssize_t held = 0;
+    if (!views || !iov) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    unsigned long long total = 0;
+    for (; held < n; held++) {
+        if (args_buffer(PyTuple_GET_ITEM(seq, held), &views[held], 0, fname, "each buffer") < 0)
+            goto out;
+        iov[held].iov_base = views[held].buf;
+        iov[held].iov_len = (size_t)views[held].len;
+        total += (unsigned long long)views[held].len;
+    }
+    if (!whole && (offset > total || length > total - offset)) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s(): bytes %llu .. %llu are past the buffers' %llu bytes", fname, offset,
+                     offset + length, total);
+        goto out;
+    }
+    const csum_wsum w0 = wsum_to_host((uint32_t)initial);
+    csum_wsum w;
+    if ((whole ? total : length) >= (unsigned long long)gil_threshold) {
+        Py_BEGIN_ALLOW_THREADS
+        w = iov_sum(iov, n, whole, offset, length, w0);
+        Py_END_ALLOW_THREADS
+    } else {
+        w = iov_sum(iov, n, whole, offset, length, w0);
+    }
+    result = sum_result(wsum_from_host(w));
+out:
+    while (held > 0)
+        PyBuffer_Release(&views[--held]);
+    PyMem_Free(iov);
+    PyMem_Free(views);
+    Py_DECREF(seq);
+    return result;
+}
+
+static PyObject *py_iov(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                        PyObject *kwnames)
+{
+    (void)self;
+    static const char *const names[] = { "buffers", "initial" };
+    PyObject *a[2];
+    unsigned long long init = 0;
+    if (args_parse("iov", args, nargs, kwnames, names, 1, 2, a) < 0 ||
+        args_uint(a[1], 0xffffffffu, "iov", "initial", &init) < 0)
+        return NULL;
+    return iov_common("iov", a[0], 1, 0, 0, init);
+}
+
+static PyObject *py_iov_range(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames)
+{
+    (void)self;
+    static const char *const names[] = { "buffers", "offset", "length", "initial" };
+    PyObject *a[4];
+    unsigned long long offset, length, init = 0;
+    const unsigned long long max = (unsigned long long)PY_SSIZE_T_MAX;
+    if (args_parse("iov_range", args, nargs, kwnames, names, 3, 4, a) < 0 ||
+        args_uint(a[1], max, "iov_range", "offset", &offset) < 0 ||
+        args_uint(a[2], max, "iov_range", "length", &length) < 0 ||
+        args_uint(a[3], 0xffffffffu, "iov_range", "initial", &init) < 0)
+        return NULL;
+    return iov_common("iov_range", a[0], 0, offset, length, init);
+}
+
 /* ---- arithmetic on sums ------------------------------------------------------------------ */
 
 /* The one argument of fold(), unfold() and udp_fixup(): an int in 0..max; 0 or -1. */
@@ -959,6 +1071,8 @@ static PyMethodDef methods[] = {
     FAST(checksum, checksum_doc),
     FAST(partial, partial_doc),
     FAST(partial_copy, partial_copy_doc),
+    FAST(iov, iov_doc),
+    FAST(iov_range, iov_range_doc),
     FAST(fold, fold_doc),
     FAST(unfold, unfold_doc),
     FAST(add, add_doc),

@@ -467,6 +467,38 @@ def test_partial_copy():
     assert csum.partial_copy(m[1:], src[:4095]) == ref_partial(src[:4095])
 
 
+def test_iov_and_iov_range():
+    """iov() and iov_range() against the pure-Python reference over the joined bytes: random
+    splits with empty and odd pieces, every range of a short vector, and the errors."""
+    data = RNG.randbytes(3000)
+    for _ in range(300):
+        cuts = sorted(RNG.randrange(len(data) + 1) for _ in range(RNG.randrange(8)))
+        pieces = [data[a:b] for a, b in zip([0] + cuts, cuts + [len(data)])]
+        kinds = [bytes, bytearray, memoryview, lambda b: array.array("B", b)]
+        bufs = [RNG.choice(kinds)(p) for p in pieces]
+        init = RNG.getrandbits(32)
+        assert csum.iov(bufs, init) == ref_partial(data, init)
+        off = RNG.randrange(len(data) + 1)
+        n = RNG.randrange(len(data) - off + 1)
+        assert csum.iov_range(bufs, off, n, init) == ref_partial(data[off:off + n], init)
+    short = [b"", b"\x12", b"\x34\x56", b"", b"\x78\x9a\xbc", b"\xde"]
+    joined = b"".join(short)
+    for off in range(len(joined) + 1):
+        for n in range(len(joined) - off + 1):
+            assert csum.iov_range(iter(short), off, n, 7) == ref_partial(joined[off:off + n], 7)
+    assert csum.iov([]) == 0 and csum.iov_range([], 0, 0, 5) == 5
+    with pytest.raises(ValueError, match="bytes 4 .. 9 are past the buffers' 7 bytes"):
+        csum.iov_range(short, 4, 5)
+    with pytest.raises(ValueError, match="past the buffers"):
+        csum.iov_range(short, 9, 0)
+    with pytest.raises(TypeError, match="iterable of bytes-like"):
+        csum.iov(5)
+    with pytest.raises(TypeError, match="each buffer"):
+        csum.iov([b"ab", "cd"])
+    with pytest.raises(ValueError):
+        csum.iov_range(short, -1, 2)
+
+
 @pytest.mark.parametrize("call, exc, text", [
     (lambda: csum.checksum(12), TypeError, "bytes-like object"),
     (lambda: csum.checksum("text"), TypeError, "not str"),
@@ -516,6 +548,7 @@ SAMPLE_ARGS = {  # positional arguments for one call of each function
     "tcpudp_v4": ("10.0.0.1", "10.0.0.2", 17, 8, 0x1234),
     "tcpudp_v4_nofold": ("10.0.0.1", "10.0.0.2", 17, 8, 0x1234), "udp_fixup": (0,),
     "unfold": (0xB861,), "replace_by_diff": (0x1234, 0x5678),
+    "iov": ([b"a", b"bc"], 5), "iov_range": ([b"a", b"bc"], 1, 2, 5),
 }
 
 

@@ -218,24 +218,17 @@ PyDoc_STRVAR(iov_range_doc,
 "csum.partial(bytes.fromhex('0001f203f4f5f6f7'))\n"
 "True");
 
-static csum_wsum iov_sum(const struct iovec *iov, Py_ssize_t n, int whole,
-                         unsigned long long offset, unsigned long long length, csum_wsum w)
-{
-    return whole ? csum_iov(iov, (size_t)n, w)
-                 : csum_iov_range(iov, (size_t)n, (size_t)offset, (size_t)length, w);
-}
-
-/* iov() and iov_range() (whole: the first). Every buffer is held (its view acquired) until the
+/* iov() and iov_range() (whole: iov(), the range all of the buffers). Every buffer is held (its view acquired) until the
  * sum is done, with the GIL released from gil_threshold bytes in all: another thread may write
  * them meanwhile and change the result, but none can be freed or resized under the sum. */
 static PyObject *iov_common(const char *fname, PyObject *buffers, int whole,
                             unsigned long long offset, unsigned long long length,
                             unsigned long long initial)
 {
-    PyObject *seq = args_tuple(buffers, whole ? "iov(): buffers must be an iterable of "
-                                                "bytes-like objects"
-                                              : "iov_range(): buffers must be an iterable of "
-                                                "bytes-like objects");
+    char message[96];
+    snprintf(message, sizeof message, "%s(): buffers must be an iterable of bytes-like objects",
+             fname);
+    PyObject *seq = args_tuple(buffers, message);
     if (!seq)
         return NULL;
     const Py_ssize_t n = PyTuple_GET_SIZE(seq);
@@ -255,20 +248,23 @@ static PyObject *iov_common(const char *fname, PyObject *buffers, int whole,
         iov[held].iov_len = (size_t)views[held].len;
         total += (unsigned long long)views[held].len;
     }
-    if (!whole && (offset > total || length > total - offset)) {
+    if (whole) {
+        offset = 0;
+        length = total;
+    } else if (offset > total || length > total - offset) {
         PyErr_Format(PyExc_ValueError,
                      "%s(): bytes %llu .. %llu are past the buffers' %llu bytes", fname, offset,
                      offset + length, total);
         goto out;
     }
-    const csum_wsum w0 = wsum_to_host((uint32_t)initial);
-    csum_wsum w;
-    if ((whole ? total : length) >= (unsigned long long)gil_threshold) {
+    /* The whole vector through csum_iov_range too: csum.h promises csum_iov's value to the bit. */
+    csum_wsum w = wsum_to_host((uint32_t)initial);
+    if (length >= (unsigned long long)gil_threshold) {
         Py_BEGIN_ALLOW_THREADS
-        w = iov_sum(iov, n, whole, offset, length, w0);
+        w = csum_iov_range(iov, (size_t)n, (size_t)offset, (size_t)length, w);
         Py_END_ALLOW_THREADS
     } else {
-        w = iov_sum(iov, n, whole, offset, length, w0);
+        w = csum_iov_range(iov, (size_t)n, (size_t)offset, (size_t)length, w);
     }
     result = sum_result(wsum_from_host(w));
 out:
